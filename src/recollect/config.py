@@ -1,0 +1,142 @@
+"""Where recollect keeps its files, and the config file that names sources and settings.
+
+Defaults follow XDG: config under `$XDG_CONFIG_HOME/recollect/`, the index and caches under
+`$XDG_DATA_HOME/recollect/`. `RECOLLECT_HOME` puts everything of ours (config, index, global
+memory, caches) under one directory; tests and benchmarks rely on it.
+
+The config file is TOML (`config.toml`), optional, and read-only to us: we never rewrite a
+person's file. Unknown keys are kept in `Config.raw` for the layers that own them.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CONFIG_NAME = "config.toml"
+
+
+def _env_path(name: str) -> Path | None:
+    value = os.environ.get(name)
+    return Path(value).expanduser() if value else None
+
+
+def xdg_dir(env: str, fallback: str) -> Path:
+    return _env_path(env) or Path.home() / fallback
+
+
+@dataclass(frozen=True)
+class Paths:
+    config_dir: Path
+    data_dir: Path
+    cache_dir: Path
+
+    @property
+    def config_file(self) -> Path:
+        return self.config_dir / CONFIG_NAME
+
+    @property
+    def default_index(self) -> Path:
+        return self.data_dir / "index.db"
+
+    @property
+    def global_memory(self) -> Path:
+        return self.config_dir / "memory"
+
+    @property
+    def log_dir(self) -> Path:
+        return self.data_dir / "log"
+
+
+def resolve_paths() -> Paths:
+    home = _env_path("RECOLLECT_HOME")
+    if home is not None:
+        return Paths(config_dir=home, data_dir=home, cache_dir=home / "cache")
+    return Paths(
+        config_dir=xdg_dir("XDG_CONFIG_HOME", ".config") / "recollect",
+        data_dir=xdg_dir("XDG_DATA_HOME", ".local/share") / "recollect",
+        cache_dir=xdg_dir("XDG_CACHE_HOME", ".cache") / "recollect",
+    )
+
+
+class ConfigError(Exception):
+    """The config file cannot be used; the message names the file and the fix."""
+
+
+@dataclass
+class SourceEntry:
+    id: str
+    kind: str
+    path: Path
+    enabled: bool = True
+
+
+@dataclass
+class Config:
+    paths: Paths
+    index_path: Path
+    sources: list[SourceEntry] = field(default_factory=list)
+    # Auto-discovery per source kind; a kind set to false here is never discovered.
+    discover: dict[str, bool] = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.raw.get(name, {})
+        return value if isinstance(value, dict) else {}
+
+
+def load_config(paths: Paths | None = None) -> Config:
+    paths = paths or resolve_paths()
+    raw: dict[str, Any] = {}
+    if paths.config_file.is_file():
+        try:
+            raw = tomllib.loads(paths.config_file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{paths.config_file}: not valid TOML ({exc}); fix or remove the file") from exc
+
+    index_value = raw.get("index", {}).get("path") if isinstance(raw.get("index"), dict) else None
+    index_path = Path(index_value).expanduser() if index_value else paths.default_index
+
+    sources: list[SourceEntry] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(raw.get("source", []) or []):
+        if not isinstance(entry, dict) or not entry.get("kind") or not entry.get("path"):
+            raise ConfigError(f"{paths.config_file}: [[source]] #{i + 1} needs at least 'kind' and 'path'")
+        source_id = str(entry.get("id") or entry["kind"])
+        if not source_id.replace("_", "").replace("-", "").isalnum():
+            raise ConfigError(
+                f"{paths.config_file}: source id {source_id!r} may contain only letters, digits, _ and -"
+            )
+        if source_id in seen:
+            raise ConfigError(f"{paths.config_file}: source id {source_id!r} is used twice; ids must be unique")
+        seen.add(source_id)
+        sources.append(
+            SourceEntry(
+                id=source_id,
+                kind=str(entry["kind"]),
+                path=Path(str(entry["path"])).expanduser(),
+                enabled=bool(entry.get("enabled", True)),
+            )
+        )
+
+    discover_raw = raw.get("sources", {})
+    discover = {str(k): bool(v) for k, v in discover_raw.items()} if isinstance(discover_raw, dict) else {}
+    # RECOLLECT_SOURCES=opencode,claude-code limits discovery to those kinds (isolated runs, tests).
+    only = os.environ.get("RECOLLECT_SOURCES")
+    if only is not None:
+        wanted = {k.strip() for k in only.split(",") if k.strip()}
+        discover = {kind: kind in wanted for kind in {*discover, *wanted, *_KNOWN_KINDS}}
+        sources = [s for s in sources if s.kind in wanted]
+    return Config(paths=paths, index_path=index_path, sources=sources, discover=discover, raw=raw)
+
+
+_KNOWN_KINDS = ("opencode", "claude-code", "codex", "gemini")
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create `path` (and parents) readable by the owner only."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path

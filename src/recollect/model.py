@@ -1,0 +1,89 @@
+"""Plain data objects shared by every layer: what a source yields and what a search returns.
+
+Sources turn their own formats into `Session` / `Message` / `Part`; nothing outside `sources/`
+knows a source's field names. Times are epoch milliseconds (UTC).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Part kinds we understand. A source maps its own types onto these; anything else becomes
+# "other" with its raw type kept, so an unknown part never crashes a sync.
+PART_KINDS = ("text", "reasoning", "tool", "file", "patch", "compaction", "subtask", "agent", "step", "other")
+
+
+@dataclass
+class Part:
+    id: str
+    kind: str
+    raw_type: str = ""
+    text: str = ""
+    # Text the agent harness injected (file expansion, "continue" nudges, hook output), not typed
+    # by a person and not written by the model.
+    synthetic: bool = False
+    tool: str | None = None
+    tool_status: str | None = None  # pending | running | completed | error
+    tool_input: Any = None
+    tool_output: str | None = None
+    tool_error: str | None = None
+    files: list[str] = field(default_factory=list)
+    time: int | None = None
+    child_session_id: str | None = None  # a delegated (subagent) session this part started
+
+
+@dataclass
+class Message:
+    id: str
+    role: str  # user | assistant | system
+    time: int
+    parts: list[Part] = field(default_factory=list)
+    agent: str | None = None
+    model: str | None = None
+    summary: bool = False  # a compaction summary written by the model
+    error: str | None = None
+    completed: bool = True
+
+
+@dataclass
+class Session:
+    id: str  # the source's own id, e.g. ses_… or a Claude Code uuid
+    source: str  # the configured source id, e.g. "opencode", "claude"
+    agent_kind: str  # opencode | claude-code | codex | gemini
+    title: str = ""
+    directory: str = ""
+    project_id: str | None = None
+    project_root: str | None = None
+    parent_id: str | None = None
+    agent: str | None = None
+    model: str | None = None
+    time_created: int = 0
+    time_updated: int = 0
+    time_archived: int | None = None
+    messages: list[Message] = field(default_factory=list)
+    malformed: int = 0  # records of this session that could not be parsed and were skipped
+
+
+@dataclass
+class SessionStamp:
+    """What a source says about a session without reading it: enough to decide whether to re-read."""
+
+    id: str
+    watermark: str  # opaque; a different value means the session changed
+    # Sessions a source knows are children (subagents) of this one; used for parent lookups.
+    parent_id: str | None = None
+
+
+@dataclass
+class ScanResult:
+    stamps: dict[str, SessionStamp]
+    problems: list[str] = field(default_factory=list)
+
+
+class SourceError(Exception):
+    """A source store cannot be read right now. The message says what is wrong and what to do."""
+
+    def __init__(self, message: str, *, reason: str = "unreadable") -> None:
+        super().__init__(message)
+        self.reason = reason  # missing | locked | corrupt | unreadable

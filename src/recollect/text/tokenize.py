@@ -1,0 +1,156 @@
+"""The one tokenizer: history index, memory scoring and queries all call `tokenize`.
+
+Text is pre-tokenized here and stored in FTS5 as space-separated tokens, because FTS5's own
+tokenizers fail on this corpus: unicode61 makes `部署脚本用` one token (so `部署` finds nothing)
+and trigram cannot match two-character words. Rules:
+
+- identifiers and paths are kept whole *and* split: `parseHttpResponse` -> `parsehttpresponse`,
+  `parse`, `http`, `response`; `src/auth/token.ts` -> `src/auth/token.ts`, `token.ts`, `src`,
+  `auth`, `token`, `ts`;
+- latin words are case-folded and stripped of diacritics; a light plural/verb stem is added
+  beside the word (`tests` -> `tests`, `test`) so inflections meet;
+- CJK runs become character bigrams (a lone character stays a unigram);
+- common English function words are dropped (they only add noise to OR queries).
+
+Tokens contain only lowercase letters, digits, CJK characters and the joiners `_ . / - :`, so
+the FTS5 table declares those joiners as token characters and keeps our tokens intact.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+# Characters FTS5 must treat as part of a token (see FTS_TOKENIZE).
+JOINERS = "_./-:"
+FTS_TOKENIZE = "unicode61 remove_diacritics 0 tokenchars '_./-:'"
+
+_CJK = (
+    "\u3040-\u30ff"  # hiragana, katakana
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # han
+    "\uac00-\ud7af"  # hangul syllables
+)
+# A "word" is a run of identifier characters, or a run of CJK characters.
+_WORD = re.compile(rf"[{_CJK}]+|[^\W{_CJK}](?:[\w.\/\-:$@#]*[^\W_{_CJK}]|)", re.UNICODE)
+_CJK_RUN = re.compile(rf"^[{_CJK}]+$")
+_SPLIT = re.compile(r"[^0-9a-zA-Z]+")
+# camelCase / PascalCase / ACRONYMWord pieces; digits stay on the letters before them (`sha256`, `v2`)
+_CAMEL = re.compile(r"[A-Z]+[0-9]*(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
+_ALLOWED_IN_TOKEN = re.compile(r"[^0-9a-z_./\-:\u00C0-\u024F" + _CJK + "]+")
+
+STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does doing done for from had has have
+    how i if in into is it its itself me my of on or our so than that the their them then there
+    these they this those to too was we were what when where which while who whom why will with
+    would you your yours about again also any just should shall may might must us he she his her
+    very all some such no nor not only own same both each few more most other up down out off over
+    under once here let lets get got""".split()
+)
+
+
+def strip_marks(text: str) -> str:
+    """Strip diacritics (é -> e), keeping case, without touching CJK."""
+    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    return "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
+
+
+def fold(text: str) -> str:
+    """Case-fold and strip diacritics."""
+    return strip_marks(text).casefold()
+
+
+def stem(word: str) -> str:
+    """A deliberately light English stem: only suffixes whose removal is almost always safe."""
+    if len(word) <= 4 or not (word.isascii() and word.isalpha()):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("es") and word[-3] in "sxz":
+        return word[:-2]
+    for suffix in ("ing", "ed", "s"):
+        if word.endswith(suffix):
+            base = word[: -len(suffix)]
+            if len(base) < 3:
+                return word
+            # doubled consonant after -ing/-ed: "running" -> "run"
+            if suffix != "s" and len(base) >= 4 and base[-1] == base[-2] and base[-1] not in "lsz":
+                base = base[:-1]
+            return base
+    return word
+
+
+def _cjk_tokens(run: str) -> Iterator[str]:
+    if len(run) == 1:
+        yield run
+        return
+    for i in range(len(run) - 1):
+        yield run[i : i + 2]
+
+
+def _latin_tokens(raw: str) -> Iterator[str]:
+    plain = strip_marks(raw)
+    whole = _ALLOWED_IN_TOKEN.sub("", plain.casefold()).strip(JOINERS)
+    if not whole:
+        return
+    parts = [p.lower() for chunk in _SPLIT.split(plain) if chunk for p in _CAMEL.findall(chunk)]
+    compound = len(parts) > 1 or whole != (parts[0] if parts else whole)
+    if compound:
+        yield whole
+        if "/" in whole:
+            base = whole.rsplit("/", 1)[-1]
+            if base and base != whole:
+                yield base
+        for part in parts:
+            if len(part) > 1 and part not in STOPWORDS:
+                yield part
+        return
+    if whole in STOPWORDS:
+        return
+    yield whole
+    stemmed = stem(whole)
+    if stemmed != whole:
+        yield stemmed
+
+
+def tokenize(text: str) -> list[str]:
+    """Tokens of `text` in order, duplicates kept (term frequency matters to BM25)."""
+    tokens: list[str] = []
+    for match in _WORD.finditer(text):
+        word = match.group(0)
+        if _CJK_RUN.match(word):
+            tokens.extend(_cjk_tokens(word))
+        else:
+            tokens.extend(_latin_tokens(word))
+    return tokens
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct tokens of a query, in first-seen order."""
+    return list(dict.fromkeys(tokenize(text)))
+
+
+def is_identifier(token: str) -> bool:
+    """A token that names code: has a joiner, a digit mixed with letters, or came from camelCase."""
+    return any(ch in JOINERS for ch in token) or (
+        any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token)
+    )
+
+
+def identifiers_in(text: str) -> list[str]:
+    """Raw identifier-looking words (`parseHttpResponse`, `src/a.ts`, `ERR_CONN`) in first-seen order."""
+    found: dict[str, None] = {}
+    for match in _WORD.finditer(text):
+        word = match.group(0)
+        if _CJK_RUN.match(word) or len(word) < 3:
+            continue
+        has_case_mix = any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
+        if has_case_mix or any(ch in "_./:" for ch in word) or (
+            any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+        ):
+            found.setdefault(word.strip(".:-"), None)
+    return [w for w in found if w]

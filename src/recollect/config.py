@@ -107,9 +107,7 @@ def load_config(paths: Paths | None = None) -> Config:
             raise ConfigError(f"{paths.config_file}: [[source]] #{i + 1} needs at least 'kind' and 'path'")
         source_id = str(entry.get("id") or entry["kind"])
         if not source_id.replace("_", "").replace("-", "").isalnum():
-            raise ConfigError(
-                f"{paths.config_file}: source id {source_id!r} may contain only letters, digits, _ and -"
-            )
+            raise ConfigError(f"{paths.config_file}: source id {source_id!r} may contain only letters, digits, _ and -")
         if source_id in seen:
             raise ConfigError(f"{paths.config_file}: source id {source_id!r} is used twice; ids must be unique")
         seen.add(source_id)

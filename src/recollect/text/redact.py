@@ -62,7 +62,7 @@ def _span(kind: str, match: re.Match[str]) -> tuple[int, int] | None:
     if kind == "assigned secret":
         group = next(g for g in ("dq", "sq", "value") if match.group(g) is not None)
         value = match.group(group)
-        if _PLACEHOLDER.match(value) or value.isdigit() and len(value) < 8:
+        if _PLACEHOLDER.match(value) or (value.isdigit() and len(value) < 8):
             return None
         return match.start(group), match.end(group)
     return match.start(), match.end()

@@ -149,8 +149,10 @@ def identifiers_in(text: str) -> list[str]:
         if _CJK_RUN.match(word) or len(word) < 3:
             continue
         has_case_mix = any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
-        if has_case_mix or any(ch in "_./:" for ch in word) or (
-            any(c.isdigit() for c in word) and any(c.isalpha() for c in word)
+        if (
+            has_case_mix
+            or any(ch in "_./:" for ch in word)
+            or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
         ):
             found.setdefault(word.strip(".:-"), None)
     return [w for w in found if w]

@@ -2,12 +2,17 @@
 
 import click
 
+from recollect.cli.history import COMMANDS as _HISTORY_COMMANDS
+
 
 @click.group()
 @click.version_option(package_name="recollect")
 def main() -> None:
-    """recollect: search your coding agents' past sessions, and keep curated memories."""
+    """recollect: search your coding agents' past sessions, and keep curated memories.
+
+    Start with 'recollect doctor' (what it found), 'recollect index', then 'recollect search WORDS'.
+    """
 
 
-if __name__ == "__main__":
-    main()
+for _command in _HISTORY_COMMANDS:
+    main.add_command(_command)

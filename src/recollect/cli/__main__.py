@@ -1,0 +1,3 @@
+from recollect.cli import main
+
+main()

@@ -1,0 +1,371 @@
+"""History commands: index, search, read, sessions, doctor, demo. Argument handling and printing only."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.markup import escape
+
+from recollect import history
+from recollect.cli.output import console, fail, is_terminal, print_json
+from recollect.config import ConfigError, load_config
+from recollect.index.store import IndexUnavailable
+from recollect.model import SourceError
+from recollect.search.read import ReadError, render_chatml, render_text
+from recollect.search.scope import FilterError, Filters, parse_time
+from recollect.sources import configured_specs
+
+T = TypeVar("T")
+
+
+def guarded(fn: Callable[[], T]) -> T:
+    """Run library code; known failures become a one-line message and exit code 1."""
+    try:
+        return fn()
+    except (ConfigError, FilterError, ReadError, IndexUnavailable, SourceError) as exc:
+        fail(str(exc))
+    raise AssertionError("unreachable")
+
+
+def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option(
+            "--scope",
+            type=click.Choice(["all", "project", "directory", "session"]),
+            default="all",
+            show_default=True,
+            help="Which sessions to search: all, this project, this directory, or named sessions.",
+        ),
+        click.option(
+            "--directory",
+            "-C",
+            metavar="DIR",
+            help="The directory that 'project' and 'directory' scope mean (default: here).",
+        ),
+        click.option(
+            "--session",
+            "sessions",
+            multiple=True,
+            metavar="ID",
+            help="Only these sessions (repeatable; implies --scope session).",
+        ),
+        click.option(
+            "--exclude-session", multiple=True, metavar="ID", help="Leave these sessions out (e.g. the current one)."
+        ),
+        click.option(
+            "--since",
+            metavar="WHEN",
+            help="Only after this time: 2026-10-01, 2026-10-01T12:00, or an age like 7d, 12h, 2w.",
+        ),
+        click.option("--until", metavar="WHEN", help="Only before this time (same forms as --since)."),
+        click.option("--role", "roles", multiple=True, type=click.Choice(["user", "assistant"]), help="Message role."),
+        click.option(
+            "--class",
+            "classes",
+            multiple=True,
+            metavar="CLASS",
+            help="Evidence class: user_text, assistant_text, reasoning, tool_input, tool_output, tool_error, "
+            "summary, subtask.",
+        ),
+        click.option(
+            "--tool", "tools", multiple=True, metavar="NAME", help="Only chunks of this tool (bash, read, edit, …)."
+        ),
+        click.option(
+            "--author",
+            "authors",
+            multiple=True,
+            type=click.Choice(["person", "model", "injected", "subagent"]),
+            help="Who wrote it: typed by a person, the model, injected by the harness, or a subagent.",
+        ),
+        click.option(
+            "--agent",
+            "agents",
+            multiple=True,
+            metavar="KIND",
+            help="Agent store: opencode, claude-code, codex, gemini.",
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def build_filters(
+    scope: str,
+    directory: str | None,
+    sessions: tuple[str, ...],
+    exclude_session: tuple[str, ...],
+    since: str | None,
+    until: str | None,
+    roles: tuple[str, ...],
+    classes: tuple[str, ...],
+    tools: tuple[str, ...],
+    authors: tuple[str, ...],
+    agents: tuple[str, ...],
+) -> Filters:
+    filters = Filters(
+        scope="session" if sessions and scope == "all" else scope,
+        directory=os.path.abspath(directory) if directory else None,
+        sessions=list(sessions),
+        exclude_sessions=list(exclude_session),
+        since=parse_time(since),
+        until=parse_time(until, end=True),
+        roles=list(roles),
+        classes=list(classes),
+        tools=list(tools),
+        authors=list(authors),
+        agents=list(agents),
+    )
+    filters.validate()
+    return filters
+
+
+@contextmanager
+def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
+    if not is_terminal():
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("indexing {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+    ) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(source: str, done: int, total: int) -> None:
+            if source not in tasks:
+                tasks[source] = bar.add_task(source, total=total)
+            bar.update(tasks[source], completed=done, total=total)
+
+        yield update
+
+
+@click.command("index")
+@click.option("--wait", is_flag=True, help="If another process is updating the index, wait for it instead of skipping.")
+@click.option("--json", "as_json", is_flag=True, help="Print the sync report as JSON.")
+def index_cmd(wait: bool, as_json: bool) -> None:
+    """Read every session store (read-only) and bring the index up to date."""
+    with progress_bar() as progress:
+        report = guarded(lambda: history.index(progress=progress, wait=wait))
+    if as_json:
+        print_json({"summary": report.summary(), **asdict(report)})
+    else:
+        click.echo(report.summary())
+    if report.lease_busy and wait:
+        sys.exit(1)
+    if report.sources and all(s.status != "ok" for s in report.sources):
+        sys.exit(1)
+
+
+@click.command("search")
+@click.argument("query", nargs=-1, required=True)
+@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, 200), help="Hits to return.")
+@filter_options
+@click.option("--no-sync", is_flag=True, help="Search the index as it is, without syncing first.")
+@click.option("--json", "as_json", is_flag=True, help="Print hits and coverage as JSON (see docs/cli.md).")
+def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, as_json: bool, **kw: Any) -> None:
+    """Search past sessions. QUERY can be words, an identifier, a file path, an error message, or Chinese."""
+    text = " ".join(query)
+    filters = guarded(lambda: build_filters(**kw))
+    result = guarded(lambda: history.search(text, filters, limit=limit, sync_first=not no_sync))
+    if as_json:
+        print_json(result.to_json())
+        return
+    cov = result.coverage
+    if not result.hits:
+        click.echo(f"No hits for {text!r}. {cov.hint}")
+        click.echo(f"(searched {cov.sessions_in_scope} of {cov.sessions_indexed} sessions)")
+        return
+    out = console()
+    for i, hit in enumerate(result.hits, 1):
+        where = hit.directory or "?"
+        out.print(
+            f"[bold]{i}. {escape(hit.title or '(untitled)')}[/bold]  "
+            f"[dim]{escape(where)} · {history.iso(hit.time)} · {hit.agent_kind}[/dim]"
+        )
+        out.print(
+            f"   [cyan]{hit.role}/{hit.klass}[/cyan]{' ' + escape(hit.tool) if hit.tool else ''}: "
+            f"{escape(hit.snippet)}",
+            emoji=False,
+        )
+        out.print(f"   [dim]read: recollect read {hit.cursor}[/dim]", highlight=False)
+    limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
+    click.echo(
+        f"\n{cov.hits_returned} hits from {cov.sessions_returned} sessions; {cov.sessions_matched} matched, "
+        f"{cov.sessions_in_scope} in scope, {cov.sessions_indexed} indexed{limited}"
+    )
+
+
+@click.command("read")
+@click.argument("cursor")
+@click.option("--before", default=3, show_default=True, type=click.IntRange(0, 50), help="Messages before the anchor.")
+@click.option("--after", default=4, show_default=True, type=click.IntRange(0, 50), help="Messages after the anchor.")
+@click.option(
+    "--mode",
+    type=click.Choice(["around", "message", "head", "tail"]),
+    default="around",
+    show_default=True,
+    help="A window around the cursor, the one message whole, or the session's head or tail.",
+)
+@click.option(
+    "--budget", default=24_000, show_default=True, type=click.IntRange(1_000, 200_000), help="Most characters to print."
+)
+@click.option("--format", "fmt", type=click.Choice(["text", "chatml", "json"]), default="text", show_default=True)
+@filter_options
+def read_cmd(cursor: str, before: int, after: int, mode: str, budget: int, fmt: str, **kw: Any) -> None:
+    """Read a bounded window of the real transcript around CURSOR (from a search hit, or a session id)."""
+    filters = guarded(lambda: build_filters(**kw))
+    w = guarded(lambda: history.read(cursor, filters, before=before, after=after, budget=budget, mode=mode))
+    if fmt == "json":
+        print_json(w.to_json())
+    elif fmt == "chatml":
+        click.echo(render_chatml(w))
+    else:
+        click.echo(render_text(w))
+
+
+@click.command("sessions")
+@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--offset", default=0, type=click.IntRange(0), help="Skip this many (for paging).")
+@filter_options
+@click.option("--json", "as_json", is_flag=True)
+def sessions_cmd(limit: int, offset: int, as_json: bool, **kw: Any) -> None:
+    """List recent sessions, newest first."""
+    filters = guarded(lambda: build_filters(**kw))
+    rows = guarded(lambda: history.sessions(filters, limit=limit, offset=offset))
+    if as_json:
+        print_json({"sessions": [r.to_json() for r in rows]})
+        return
+    if not rows:
+        click.echo("No sessions in this scope. Run 'recollect doctor' if you expected some.")
+        return
+    from rich.table import Table
+
+    table = Table(box=None, show_edge=False)
+    for column in ("updated", "title", "directory", "msgs", "session"):
+        table.add_column(column, overflow="fold")
+    for r in rows:
+        table.add_row(
+            history.iso(r.time_updated)[:16].replace("T", " "),
+            r.title or "(untitled)",
+            r.directory,
+            str(r.messages),
+            f"{r.source}::{r.session_id}",
+        )
+    console().print(table)
+
+
+@click.command("doctor")
+@click.option("--json", "as_json", is_flag=True)
+def doctor_cmd(as_json: bool) -> None:
+    """Say what recollect found (config, index, sources) and what is wrong. Changes nothing."""
+    d = guarded(lambda: history.doctor())
+    if as_json:
+        print_json(asdict(d))
+    else:
+        click.echo(f"config: {d.config_file} ({'found' if d.config_exists else 'none; defaults in use'})")
+        click.echo(
+            f"index:  {d.index_path} ({d.index_sessions} sessions, {d.index_bytes / 1e6:.1f} MB)"
+            if d.index_exists
+            else f"index:  {d.index_path} (not built yet: run 'recollect index')"
+        )
+        for s in d.sources:
+            flags = "discovered" if s["discovered"] else "configured"
+            state = s.get("status", "")
+            extra = ""
+            if "indexed_sessions" in s:
+                extra = f", {s['indexed_sessions']} sessions indexed, synced {s['synced']}"
+                if s.get("malformed"):
+                    extra += f", {s['malformed']} malformed records skipped"
+            click.echo(f"source {s['id']} ({s['kind']}, {flags}): {s['path']} [{state}{extra}]")
+        for extra_line in _doctor_extras():
+            click.echo(extra_line)
+        if d.problems:
+            click.echo("problems:")
+            for p in d.problems:
+                click.echo(f"  - {p}")
+        else:
+            click.echo("no problems found")
+    if d.problems:
+        sys.exit(1)
+
+
+def _doctor_extras() -> list[str]:
+    """Lines other layers add to doctor (semantic search state); absent layers add nothing."""
+    lines: list[str] = []
+    try:
+        from recollect.embed import describe  # type: ignore[attr-defined]
+
+        info = describe(load_config().paths.cache_dir)
+        lines.append("semantic search: " + ", ".join(f"{k}={v}" for k, v in info.items()))
+    except ImportError:
+        lines.append("semantic search: off (the embedding layer is not installed)")
+    except Exception as exc:  # doctor must report, never crash
+        lines.append(f"semantic search: unavailable ({exc})")
+    return lines
+
+
+DEMO_QUERIES = ("readme", "missing-file.txt", "subagent report", "grep")
+
+
+@click.command("demo")
+@click.option("--builtin", is_flag=True, help="Use the built-in demo store even if a real OpenCode store exists.")
+def demo_cmd(builtin: bool) -> None:
+    """Index a store and show a few searches: your real OpenCode store if there is one, else a built-in demo."""
+    config = guarded(load_config)
+    real = [s for s in configured_specs(config) if s.path.exists()]
+    if real and not builtin:
+        click.echo(f"Indexing your session stores ({', '.join(str(s.path) for s in real)}) — read-only.")
+        with progress_bar() as progress:
+            report = guarded(lambda: history.index(config, progress=progress))
+        click.echo(report.summary())
+        for row in guarded(lambda: history.sessions(limit=5, config=config, sync_first=False)):
+            click.echo(f"  {history.iso(row.time_updated)[:10]}  {row.title or '(untitled)'}  [{row.directory}]")
+        click.echo("\nTry: recollect search 'an error message you remember'   ·   recollect sessions")
+        return
+    with tempfile.TemporaryDirectory(prefix="recollect-demo-") as tmp:
+        store = Path(tmp) / "opencode.db"
+        with resources.as_file(resources.files("recollect") / "data" / "demo" / "opencode.db") as shipped:
+            shutil.copyfile(shipped, store)  # a copy, so the shipped file stays pristine
+        os.environ["RECOLLECT_HOME"] = tmp
+        os.environ["OPENCODE_DB"] = str(store)
+        os.environ["RECOLLECT_SOURCES"] = "opencode"
+        demo_config = load_config()
+        click.echo(
+            "No OpenCode store found here, so this demo indexes a real store shipped with recollect\n"
+            "(written by OpenCode 1.18.33 against a scripted model)."
+        )
+        report = guarded(lambda: history.index(demo_config))
+        click.echo(report.summary())
+        first_cursor = None
+        for q in DEMO_QUERIES:
+            result = history.search(q, limit=3, config=demo_config, sync_first=False)
+            click.echo(f"\n$ recollect search {json.dumps(q)}")
+            for hit in result.hits:
+                first_cursor = first_cursor or hit.cursor
+                click.echo(f"  {hit.title} [{hit.directory}] {hit.role}/{hit.klass}: {hit.snippet[:120]}")
+            if not result.hits:
+                click.echo(f"  (no hits) {result.coverage.hint}")
+        if first_cursor:
+            click.echo(f"\n$ recollect read {first_cursor} --before 1 --after 1")
+            click.echo(render_text(history.read(first_cursor, before=1, after=1, config=demo_config)))
+    click.echo("\nPoint recollect at your own store with OPENCODE_DB=/path/to/opencode.db, then 'recollect search …'.")
+
+
+COMMANDS = [index_cmd, search_cmd, read_cmd, sessions_cmd, doctor_cmd, demo_cmd]

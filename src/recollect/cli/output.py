@@ -1,0 +1,29 @@
+"""Printing helpers shared by every command: rich on a terminal, plain text when piped, JSON for scripts."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+
+
+def is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def console(*, stderr: bool = False) -> Console:
+    # Plain output when piped: no colour codes, no wrapping at an imaginary width.
+    stream_tty = (sys.stderr if stderr else sys.stdout).isatty()
+    return Console(stderr=stderr, no_color=not stream_tty, highlight=False, soft_wrap=not stream_tty)
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    click.echo(f"recollect: {message}", err=True)
+    sys.exit(code)

@@ -1,0 +1,245 @@
+"""The one place that decides what a session becomes in the index: a card and slim chunks.
+
+A card is one row per session (title, where, who, first line a person typed, last outcome line,
+inventories of identifiers, files, tools and error signatures). Chunks are the searchable slices
+of a session with their provenance: role, evidence class and authorship. Tool output is kept only
+as a bounded excerpt (head, error-looking lines, tail): enough to find an error message, small
+enough to keep the sidecar a fraction of the store.
+
+Everything stored here is redacted first. Our own tool calls and injected blocks are skipped
+(self-ingestion), and so are steps and other parts without text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from recollect.model import Message, Part, Session
+from recollect.text.markers import carries_injected_block, is_our_tool
+from recollect.text.redact import redact
+from recollect.text.tokenize import identifiers_in
+
+MAX_CHUNK_CHARS = 2_000  # long text is split into pieces of about this size
+MAX_TEXT_CHARS = 60_000  # per part: beyond this only the head and tail are indexed
+TOOL_INPUT_CHARS = 1_000
+TOOL_ERROR_CHARS = 2_000
+OUTPUT_HEAD, OUTPUT_TAIL, OUTPUT_ERRORS = 800, 800, 1_400
+MAX_CHUNKS_PER_SESSION = 5_000
+MAX_IDENTIFIERS, MAX_FILES, MAX_ERRORS = 200, 100, 50
+HEAD_CHARS = 300
+
+_ERRORISH = re.compile(
+    r"(?i)\b(?:error|exception|traceback|fail(?:ed|ure|ing)?|fatal|panic|denied|refused|not found|"
+    r"cannot|can't|unable|invalid|undefined|segmentation|timed? ?out|E[A-Z]{3,}|ERR_[A-Z_]+)\b"
+)
+_ERROR_SIGNATURE = re.compile(
+    r"\b(?:[A-Z][A-Za-z0-9]*(?:Error|Exception|Failure|Warning)|E[A-Z]{3,}|ERR_[A-Z0-9_]+|panic)\b:?[^\n]{0,100}"
+)
+
+
+@dataclass
+class Chunk:
+    message_id: str
+    part_id: str | None
+    ord: int
+    role: str
+    klass: str
+    author: str
+    tool: str | None
+    time: int
+    text: str
+
+
+@dataclass
+class Card:
+    first_human: str = ""
+    last_outcome: str = ""
+    identifiers: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    tools: Counter[str] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+    message_count: int = 0
+    chunks_dropped: int = 0
+
+
+def _first_line(text: str, limit: int = HEAD_CHARS) -> str:
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            return line[:limit]
+    return ""
+
+
+def _last_line(text: str, limit: int = HEAD_CHARS) -> str:
+    for line in reversed(text.splitlines()):
+        line = line.strip()
+        if line:
+            return line[:limit]
+    return ""
+
+
+def _split(text: str, size: int = MAX_CHUNK_CHARS) -> list[str]:
+    """Split long text on paragraph, then line, then hard boundaries, into pieces of at most `size`."""
+    if len(text) > MAX_TEXT_CHARS:
+        half = MAX_TEXT_CHARS // 2
+        text = text[:half] + "\n…\n" + text[-half:]
+    if len(text) <= size:
+        return [text]
+    pieces: list[str] = []
+    current = ""
+    for para in re.split(r"(\n\s*\n)", text):
+        if len(current) + len(para) <= size:
+            current += para
+            continue
+        if current.strip():
+            pieces.append(current)
+        while len(para) > size:
+            cut = para.rfind("\n", 0, size)
+            cut = cut if cut > size // 2 else size
+            pieces.append(para[:cut])
+            para = para[cut:]
+        current = para
+    if current.strip():
+        pieces.append(current)
+    return pieces
+
+
+def output_excerpt(output: str) -> str:
+    """Head, the error-looking lines, and the tail of a tool output, within a fixed budget."""
+    if len(output) <= OUTPUT_HEAD + OUTPUT_TAIL + OUTPUT_ERRORS:
+        return output
+    head, middle, tail = output[:OUTPUT_HEAD], output[OUTPUT_HEAD:-OUTPUT_TAIL], output[-OUTPUT_TAIL:]
+    picked: list[str] = []
+    budget = OUTPUT_ERRORS
+    for line in middle.splitlines():
+        if _ERRORISH.search(line):
+            line = line.strip()[:300]
+            if budget - len(line) < 0:
+                break
+            picked.append(line)
+            budget -= len(line) + 1
+    return head + "\n…\n" + "\n".join(picked) + ("\n…\n" if picked else "") + tail
+
+
+def tool_input_text(tool: str, tool_input: Any) -> str:
+    """A compact, searchable rendering of a tool call's input."""
+    if isinstance(tool_input, dict):
+        # The fields people search for first; the rest as compact JSON.
+        for key in ("command", "pattern", "query", "url", "filePath", "path", "description"):
+            value = tool_input.get(key)
+            if isinstance(value, str) and value:
+                rest = {k: v for k, v in tool_input.items() if k != key}
+                text = value if not rest else f"{value} {json.dumps(rest, ensure_ascii=False)}"
+                return f"{tool}: {text}"[:TOOL_INPUT_CHARS]
+        return f"{tool}: {json.dumps(tool_input, ensure_ascii=False)}"[:TOOL_INPUT_CHARS]
+    if tool_input is None:
+        return tool
+    return f"{tool}: {tool_input}"[:TOOL_INPUT_CHARS]
+
+
+def error_signatures(text: str) -> list[str]:
+    return [m.group(0).strip() for m in _ERROR_SIGNATURE.finditer(text)]
+
+
+def build(session: Session) -> tuple[Card, list[Chunk]]:
+    """Derive the card and chunks of one session. Pure: same session in, same rows out."""
+    card = Card(message_count=len(session.messages))
+    chunks: list[Chunk] = []
+    identifier_counts: Counter[str] = Counter()
+    files: dict[str, None] = {}
+    errors: dict[str, None] = {}
+    is_child = session.parent_id is not None
+
+    def author_for(message: Message, part: Part) -> str:
+        if part.synthetic:
+            return "injected"
+        if is_child:
+            return "subagent"
+        return "person" if message.role == "user" else "model"
+
+    def add(message: Message, ord_: int, part: Part, klass: str, author: str, text: str) -> None:
+        text = redact(text)
+        for piece in _split(text):
+            if piece.strip():
+                chunks.append(
+                    Chunk(
+                        message_id=message.id,
+                        part_id=part.id,
+                        ord=ord_,
+                        role=message.role,
+                        klass=klass,
+                        author=author,
+                        tool=part.tool,
+                        time=part.time or message.time,
+                        text=piece,
+                    )
+                )
+
+    for ord_, message in enumerate(session.messages):
+        for part in message.parts:
+            files.update(dict.fromkeys(part.files))
+            if part.kind in ("text", "subtask") and part.text.strip():
+                if carries_injected_block(part.text):
+                    continue  # our own injected memory / recall block
+                author = author_for(message, part)
+                if message.summary:
+                    klass = "summary"
+                elif part.kind == "subtask":
+                    klass = "subtask"
+                else:
+                    klass = "user_text" if message.role == "user" else "assistant_text"
+                add(message, ord_, part, klass, author, part.text)
+                if author != "injected":
+                    identifier_counts.update(identifiers_in(part.text))
+                if author == "person" and not card.first_human:
+                    card.first_human = redact(_first_line(part.text))
+                if message.role == "assistant" and klass == "assistant_text":
+                    card.last_outcome = redact(_last_line(part.text))
+            elif part.kind == "reasoning" and part.text.strip():
+                add(message, ord_, part, "reasoning", "subagent" if is_child else "model", part.text)
+            elif part.kind == "tool":
+                tool = part.tool or "tool"
+                if is_our_tool(tool):
+                    continue  # our own tool calls and their outputs are never indexed back
+                card.tools[tool] += 1
+                author = "subagent" if is_child else "model"
+                input_text = tool_input_text(tool, part.tool_input)
+                add(message, ord_, part, "tool_input", author, input_text)
+                identifier_counts.update(identifiers_in(input_text))
+                if part.tool_error:
+                    add(message, ord_, part, "tool_error", author, part.tool_error[:TOOL_ERROR_CHARS])
+                    errors.setdefault(_first_line(redact(part.tool_error), 160), None)
+                if part.tool_output and not carries_injected_block(part.tool_output):
+                    excerpt = output_excerpt(part.tool_output)
+                    add(message, ord_, part, "tool_output", author, excerpt)
+                    for signature in error_signatures(excerpt):
+                        errors.setdefault(redact(signature)[:160], None)
+            elif part.kind == "other" and part.text.strip():
+                add(
+                    message,
+                    ord_,
+                    part,
+                    "assistant_text" if message.role == "assistant" else "user_text",
+                    author_for(message, part),
+                    part.text,
+                )
+        if message.error:
+            errors.setdefault(message.error[:160], None)
+
+    if len(chunks) > MAX_CHUNKS_PER_SESSION:
+        # Keep everything a person typed, then the newest of the rest.
+        person = [c for c in chunks if c.author == "person"]
+        rest = [c for c in chunks if c.author != "person"]
+        keep = max(0, MAX_CHUNKS_PER_SESSION - len(person))
+        card.chunks_dropped = len(chunks) - len(person) - min(keep, len(rest))
+        kept = person + (rest[-keep:] if keep else [])
+        chunks = sorted(kept, key=lambda c: (c.ord, c.time))
+
+    card.identifiers = [redact(i) for i, _ in identifier_counts.most_common(MAX_IDENTIFIERS)]
+    card.files = list(files)[:MAX_FILES]
+    card.errors = list(errors)[:MAX_ERRORS]
+    return card, chunks

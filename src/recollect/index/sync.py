@@ -1,0 +1,328 @@
+"""Reconciling sync: make the index match what the sources hold now.
+
+Every pass compares each source's current membership and watermarks with the index. New and
+changed sessions are read and replaced whole (a removal inside a session can therefore never
+leave stale text behind); sessions that vanished are dropped with all their rows. Work is
+committed in small batches, each one atomic, so a sync killed half-way leaves a consistent index
+that the next pass completes, with no duplicates.
+
+A source that cannot be read (missing, locked, damaged) is reported and left as it was in the
+index: an unreadable store never empties the index. Never writes a source.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from recollect.index import chunks as chunking
+from recollect.index.store import Lease, now_ms, transaction
+from recollect.model import Session, SourceError
+from recollect.sources import Source, SourceSpec, open_source
+from recollect.text.tokenize import tokenize
+
+BATCH_SESSIONS = 50
+LEASE_WAIT_SECONDS = 60.0
+
+Progress = Callable[[str, int, int], None]  # (source id, done, total)
+
+
+@dataclass
+class SourceReport:
+    id: str
+    kind: str
+    location: str
+    status: str = "ok"  # ok | missing | locked | corrupt | unreadable | disabled
+    message: str = ""
+    sessions: int = 0
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    malformed: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SyncReport:
+    sources: list[SourceReport] = field(default_factory=list)
+    removed_sources: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    lease_busy: bool = False  # another process was syncing; nothing was written by this one
+
+    @property
+    def changed(self) -> int:
+        return sum(s.added + s.updated + s.removed for s in self.sources)
+
+    def summary(self) -> str:
+        if self.lease_busy:
+            return "another recollect process is updating the index; searched the index as it is"
+        parts = []
+        for s in self.sources:
+            if s.status != "ok":
+                parts.append(f"{s.id}: {s.status} ({s.message})")
+                continue
+            text = f"{s.id}: {s.sessions} sessions (+{s.added} new, {s.updated} updated, -{s.removed} removed)"
+            if s.malformed:
+                text += f", {s.malformed} malformed records skipped"
+            parts.append(text)
+        if not parts:
+            parts.append("no sources found (run 'recollect doctor')")
+        return "; ".join(parts) + f" in {self.seconds:.2f}s"
+
+
+def fts_body(text: str) -> str:
+    return " ".join(tokenize(text))
+
+
+def card_fts_values(row: sqlite3.Row | tuple) -> tuple[str, ...]:
+    """Tokens for card_fts from (title, first_human, identifiers, files, errors, last_outcome)."""
+    return tuple(fts_body(value or "") for value in row)
+
+
+_CARD_COLUMNS = "title, first_human, identifiers, files, errors, last_outcome"
+
+
+def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
+    """Remove sessions with their chunks and FTS entries (contentless FTS: delete with the original tokens)."""
+    for sid in sids:
+        rows = conn.execute("SELECT id, text FROM chunk WHERE sid = ?", (sid,)).fetchall()
+        conn.executemany(
+            "INSERT INTO chunk_fts(chunk_fts, rowid, body) VALUES('delete', ?, ?)",
+            [(cid, fts_body(text)) for cid, text in rows],
+        )
+        conn.execute("DELETE FROM chunk WHERE sid = ?", (sid,))
+        card = conn.execute(f"SELECT {_CARD_COLUMNS} FROM session WHERE sid = ?", (sid,)).fetchone()
+        if card is not None:
+            conn.execute(
+                "INSERT INTO card_fts(card_fts, rowid, title, head, idents, files, errors, outcome) "
+                "VALUES('delete', ?, ?, ?, ?, ?, ?, ?)",
+                (sid, *card_fts_values(card)),
+            )
+        conn.execute("DELETE FROM session WHERE sid = ?", (sid,))
+        _delete_hook(conn, sid)
+
+
+def _delete_hook(conn: sqlite3.Connection, sid: int) -> None:
+    """Rows of optional layers keyed by session (vectors) go with it; absent tables are fine."""
+    with contextlib.suppress(sqlite3.OperationalError):
+        conn.execute("DELETE FROM vector WHERE sid = ?", (sid,))
+
+
+def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, root_id: str | None) -> int:
+    card, rows = chunking.build(session)
+    tools = " ".join(f"{name}:{count}" for name, count in card.tools.most_common())
+    values = (
+        session.title,
+        card.first_human,
+        " ".join(card.identifiers),
+        "\n".join(card.files),
+        "\n".join(card.errors),
+        card.last_outcome,
+    )
+    cur = conn.execute(
+        "INSERT INTO session (source_id, native_id, agent_kind, parent_id, root_id, project_id, project_root, "
+        "directory, title, agent, model, time_created, time_updated, time_archived, watermark, first_human, "
+        "identifiers, files, errors, last_outcome, tools, message_count, chunk_count, chunks_dropped, malformed) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            session.source,
+            session.id,
+            session.agent_kind,
+            session.parent_id,
+            root_id,
+            session.project_id,
+            session.project_root,
+            session.directory,
+            *values[:1],
+            session.agent,
+            session.model,
+            session.time_created,
+            session.time_updated or max((m.time for m in session.messages), default=session.time_created),
+            session.time_archived,
+            watermark,
+            *values[1:],
+            tools,
+            card.message_count,
+            len(rows),
+            card.chunks_dropped,
+            session.malformed,
+        ),
+    )
+    sid = int(cur.lastrowid or 0)
+    conn.execute(
+        "INSERT INTO card_fts(rowid, title, head, idents, files, errors, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (sid, *card_fts_values(values)),
+    )
+    for chunk in rows:
+        cur = conn.execute(
+            "INSERT INTO chunk (sid, message_id, part_id, ord, role, class, author, tool, time, text) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                sid,
+                chunk.message_id,
+                chunk.part_id,
+                chunk.ord,
+                chunk.role,
+                chunk.klass,
+                chunk.author,
+                chunk.tool,
+                chunk.time,
+                chunk.text,
+            ),
+        )
+        conn.execute("INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)", (cur.lastrowid, fts_body(chunk.text)))
+    return sid
+
+
+def _root_of(session_id: str, parents: dict[str, str | None]) -> str | None:
+    seen = {session_id}
+    current = parents.get(session_id)
+    root = None
+    while current and current not in seen:
+        seen.add(current)
+        root = current
+        current = parents.get(current)
+    return root
+
+
+def _sync_source(
+    conn: sqlite3.Connection, source: Source, report: SourceReport, lease: Lease, progress: Progress | None
+) -> None:
+    known = conn.execute("SELECT location FROM source WHERE id = ?", (source.id,)).fetchone()
+    if known is not None and known[0] != str(source.location):
+        # Same source id, different store: never reconcile the wrong database into this one's rows.
+        with transaction(conn):
+            sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE source_id = ?", (source.id,))]
+            delete_sessions(conn, sids)
+            report.problems.append(f"store moved from {known[0]}; its {len(sids)} sessions were re-indexed")
+
+    try:
+        scan = source.scan()
+    except SourceError as exc:
+        report.status, report.message = exc.reason, str(exc)
+        _record_source(conn, source, report, keep_counts=True)
+        return
+    report.problems.extend(scan.problems)
+    indexed = {
+        native: (sid, mark)
+        for sid, native, mark in conn.execute(
+            "SELECT sid, native_id, watermark FROM session WHERE source_id = ?", (source.id,)
+        )
+    }
+    vanished = [sid for native, (sid, _) in indexed.items() if native not in scan.stamps]
+    todo = [stamp for native, stamp in scan.stamps.items() if indexed.get(native, (0, None))[1] != stamp.watermark]
+    parents = {native: stamp.parent_id for native, stamp in scan.stamps.items()}
+
+    if vanished:
+        with transaction(conn):
+            delete_sessions(conn, vanished)
+        report.removed += len(vanished)
+
+    total = len(todo)
+    done = 0
+    if progress:
+        progress(source.id, 0, total)
+    for start in range(0, total, BATCH_SESSIONS):
+        batch = todo[start : start + BATCH_SESSIONS]
+        marks = {stamp.id: stamp.watermark for stamp in batch}
+        try:
+            sessions = list(source.read_sessions(list(marks)))
+        except SourceError as exc:
+            report.status, report.message = exc.reason, str(exc)
+            break
+        lease.renew()
+        returned = {s.id for s in sessions}
+        with transaction(conn):
+            for session in sessions:
+                old = indexed.get(session.id)
+                if old is not None:
+                    delete_sessions(conn, [old[0]])
+                    report.updated += 1
+                else:
+                    report.added += 1
+                insert_session(conn, session, marks[session.id], _root_of(session.id, parents))
+            # Listed by the scan but gone by the time we read it: deleted in between.
+            gone = [indexed[i][0] for i in marks if i not in returned and i in indexed]
+            delete_sessions(conn, gone)
+            report.removed += len(gone)
+        done += len(batch)
+        if progress:
+            progress(source.id, done, total)
+
+    row = conn.execute(
+        "SELECT count(*), coalesce(sum(malformed), 0) FROM session WHERE source_id = ?", (source.id,)
+    ).fetchone()
+    report.sessions, report.malformed = row[0], row[1]
+    _record_source(conn, source, report)
+
+
+def _record_source(conn: sqlite3.Connection, source: Source, report: SourceReport, keep_counts: bool = False) -> None:
+    if keep_counts:
+        row = conn.execute(
+            "SELECT count(*), coalesce(sum(malformed), 0) FROM session WHERE source_id = ?", (source.id,)
+        ).fetchone()
+        report.sessions, report.malformed = row[0], row[1]
+    conn.execute(
+        "INSERT INTO source(id, kind, location, time_synced, status, message, malformed, sessions) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, "
+        "location=excluded.location, time_synced=excluded.time_synced, status=excluded.status, "
+        "message=excluded.message, malformed=excluded.malformed, sessions=excluded.sessions",
+        (
+            source.id,
+            source.kind,
+            str(source.location),
+            now_ms(),
+            report.status,
+            report.message,
+            report.malformed,
+            report.sessions,
+        ),
+    )
+
+
+def sync(
+    conn: sqlite3.Connection,
+    specs: list[SourceSpec],
+    *,
+    progress: Progress | None = None,
+    wait: bool = False,
+) -> SyncReport:
+    """Bring the index up to date with every enabled source in `specs`."""
+    started = time.perf_counter()
+    report = SyncReport()
+    lease = Lease(conn)
+    deadline = time.monotonic() + (LEASE_WAIT_SECONDS if wait else 0)
+    while not lease.acquire():
+        if time.monotonic() >= deadline:
+            report.lease_busy = True
+            report.seconds = time.perf_counter() - started
+            return report
+        time.sleep(0.2)
+    try:
+        enabled = [s for s in specs if s.enabled]
+        configured = {s.id for s in enabled}
+        stale = [r[0] for r in conn.execute("SELECT DISTINCT source_id FROM session")]
+        stale += [r[0] for r in conn.execute("SELECT id FROM source")]
+        for source_id in sorted(set(stale) - configured):
+            # A source that is no longer configured (or was turned off) leaves the index.
+            with transaction(conn):
+                sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE source_id = ?", (source_id,))]
+                delete_sessions(conn, sids)
+                conn.execute("DELETE FROM source WHERE id = ?", (source_id,))
+            report.removed_sources.append(source_id)
+        for spec in enabled:
+            source_report = SourceReport(id=spec.id, kind=spec.kind, location=str(spec.path))
+            report.sources.append(source_report)
+            try:
+                source = open_source(spec)
+            except (ValueError, SourceError) as exc:
+                source_report.status, source_report.message = "unreadable", str(exc)
+                continue
+            _sync_source(conn, source, source_report, lease, progress)
+    finally:
+        lease.release()
+    report.seconds = time.perf_counter() - started
+    return report

@@ -1,0 +1,376 @@
+"""Ranked search over the index: candidates from two BM25 arms, fused per session, explained.
+
+Arms: chunk-level BM25 (what was said, run, or printed) and card-level BM25 (title, first line a
+person typed, identifier / file / error inventories). Both read through the one scope predicate.
+Per session the arms are fused by reciprocal rank, then weighted by how many distinct query terms
+the session covers, by directory relevance (same directory > same project > elsewhere) and a small
+recency prior. The first page shows at most `per_session` hits of one session. Every result carries
+a `Coverage` that says what was searched and what limited it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sqlite3
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from recollect.search.scope import Filters, predicate, project_root_of
+from recollect.text.tokenize import query_terms, tokenize
+
+CHUNK_CANDIDATES = 400
+CARD_CANDIDATES = 100
+RRF_K = 20
+CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0)  # title, head, idents, files, errors, outcome
+SNIPPET_CHARS = 280
+
+
+@dataclass
+class Hit:
+    session_id: str
+    source: str
+    agent_kind: str
+    message_id: str
+    part_id: str | None
+    cursor: str
+    score: float
+    title: str
+    directory: str
+    time: int
+    role: str
+    klass: str
+    author: str
+    tool: str | None
+    snippet: str
+    matched: list[str]
+    why: str  # terms | card | both | semantic
+    parent_id: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["class"] = data.pop("klass")
+        data["time_iso"] = iso(self.time)
+        return data
+
+
+@dataclass
+class Coverage:
+    sessions_indexed: int = 0
+    sessions_in_scope: int = 0
+    sessions_matched: int = 0
+    sessions_returned: int = 0
+    hits_returned: int = 0
+    scope: str = "all"
+    limited_by: list[str] = field(default_factory=list)
+    skipped_by_reason: dict[str, int] = field(default_factory=dict)
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    hint: str = ""
+
+
+@dataclass
+class SearchResult:
+    query: str
+    terms: list[str]
+    hits: list[Hit]
+    coverage: Coverage
+    took_ms: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "terms": self.terms,
+            "hits": [h.to_json() for h in self.hits],
+            "coverage": asdict(self.coverage),
+            "took_ms": round(self.took_ms, 1),
+        }
+
+
+def iso(ms: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms / 1000)) if ms else ""
+
+
+def make_cursor(source: str, session_id: str, message_id: str) -> str:
+    """Opaque to callers; qualified by source so several stores never collide."""
+    return f"{source}::{session_id}::{message_id}"
+
+
+def fts_match(terms: list[str]) -> str:
+    # Our tokens never contain a double quote; quoting keeps joiners like '/' and ':' literal.
+    return " OR ".join(f'"{t}"' for t in terms)
+
+
+def snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> str:
+    lowered = text.lower()
+    best = -1
+    for term in terms:
+        # Map a token back to the raw text: the first literal occurrence of the token or its first part.
+        probe = term.split("/")[-1] if "/" in term else term
+        idx = lowered.find(probe)
+        if idx >= 0 and (best < 0 or idx < best):
+            best = idx
+    flat = re.sub(r"\s+", " ", text)
+    if best < 0 or len(flat) <= width:
+        return flat[:width] + ("…" if len(flat) > width else "")
+    # Re-find in the flattened text so whitespace collapsing does not shift the window.
+    anchor = flat.lower().find(lowered[best : best + 20].split()[0] if lowered[best:].split() else "")
+    anchor = max(anchor, 0)
+    start = max(0, anchor - width // 3)
+    end = min(len(flat), start + width)
+    return ("…" if start else "") + flat[start:end] + ("…" if end < len(flat) else "")
+
+
+def _count(conn: sqlite3.Connection, where: str, params: list[object]) -> int:
+    return conn.execute(f"SELECT count(*) FROM session s WHERE {where}", params).fetchone()[0]
+
+
+def _sources(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    rows = conn.execute("SELECT id, kind, status, message, sessions, malformed, time_synced FROM source ORDER BY id")
+    return [
+        {
+            "id": r[0],
+            "kind": r[1],
+            "status": r[2],
+            "message": r[3] or "",
+            "sessions": r[4],
+            "malformed": r[5],
+            "synced": iso(r[6] or 0),
+        }
+        for r in rows
+    ]
+
+
+def _hint(filters: Filters, coverage: Coverage) -> str:
+    if coverage.hits_returned:
+        return ""
+    advice = []
+    if filters.scope != "all":
+        advice.append(f"widen --scope {filters.scope} to --scope all")
+    if filters.since is not None or filters.until is not None:
+        advice.append("widen or drop --since/--until")
+    if filters.chunk_level:
+        advice.append("drop --role/--class/--tool/--author")
+    if filters.agents or filters.sources:
+        advice.append("drop --agent/--source")
+    down = [s["id"] for s in coverage.sources if s["status"] not in ("ok", None)]
+    if down:
+        advice.append(f"fix unavailable sources ({', '.join(down)}; see 'recollect doctor')")
+    if coverage.sessions_indexed == 0:
+        return "the index is empty: run 'recollect index' (and 'recollect doctor' if it stays empty)"
+    if not advice:
+        return "no session contains these words; try other words, an identifier, or an error message"
+    return "no hits; try to " + "; ".join(advice)
+
+
+def search(
+    conn: sqlite3.Connection,
+    query: str,
+    filters: Filters | None = None,
+    *,
+    limit: int = 10,
+    per_session: int = 2,
+    now_ms: int | None = None,
+) -> SearchResult:
+    started = time.perf_counter()
+    filters = filters or Filters()
+    terms = query_terms(query)
+    chunk_where, chunk_params = predicate(filters)
+    session_where, session_params = predicate(filters, chunk_alias=None)
+    coverage = Coverage(scope=filters.scope, sources=_sources(conn))
+    coverage.sessions_indexed = conn.execute("SELECT count(*) FROM session").fetchone()[0]
+    coverage.sessions_in_scope = _count(conn, session_where, session_params)
+    if filters.scope != "all":
+        coverage.limited_by.append("scope")
+    if filters.since is not None or filters.until is not None:
+        coverage.limited_by.append("time window")
+    if not terms:
+        coverage.hint = "the query has no searchable words; use a word, an identifier, a path or an error message"
+        return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000)
+
+    match = fts_match(terms)
+    chunk_rows = conn.execute(
+        f"SELECT c.id, c.sid, bm25(chunk_fts) AS r FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
+        f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} ORDER BY r LIMIT ?",
+        [match, *chunk_params, CHUNK_CANDIDATES],
+    ).fetchall()
+    card_rows: list[tuple[int, float]] = []
+    if not filters.chunk_level:
+        weights = ", ".join(str(w) for w in CARD_WEIGHTS)
+        card_rows = conn.execute(
+            f"SELECT s.sid, bm25(card_fts, {weights}) AS r FROM card_fts JOIN session s ON s.sid = card_fts.rowid "
+            f"WHERE card_fts MATCH ? AND {session_where} ORDER BY r LIMIT ?",
+            [match, *session_params, CARD_CANDIDATES],
+        ).fetchall()
+    if len(chunk_rows) >= CHUNK_CANDIDATES:
+        coverage.limited_by.append("candidate cap")
+
+    # Per session: rank of its best chunk, and its chunks in rank order.
+    chunk_rank: dict[int, int] = {}
+    session_chunks: dict[int, list[int]] = {}
+    for cid, sid, _ in chunk_rows:
+        if sid not in chunk_rank:
+            chunk_rank[sid] = len(chunk_rank) + 1
+        session_chunks.setdefault(sid, []).append(cid)
+    card_rank = {sid: i + 1 for i, (sid, _) in enumerate(card_rows)}
+    candidates = set(chunk_rank) | set(card_rank)
+    coverage.sessions_matched = len(candidates)
+    if not candidates:
+        coverage.hint = _hint(filters, coverage)
+        return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000)
+
+    fused = {
+        sid: (1 / (RRF_K + chunk_rank[sid]) if sid in chunk_rank else 0.0)
+        + (1 / (RRF_K + card_rank[sid]) if sid in card_rank else 0.0)
+        for sid in candidates
+    }
+    shortlist = sorted(candidates, key=lambda sid: -fused[sid])[: max(limit * 3, 30)]
+    sessions = _session_rows(conn, shortlist)
+    top_chunks = [cid for sid in shortlist for cid in session_chunks.get(sid, [])[: per_session + 1]]
+    chunks = _chunk_rows(conn, top_chunks)
+
+    caller = filters.caller_directory()
+    caller_root = project_root_of(caller)
+    now_ms = now_ms or int(time.time() * 1000)
+    scored: list[tuple[float, int]] = []
+    matched_terms: dict[int, list[str]] = {}
+    term_set = set(terms)
+    for sid in shortlist:
+        row = sessions[sid]
+        seen = set(
+            tokenize(
+                " ".join(
+                    str(row[k] or "")
+                    for k in ("title", "first_human", "identifiers", "files", "errors", "last_outcome")
+                )
+            )
+        )
+        for cid in session_chunks.get(sid, [])[: per_session + 1]:
+            seen.update(tokenize(chunks[cid]["text"]))
+        matched = [t for t in terms if t in seen]
+        matched_terms[sid] = matched
+        coverage_factor = (len(matched) / len(term_set)) ** 1.5 if term_set else 1.0
+        directory = row["directory"] or ""
+        if directory == caller:
+            place = 1.2
+        elif directory.startswith(caller_root + "/") or directory == caller_root or row["project_root"] == caller_root:
+            place = 1.1
+        else:
+            place = 1.0
+        age_days = max(0.0, (now_ms - (row["time_updated"] or 0)) / 86_400_000)
+        recency = 1.0 + 0.05 * math.exp(-age_days / 30)
+        scored.append((fused[sid] * max(coverage_factor, 0.05) * place * recency, sid))
+    scored.sort(key=lambda x: -x[0])
+
+    hits: list[Hit] = []
+    returned_sessions = 0
+    capped = 0
+    for score, sid in scored:
+        if len(hits) >= limit:
+            break
+        row = sessions[sid]
+        chunk_ids = session_chunks.get(sid, [])
+        returned_sessions += 1
+        why = "both" if sid in chunk_rank and sid in card_rank else "terms" if sid in chunk_rank else "card"
+        if not chunk_ids:
+            hits.append(_card_hit(conn, row, score, matched_terms[sid], terms))
+            continue
+        for cid in chunk_ids[:per_session]:
+            if len(hits) >= limit:
+                break
+            hits.append(_chunk_hit(row, chunks[cid], score, matched_terms[sid], terms, why))
+        capped += max(0, len(chunk_ids) - per_session)
+    coverage.sessions_returned = returned_sessions
+    coverage.hits_returned = len(hits)
+    more = len(scored) - returned_sessions + max(0, len(candidates) - len(shortlist))
+    if more > 0:
+        coverage.limited_by.append("limit")
+        coverage.skipped_by_reason["beyond_limit_sessions"] = more
+    if capped:
+        coverage.skipped_by_reason["per_session_cap_hits"] = capped
+    down = [s for s in coverage.sources if s["status"] not in ("ok", None)]
+    if down:
+        coverage.skipped_by_reason["sources_unavailable"] = len(down)
+    malformed = sum(s["malformed"] or 0 for s in coverage.sources)
+    if malformed:
+        coverage.skipped_by_reason["malformed_records"] = malformed
+    coverage.hint = _hint(filters, coverage)
+    return SearchResult(query, terms, hits, coverage, (time.perf_counter() - started) * 1000)
+
+
+def _session_rows(conn: sqlite3.Connection, sids: list[int]) -> dict[int, sqlite3.Row]:
+    conn.row_factory = sqlite3.Row
+    try:
+        marks = ",".join("?" * len(sids))
+        rows = conn.execute(f"SELECT * FROM session WHERE sid IN ({marks})", sids).fetchall()
+    finally:
+        conn.row_factory = None
+    return {r["sid"]: r for r in rows}
+
+
+def _chunk_rows(conn: sqlite3.Connection, cids: list[int]) -> dict[int, sqlite3.Row]:
+    if not cids:
+        return {}
+    conn.row_factory = sqlite3.Row
+    try:
+        marks = ",".join("?" * len(cids))
+        rows = conn.execute(f"SELECT * FROM chunk WHERE id IN ({marks})", cids).fetchall()
+    finally:
+        conn.row_factory = None
+    return {r["id"]: r for r in rows}
+
+
+def _chunk_hit(
+    session: sqlite3.Row, chunk: sqlite3.Row, score: float, matched: list[str], terms: list[str], why: str
+) -> Hit:
+    return Hit(
+        session_id=session["native_id"],
+        source=session["source_id"],
+        agent_kind=session["agent_kind"],
+        message_id=chunk["message_id"],
+        part_id=chunk["part_id"],
+        cursor=make_cursor(session["source_id"], session["native_id"], chunk["message_id"]),
+        score=round(score, 6),
+        title=session["title"],
+        directory=session["directory"],
+        time=chunk["time"] or session["time_updated"],
+        role=chunk["role"],
+        klass=chunk["class"],
+        author=chunk["author"],
+        tool=chunk["tool"],
+        snippet=snippet(chunk["text"], matched or terms),
+        matched=matched,
+        why=why,
+        parent_id=session["parent_id"],
+    )
+
+
+def _card_hit(
+    conn: sqlite3.Connection, session: sqlite3.Row, score: float, matched: list[str], terms: list[str]
+) -> Hit:
+    first = conn.execute(
+        "SELECT message_id, part_id, role, class, author, tool, time FROM chunk WHERE sid = ? ORDER BY ord, id LIMIT 1",
+        (session["sid"],),
+    ).fetchone()
+    text = " — ".join(x for x in (session["title"], session["first_human"]) if x) or session["identifiers"][:200]
+    message_id = first[0] if first else ""
+    return Hit(
+        session_id=session["native_id"],
+        source=session["source_id"],
+        agent_kind=session["agent_kind"],
+        message_id=message_id,
+        part_id=first[1] if first else None,
+        cursor=make_cursor(session["source_id"], session["native_id"], message_id),
+        score=round(score, 6),
+        title=session["title"],
+        directory=session["directory"],
+        time=session["time_updated"],
+        role=first[2] if first else "user",
+        klass="card",
+        author=first[4] if first else "person",
+        tool=None,
+        snippet=snippet(text, matched or terms),
+        matched=matched,
+        why="card",
+        parent_id=session["parent_id"],
+    )

@@ -1,0 +1,347 @@
+"""Bounded reads of the real transcript by cursor: a window around a message, one message whole,
+or a session paged. The transcript is read from the source store (read-only), not from the index,
+so a window shows what really happened; the index only resolves the cursor and enforces scope.
+
+Every window is capped: tool input and output per part, and characters per response, with a note
+of what was cut. Output is redacted like the index. Rendering: readable text for people, or
+ChatML-like blocks for agents.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from recollect.model import Message, Part, Session
+from recollect.search.rank import iso, make_cursor
+from recollect.search.scope import FilterError, Filters, predicate
+from recollect.sources import SourceSpec, open_source
+from recollect.text.markers import carries_injected_block
+from recollect.text.redact import redact
+
+TOOL_INPUT_CAP = 2_000
+TOOL_OUTPUT_CAP = 6_000
+DEFAULT_BUDGET = 24_000
+DEFAULT_BEFORE, DEFAULT_AFTER = 3, 4
+
+
+class ReadError(Exception):
+    """A cursor cannot be read; the message says why and what to do."""
+
+
+@dataclass
+class RenderedMessage:
+    index: int
+    message_id: str
+    role: str
+    time: int
+    blocks: list[dict[str, Any]]
+    cursor: str
+
+
+@dataclass
+class Window:
+    source: str
+    session_id: str
+    title: str
+    directory: str
+    anchor: int
+    start: int
+    end: int  # exclusive
+    total: int
+    messages: list[RenderedMessage]
+    nav: dict[str, str | None]
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "session_id": self.session_id,
+            "title": self.title,
+            "directory": self.directory,
+            "anchor": self.anchor,
+            "range": [self.start, self.end - 1],
+            "total": self.total,
+            "messages": [
+                {
+                    "index": m.index,
+                    "message_id": m.message_id,
+                    "role": m.role,
+                    "time": m.time,
+                    "time_iso": iso(m.time),
+                    "cursor": m.cursor,
+                    "blocks": m.blocks,
+                }
+                for m in self.messages
+            ],
+            "nav": self.nav,
+            "notes": self.notes,
+        }
+
+
+def _cap(text: str, cap: int, what: str, notes: list[str]) -> str:
+    if len(text) <= cap:
+        return text
+    notes.append(f"{what}: {len(text) - cap} of {len(text)} characters cut")
+    return text[:cap] + f"\n…[{len(text) - cap} more characters cut]"
+
+
+def _blocks(part: Part, notes: list[str], where: str) -> list[dict[str, Any]]:
+    if part.kind in ("text", "subtask", "other") and part.text.strip():
+        if carries_injected_block(part.text):
+            return [{"type": "note", "text": "[recollect's own injected block omitted]"}]
+        kind = "injected" if part.synthetic else "text"
+        return [{"type": kind, "text": redact(part.text)}]
+    if part.kind == "reasoning" and part.text.strip():
+        return [{"type": "reasoning", "text": redact(part.text)}]
+    if part.kind == "tool":
+        raw_input = (
+            part.tool_input if isinstance(part.tool_input, str) else json.dumps(part.tool_input, ensure_ascii=False)
+        )
+        block: dict[str, Any] = {
+            "type": "tool",
+            "tool": part.tool,
+            "status": part.tool_status,
+            "input": _cap(redact(raw_input or ""), TOOL_INPUT_CAP, f"{where} tool input", notes),
+        }
+        if part.tool_output:
+            block["output"] = _cap(redact(part.tool_output), TOOL_OUTPUT_CAP, f"{where} tool output", notes)
+        if part.tool_error:
+            block["error"] = _cap(redact(part.tool_error), TOOL_OUTPUT_CAP, f"{where} tool error", notes)
+        return [block]
+    if part.kind == "patch" and part.files:
+        return [{"type": "patch", "files": part.files}]
+    if part.kind == "file":
+        return [{"type": "file", "path": part.files[0] if part.files else part.text}]
+    if part.kind == "compaction":
+        return [{"type": "note", "text": "[conversation compacted here]"}]
+    return []
+
+
+def _render_message(session: Session, index: int, message: Message, notes: list[str]) -> RenderedMessage:
+    blocks: list[dict[str, Any]] = []
+    for part in message.parts:
+        blocks.extend(_blocks(part, notes, f"message {index}"))
+    if message.summary:
+        blocks.insert(0, {"type": "note", "text": "[compaction summary]"})
+    if message.error:
+        blocks.append({"type": "error", "text": redact(message.error)})
+    return RenderedMessage(
+        index=index,
+        message_id=message.id,
+        role=message.role,
+        time=message.time,
+        blocks=blocks,
+        cursor=make_cursor(session.source, session.id, message.id),
+    )
+
+
+def _size(message: RenderedMessage) -> int:
+    return sum(len(json.dumps(b, ensure_ascii=False)) for b in message.blocks) + 80
+
+
+def resolve_cursor(
+    conn: sqlite3.Connection, cursor: str, filters: Filters | None = None
+) -> tuple[sqlite3.Row, str | None]:
+    """(session row, message id or None) for a cursor, through the scope predicate.
+
+    Accepts our cursors (`source::session::message`), `source::session`, a raw session id, or a raw
+    message id (looked up among indexed chunks)."""
+    filters = filters or Filters()
+    pieces = cursor.strip().split("::")
+    source: str | None = None
+    session_id: str | None = None
+    message_id: str | None = None
+    if len(pieces) == 3:
+        source, session_id, message_id = pieces
+    elif len(pieces) == 2:
+        source, session_id = pieces
+    elif len(pieces) == 1 and pieces[0]:
+        session_id = pieces[0]
+    else:
+        raise ReadError(f"cannot read cursor {cursor!r}: pass a cursor from a search hit, or a session id")
+    where, params = predicate(filters, chunk_alias=None)
+    conn.row_factory = sqlite3.Row
+    try:
+        clause = "s.native_id = ?" + (" AND s.source_id = ?" if source else "")
+        args: list[object] = [session_id] + ([source] if source else [])
+        rows = conn.execute(f"SELECT * FROM session s WHERE {clause} AND {where}", [*args, *params]).fetchall()
+        if not rows and source is None and session_id:
+            # A bare message id: find its session among indexed chunks.
+            rows = conn.execute(
+                f"SELECT s.* FROM session s JOIN chunk c ON c.sid = s.sid WHERE c.message_id = ? AND {where} LIMIT 2",
+                [session_id, *params],
+            ).fetchall()
+            message_id, session_id = session_id, None
+    finally:
+        conn.row_factory = None
+    if not rows:
+        raise ReadError(
+            f"no session for cursor {cursor!r} within the current scope; it may have been deleted, "
+            "or the scope excludes it (try --scope all)"
+        )
+    if len({(r["source_id"], r["native_id"]) for r in rows}) > 1:
+        choices = ", ".join(f"{r['source_id']}::{r['native_id']}" for r in rows)
+        raise ReadError(f"cursor {cursor!r} is ambiguous; use one of: {choices}")
+    return rows[0], message_id
+
+
+def load_session(spec_by_id: dict[str, SourceSpec], row: sqlite3.Row) -> Session:
+    spec = spec_by_id.get(row["source_id"])
+    if spec is None:
+        raise ReadError(f"source {row['source_id']!r} is not configured any more; run 'recollect doctor'")
+    source = open_source(spec)
+    for session in source.read_sessions([row["native_id"]]):
+        return session
+    raise ReadError(
+        f"session {row['native_id']} is no longer in {spec.path}; it was deleted. Run 'recollect index' to drop it."
+    )
+
+
+def window(
+    session: Session,
+    message_id: str | None,
+    *,
+    before: int = DEFAULT_BEFORE,
+    after: int = DEFAULT_AFTER,
+    budget: int = DEFAULT_BUDGET,
+    mode: str = "around",
+) -> Window:
+    """Messages around `message_id` (or the session head), within `budget` characters."""
+    messages = session.messages
+    total = len(messages)
+    if mode not in ("around", "head", "tail", "message"):
+        raise FilterError("mode must be around, head, tail or message")
+    anchor = 0
+    if message_id:
+        found = [i for i, m in enumerate(messages) if m.id == message_id]
+        if not found:
+            raise ReadError(f"message {message_id} is no longer in session {session.id} (removed or reverted)")
+        anchor = found[0]
+    if mode == "tail":
+        anchor = max(0, total - 1)
+    if mode == "message":
+        start, end = anchor, anchor + 1
+    elif mode == "head":
+        start, end = 0, min(total, before + after + 1)
+    elif mode == "tail":
+        start, end = max(0, total - (before + after + 1)), total
+    else:
+        start, end = max(0, anchor - before), min(total, anchor + after + 1)
+    notes: list[str] = []
+    rendered = [_render_message(session, i, messages[i], notes) for i in range(start, end)]
+    # Spend the budget nearest the anchor first; drop the farthest messages beyond it.
+    order = sorted(range(len(rendered)), key=lambda k: abs(rendered[k].index - anchor))
+    spent, keep = 0, set()
+    for k in order:
+        size = _size(rendered[k])
+        if keep and spent + size > budget:
+            continue
+        keep.add(k)
+        spent += size
+    if len(keep) < len(rendered):
+        notes.append(f"{len(rendered) - len(keep)} message(s) left out to stay within {budget} characters")
+        rendered = [m for k, m in enumerate(rendered) if k in keep]
+        start, end = rendered[0].index, rendered[-1].index + 1
+    first = rendered[0].index if rendered else 0
+    last = rendered[-1].index if rendered else 0
+
+    def cur(i: int) -> str:
+        return make_cursor(session.source, session.id, messages[i].id)
+
+    nav = {
+        "prev": cur(max(0, first - after - 1)) if first > 0 else None,
+        "next": cur(min(total - 1, last + before + 1)) if last < total - 1 else None,
+        "head": cur(0) if total else None,
+        "tail": cur(total - 1) if total else None,
+    }
+    if mode == "message" and total:
+        nav["context"] = cur(anchor)
+    return Window(
+        source=session.source,
+        session_id=session.id,
+        title=session.title,
+        directory=session.directory,
+        anchor=anchor,
+        start=start,
+        end=end,
+        total=total,
+        messages=rendered,
+        nav=nav,
+        notes=notes,
+    )
+
+
+def render_text(w: Window) -> str:
+    """For people: readable, one block per message."""
+    lines = [
+        f"{w.title or '(untitled)'} — {w.directory}",
+        f"session {w.source}::{w.session_id}, messages {w.start + 1}-{w.end} of {w.total}",
+        "",
+    ]
+    for m in w.messages:
+        marker = "▶ " if m.index == w.anchor else "  "
+        lines.append(f"{marker}[{m.index + 1}] {m.role} · {iso(m.time)}")
+        for b in m.blocks:
+            if b["type"] in ("text", "reasoning", "injected", "note", "error"):
+                label = {"reasoning": "(thinking) ", "injected": "(injected) ", "error": "(error) "}.get(b["type"], "")
+                lines.extend(
+                    "    " + label + ln if i == 0 else "    " + ln for i, ln in enumerate(b["text"].splitlines())
+                )
+            elif b["type"] == "tool":
+                lines.append(f"    $ {b['tool']} {b['input']}".rstrip())
+                body = b.get("error") or b.get("output") or ""
+                for ln in body.splitlines()[:40]:
+                    lines.append("      " + ln)
+                if len(body.splitlines()) > 40:
+                    lines.append(f"      … {len(body.splitlines()) - 40} more lines")
+            elif b["type"] == "patch":
+                lines.append("    (changed files) " + ", ".join(b["files"]))
+            elif b["type"] == "file":
+                lines.append(f"    (attached file) {b['path']}")
+        lines.append("")
+    for note in w.notes:
+        lines.append(f"note: {note}")
+    lines.append("navigate: " + "  ".join(f"{k}={v}" for k, v in w.nav.items() if v))
+    return "\n".join(lines)
+
+
+def render_chatml(w: Window) -> str:
+    """For agents: ChatML-like blocks with provenance and navigation cursors."""
+
+    def attr(value: str) -> str:
+        return value.replace('"', "'")
+
+    out = [
+        f'<hist source="{attr(w.source)}" sid="{attr(w.session_id)}" dir="{attr(w.directory)}" '
+        f'title="{attr(w.title)}" range="{w.start}-{w.end - 1}" anchor="{w.anchor}" total="{w.total}">'
+    ]
+    for m in w.messages:
+        out.append(f'<|im_start|>{m.role} id="{m.message_id}" index="{m.index}" time="{iso(m.time)}"')
+        for b in m.blocks:
+            if b["type"] == "tool":
+                name, status = attr(b["tool"] or ""), b.get("status") or ""
+                out.append(f'<tool_call name="{name}" status="{status}">{b["input"]}</tool_call>')
+                if "output" in b:
+                    out.append(f"<tool_result>{b['output']}</tool_result>")
+                if "error" in b:
+                    out.append(f"<tool_error>{b['error']}</tool_error>")
+            elif b["type"] == "patch":
+                out.append(f'<patch files="{attr(", ".join(b["files"]))}"/>')
+            elif b["type"] == "file":
+                out.append(f'<file path="{attr(b["path"])}"/>')
+            elif b["type"] == "reasoning":
+                out.append(f"<thinking>{b['text']}</thinking>")
+            elif b["type"] == "injected":
+                out.append(f"<injected>{b['text']}</injected>")
+            else:
+                out.append(b["text"])
+        out.append("<|im_end|>")
+    for note in w.notes:
+        out.append(f"<note>{note}</note>")
+    nav = " ".join(f'{k}="{v}"' for k, v in w.nav.items() if v)
+    out.append(f"<nav {nav}/>")
+    out.append("</hist>")
+    return "\n".join(out)

@@ -1,0 +1,198 @@
+"""Scope and filters as ONE predicate, applied in SQL by every read path.
+
+Search, read, get, session listing, auto-recall and injection all build their WHERE clause here,
+so no path can forget the scope: a foreign project's session never leaks. The predicate is over
+the index tables `session s` and, for chunk-level filters, `chunk c`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+SCOPES = ("all", "project", "directory", "session")
+CLASSES = (
+    "user_text",
+    "assistant_text",
+    "reasoning",
+    "tool_input",
+    "tool_output",
+    "tool_error",
+    "summary",
+    "subtask",
+)
+AUTHORS = ("person", "model", "injected", "subagent")
+ROLES = ("user", "assistant")
+
+
+class FilterError(ValueError):
+    """A filter value is invalid; the message says how to fix the call."""
+
+
+def project_root_of(directory: str) -> str:
+    """The git worktree root containing `directory` (a `.git` dir or file), else the directory itself."""
+    path = Path(directory)
+    for candidate in (path, *path.parents):
+        if (candidate / ".git").exists():
+            return str(candidate)
+    return str(path)
+
+
+@dataclass
+class Filters:
+    scope: str = "all"
+    directory: str | None = None  # the caller's directory for project/directory scope (default: cwd)
+    sessions: list[str] = field(default_factory=list)  # native or qualified ids (scope "session")
+    since: int | None = None  # epoch ms
+    until: int | None = None
+    roles: list[str] = field(default_factory=list)
+    classes: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
+    agents: list[str] = field(default_factory=list)  # agent kinds: opencode, claude-code, codex, gemini
+    sources: list[str] = field(default_factory=list)
+    exclude_sessions: list[str] = field(default_factory=list)  # e.g. the current session
+    include_archived: bool = True
+
+    def validate(self) -> None:
+        if self.scope not in SCOPES:
+            raise FilterError(f"scope must be one of {', '.join(SCOPES)} (got {self.scope!r})")
+        if self.scope == "session" and not self.sessions:
+            raise FilterError("scope 'session' needs at least one session id (--session ID)")
+        for name, values, allowed in (
+            ("class", self.classes, CLASSES),
+            ("author", self.authors, AUTHORS),
+            ("role", self.roles, ROLES),
+        ):
+            bad = [v for v in values if v not in allowed]
+            if bad:
+                raise FilterError(f"unknown {name} {bad[0]!r}; use one of {', '.join(allowed)}")
+        if self.since is not None and self.until is not None and self.since > self.until:
+            raise FilterError("'since' is after 'until'; swap them")
+
+    @property
+    def chunk_level(self) -> bool:
+        """Filters that only chunks can answer (a card has no role or class)."""
+        return bool(self.roles or self.classes or self.tools or self.authors)
+
+    def caller_directory(self) -> str:
+        return os.path.abspath(self.directory or os.getcwd())
+
+
+def split_session_ref(ref: str) -> tuple[str | None, str]:
+    """`claude::abc` -> ("claude", "abc"); a raw id -> (None, id)."""
+    if "::" in ref:
+        source, native = ref.split("::", 1)
+        return source, native
+    return None, ref
+
+
+def _dir_clause(column: str, directory: str, params: list[object]) -> str:
+    directory = directory.rstrip("/") or "/"
+    params.extend([directory, directory.rstrip("/") + "/%"])
+    return f"({column} = ? OR {column} LIKE ?)"
+
+
+def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | None = "c") -> tuple[str, list[object]]:
+    """SQL WHERE fragment and parameters for `filters`. `chunk_alias=None` when no chunk is joined."""
+    filters.validate()
+    s = session_alias
+    clauses: list[str] = []
+    params: list[object] = []
+    if filters.scope == "directory":
+        clauses.append(_dir_clause(f"{s}.directory", filters.caller_directory(), params))
+    elif filters.scope == "project":
+        root = project_root_of(filters.caller_directory())
+        dir_clause = _dir_clause(f"{s}.directory", root, params)
+        clauses.append(f"({dir_clause} OR {s}.project_root = ?)")
+        params.append(root)
+    if filters.sessions:
+        ors = []
+        for ref in filters.sessions:
+            source, native = split_session_ref(ref)
+            if source:
+                ors.append(f"({s}.source_id = ? AND {s}.native_id = ?)")
+                params.extend([source, native])
+            else:
+                ors.append(f"{s}.native_id = ?")
+                params.append(native)
+        clauses.append("(" + " OR ".join(ors) + ")")
+    for ref in filters.exclude_sessions:
+        source, native = split_session_ref(ref)
+        if source:
+            clauses.append(f"NOT ({s}.source_id = ? AND {s}.native_id = ?)")
+            params.extend([source, native])
+        else:
+            clauses.append(f"{s}.native_id != ?")
+            params.append(native)
+    if filters.agents:
+        clauses.append(f"{s}.agent_kind IN ({','.join('?' * len(filters.agents))})")
+        params.extend(filters.agents)
+    if filters.sources:
+        clauses.append(f"{s}.source_id IN ({','.join('?' * len(filters.sources))})")
+        params.extend(filters.sources)
+    if not filters.include_archived:
+        clauses.append(f"{s}.time_archived IS NULL")
+    time_column = f"{chunk_alias}.time" if chunk_alias else f"{s}.time_updated"
+    if filters.since is not None:
+        clauses.append(f"{time_column} >= ?")
+        params.append(filters.since)
+    if filters.until is not None:
+        clauses.append(f"{time_column} <= ?")
+        params.append(filters.until)
+    if chunk_alias:
+        for column, values in (
+            ("role", filters.roles),
+            ("class", filters.classes),
+            ("tool", filters.tools),
+            ("author", filters.authors),
+        ):
+            if values:
+                clauses.append(f"{chunk_alias}.{column} IN ({','.join('?' * len(values))})")
+                params.extend(values)
+    elif filters.chunk_level:
+        # Session-level read path asked for chunk-level filters: keep sessions having such a chunk.
+        sub_filters = Filters(
+            roles=filters.roles, classes=filters.classes, tools=filters.tools, authors=filters.authors
+        )
+        sub, sub_params = predicate(sub_filters, session_alias=s, chunk_alias="fc")
+        clauses.append(f"EXISTS (SELECT 1 FROM chunk fc WHERE fc.sid = {s}.sid AND {sub})")
+        params.extend(sub_params)
+    return (" AND ".join(clauses) or "1"), params
+
+
+_RELATIVE = re.compile(r"^(\d+)\s*([mhdwy])$")
+
+
+def parse_time(value: str | None, *, end: bool = False) -> int | None:
+    """'2026-10-01', '2026-10-01T12:00', '7d', '12h', '2w' (ago) -> epoch ms (UTC)."""
+    if value is None or value == "":
+        return None
+    value = value.strip()
+    match = _RELATIVE.match(value)
+    if match:
+        amount, unit = int(match.group(1)), match.group(2)
+        delta = {
+            "m": timedelta(minutes=amount),
+            "h": timedelta(hours=amount),
+            "d": timedelta(days=amount),
+            "w": timedelta(weeks=amount),
+            "y": timedelta(days=365 * amount),
+        }[unit]
+        return int((datetime.now(UTC) - delta).timestamp() * 1000)
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise FilterError(
+            f"cannot read the time {value!r}; use a date like 2026-10-01, a timestamp like 2026-10-01T12:00, "
+            "or an age like 7d / 12h / 2w"
+        ) from None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    if end and len(value) == 10:  # a bare date as an upper bound means the end of that day
+        parsed += timedelta(days=1)
+        return int(parsed.timestamp() * 1000) - 1
+    return int(parsed.timestamp() * 1000)

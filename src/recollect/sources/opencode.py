@@ -1,0 +1,497 @@
+"""OpenCode's own store, read strictly read-only: `opencode*.db` and the legacy JSON `storage/` tree.
+
+The database is opened in place through SQLite with `mode=ro` (the `-wal` file holds the newest
+rows, so the main file is never copied alone) and read in short transactions so OpenCode can
+still checkpoint. The schema is introspected, not assumed: a store without the event log or the
+v2 `session_message` table is read with what it has. Unknown part types are kept as "other".
+
+Sessions of older OpenCode versions may exist only as JSON files under `storage/`; they are read
+too, and a session present in both places is taken from the database (OpenCode imports the JSON
+tree into SQLite at start-up, so duplicates are expected).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from recollect.config import xdg_dir
+from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
+from recollect.sources.base import SourceSpec, register
+
+KIND = "opencode"
+_BATCH = 200  # sessions per read transaction: short enough not to hold the WAL back
+
+
+def find_stores() -> list[Path]:
+    """The store OpenCode itself would use: `OPENCODE_DB`, else `opencode*.db` in its data dir."""
+    data_dir = xdg_dir("XDG_DATA_HOME", ".local/share") / "opencode"
+    env = os.environ.get("OPENCODE_DB")
+    if env:
+        if env == ":memory:":
+            return []
+        path = Path(env).expanduser()
+        return [path if path.is_absolute() else data_dir / path]
+    return sorted(p for p in data_dir.glob("opencode*.db") if p.is_file())
+
+
+def discover() -> list[SourceSpec]:
+    stores = find_stores()
+    if os.environ.get("OPENCODE_DB"):
+        # An explicit OPENCODE_DB is reported even when missing, so doctor can say so.
+        return [SourceSpec(id=KIND, kind=KIND, path=stores[0], discovered=True)] if stores else []
+    specs = []
+    for path in stores:
+        suffix = path.stem.removeprefix("opencode").lstrip("-_")
+        source_id = KIND if not suffix else f"{KIND}-{suffix}"
+        specs.append(SourceSpec(id=source_id, kind=KIND, path=path, discovered=True))
+    if not specs and (stores_dir := xdg_dir("XDG_DATA_HOME", ".local/share") / "opencode" / "storage").is_dir():
+        # Only a legacy JSON tree: still history worth reading.
+        specs.append(SourceSpec(id=KIND, kind=KIND, path=stores_dir.parent / "opencode.db", discovered=True))
+    return specs
+
+
+def _loads(text: Any) -> Any:
+    if not isinstance(text, str):
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _text_of(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _model_name(value: Any) -> str | None:
+    if isinstance(value, str):
+        parsed = _loads(value)
+        value = parsed if parsed is not None else value
+    if isinstance(value, dict):
+        model = value.get("id") or value.get("modelID")
+        provider = value.get("providerID")
+        return f"{provider}/{model}" if provider and model else model
+    return value if isinstance(value, str) and value else None
+
+
+def _files_from_input(tool_input: Any) -> list[str]:
+    if not isinstance(tool_input, dict):
+        return []
+    return [v for k in ("filePath", "path", "file") if isinstance(v := tool_input.get(k), str) and v]
+
+
+def part_from_data(part_id: str, data: dict[str, Any], created: int | None) -> Part:
+    """Map one OpenCode part payload (v1 `part.data`) onto our Part."""
+    raw_type = str(data.get("type") or "")
+    time_info = data.get("time") if isinstance(data.get("time"), dict) else {}
+    when = time_info.get("start") if isinstance(time_info.get("start"), int) else created
+    if raw_type in ("text", "reasoning"):
+        return Part(
+            id=part_id,
+            kind=raw_type,
+            raw_type=raw_type,
+            text=_text_of(data.get("text")),
+            synthetic=bool(data.get("synthetic") or data.get("ignored")),
+            time=when,
+        )
+    if raw_type == "tool":
+        state = data.get("state") if isinstance(data.get("state"), dict) else {}
+        state_time = state.get("time") if isinstance(state.get("time"), dict) else {}
+        metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+        tool_input = state.get("input")
+        child = metadata.get("sessionId") if isinstance(metadata.get("sessionId"), str) else None
+        return Part(
+            id=part_id,
+            kind="tool",
+            raw_type=raw_type,
+            tool=str(data.get("tool") or ""),
+            tool_status=state.get("status"),
+            tool_input=tool_input,
+            tool_output=_text_of(state.get("output")) if state.get("output") is not None else None,
+            tool_error=_text_of(state.get("error")) if state.get("error") is not None else None,
+            files=_files_from_input(tool_input),
+            time=state_time.get("start") if isinstance(state_time.get("start"), int) else created,
+            child_session_id=child,
+        )
+    if raw_type == "patch":
+        files = [f for f in data.get("files") or [] if isinstance(f, str)]
+        return Part(id=part_id, kind="patch", raw_type=raw_type, files=files, time=created)
+    if raw_type == "file":
+        url = data.get("url") if isinstance(data.get("url"), str) else ""
+        path = url.removeprefix("file://") if url.startswith("file://") else ""
+        name = str(data.get("filename") or path or "")
+        return Part(id=part_id, kind="file", raw_type=raw_type, text=name, files=[path] if path else [], time=created)
+    if raw_type == "subtask":
+        text = "\n".join(str(data.get(k)) for k in ("description", "prompt") if data.get(k))
+        return Part(id=part_id, kind="subtask", raw_type=raw_type, text=text, time=created)
+    if raw_type == "agent":
+        return Part(id=part_id, kind="agent", raw_type=raw_type, text=str(data.get("name") or ""), time=created)
+    if raw_type == "compaction":
+        return Part(id=part_id, kind="compaction", raw_type=raw_type, time=created)
+    if raw_type in ("step-start", "step-finish", "snapshot"):
+        return Part(id=part_id, kind="step", raw_type=raw_type, time=created)
+    # retry and whatever a newer OpenCode adds: kept, with any text it carries.
+    text = data.get("text") if isinstance(data.get("text"), str) else ""
+    return Part(id=part_id, kind="other", raw_type=raw_type, text=text, time=created)
+
+
+def message_from_data(message_id: str, data: dict[str, Any], created: int) -> Message:
+    role = str(data.get("role") or "user")
+    time_info = data.get("time") if isinstance(data.get("time"), dict) else {}
+    error = data.get("error")
+    error_text = None
+    if isinstance(error, dict):
+        inner = error.get("data") if isinstance(error.get("data"), dict) else {}
+        error_text = ": ".join(str(x) for x in (error.get("name"), inner.get("message")) if x)
+    return Message(
+        id=message_id,
+        role=role,
+        time=created,
+        agent=data.get("agent") or data.get("mode"),
+        model=_model_name({"id": data.get("modelID"), "providerID": data.get("providerID")})
+        if data.get("modelID")
+        else None,
+        # A user message's `summary` is a diff object; only an assistant's `summary: true` is a compaction.
+        summary=role == "assistant" and data.get("summary") is True,
+        error=error_text,
+        completed=role != "assistant" or "completed" in time_info or error is not None,
+    )
+
+
+def _v2_message(message_id: str, kind: str, data: dict[str, Any], created: int) -> tuple[Message, int]:
+    """A message of the experimental v2 engine (`session_message`); returns it and its malformed count."""
+    role = "user" if kind == "user" else "assistant" if kind == "assistant" else kind
+    message = Message(id=message_id, role=role, time=created, agent=data.get("agent"))
+    message.model = _model_name(data.get("model"))
+    if isinstance(data.get("text"), str):
+        message.parts.append(Part(id=f"{message_id}:text", kind="text", raw_type="text", text=data["text"]))
+    malformed = 0
+    for i, item in enumerate(data.get("content") or []):
+        if not isinstance(item, dict):
+            malformed += 1
+            continue
+        item_id = f"{message_id}:{item.get('id') or i}"
+        item_type = item.get("type")
+        if item_type in ("text", "reasoning"):
+            message.parts.append(Part(id=item_id, kind=item_type, raw_type=item_type, text=_text_of(item.get("text"))))
+        elif item_type == "tool":
+            state = item.get("state") if isinstance(item.get("state"), dict) else {}
+            output = "\n".join(
+                c.get("text", "") for c in state.get("content") or [] if isinstance(c, dict) and c.get("type") == "text"
+            )
+            message.parts.append(
+                Part(
+                    id=item_id,
+                    kind="tool",
+                    raw_type="tool",
+                    tool=str(item.get("name") or ""),
+                    tool_status=state.get("status"),
+                    tool_input=state.get("input"),
+                    tool_output=output or None,
+                    tool_error=_text_of(state.get("error")) if state.get("error") is not None else None,
+                    files=_files_from_input(state.get("input")),
+                )
+            )
+        else:
+            message.parts.append(Part(id=item_id, kind="other", raw_type=str(item_type or "")))
+    return message, malformed
+
+
+class OpenCodeSource:
+    """Sessions of one OpenCode store (database plus its legacy JSON tree)."""
+
+    kind = KIND
+
+    def __init__(self, spec: SourceSpec) -> None:
+        self.id = spec.id
+        self.location = spec.path
+        self.discovered = spec.discovered
+        self.storage_dir = spec.path.parent / "storage"
+
+    # -- database access ---------------------------------------------------------------------
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        path = self.location
+        if not path.exists():
+            raise SourceError(
+                f"OpenCode store not found: {path}. Set OPENCODE_DB or list the store in recollect's config.",
+                reason="missing",
+            )
+        try:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2.0)
+        except sqlite3.OperationalError as exc:
+            raise SourceError(f"cannot open OpenCode store {path}: {exc}", reason="unreadable") from exc
+        try:
+            conn.execute("PRAGMA query_only=1")
+            yield conn
+        except sqlite3.DatabaseError as exc:
+            text = str(exc).lower()
+            if "locked" in text or "busy" in text:
+                raise SourceError(
+                    f"OpenCode store {path} is locked by another writer; retry in a moment.", reason="locked"
+                ) from exc
+            if "not a database" in text or "malformed" in text or "disk image" in text:
+                raise SourceError(
+                    f"OpenCode store {path} is damaged or truncated ({exc}); nothing was changed in the index.",
+                    reason="corrupt",
+                ) from exc
+            if "unable to open" in text and path.with_name(path.name + "-wal").exists():
+                raise SourceError(
+                    f"cannot read OpenCode store {path}: SQLite needs to create {path.name}-shm next to it "
+                    "(a read-only reader still needs that); make the directory writable for this user.",
+                    reason="unreadable",
+                ) from exc
+            raise SourceError(f"cannot read OpenCode store {path}: {exc}", reason="unreadable") from exc
+        finally:
+            conn.close()
+
+    @staticmethod
+    def _tables(conn: sqlite3.Connection) -> dict[str, set[str]]:
+        tables: dict[str, set[str]] = {}
+        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type='table'"):
+            tables[name] = {row[1] for row in conn.execute(f"PRAGMA table_info('{name}')")}
+        return tables
+
+    def _db_available(self) -> bool:
+        return self.location.exists() or not self.storage_dir.is_dir()
+
+    # -- scan ----------------------------------------------------------------------------------
+
+    def scan(self) -> ScanResult:
+        stamps: dict[str, SessionStamp] = {}
+        problems: list[str] = []
+        if self._db_available():
+            with self._connect() as conn:
+                conn.execute("BEGIN")
+                tables = self._tables(conn)
+                if "session" not in tables:
+                    raise SourceError(
+                        f"{self.location} is not an OpenCode store (no 'session' table).", reason="corrupt"
+                    )
+                stamps.update(self._scan_db(conn, tables))
+                conn.execute("COMMIT")
+        legacy = self._scan_legacy(problems)
+        for session_id, stamp in legacy.items():
+            stamps.setdefault(session_id, stamp)  # the database wins over the JSON tree
+        return ScanResult(stamps=stamps, problems=problems)
+
+    def _scan_db(self, conn: sqlite3.Connection, tables: dict[str, set[str]]) -> dict[str, SessionStamp]:
+        columns = tables["session"]
+        updated = "time_updated" if "time_updated" in columns else "0"
+        parent = "parent_id" if "parent_id" in columns else "NULL"
+        rows = conn.execute(f"SELECT id, {parent}, {updated} FROM session").fetchall()
+        seqs: dict[str, int] = {}
+        if "event_sequence" in tables:
+            seqs = dict(conn.execute("SELECT aggregate_id, seq FROM event_sequence").fetchall())
+        # time_updated misses renames, part edits, deletions and aborts; event_sequence.seq does not.
+        # Sessions without events (older versions) fall back to row counts and newest row times.
+        fallback: dict[str, list[Any]] = {}
+        if any(r[0] not in seqs for r in rows):
+            for table in ("message", "part", "session_message"):
+                if table in tables and "session_id" in tables[table]:
+                    tu = "max(time_updated)" if "time_updated" in tables[table] else "0"
+                    for sid, count, newest in conn.execute(
+                        f"SELECT session_id, count(*), {tu} FROM {table} GROUP BY session_id"
+                    ):
+                        fallback.setdefault(sid, []).extend((table, count, newest))
+        stamps = {}
+        for session_id, parent_id, time_updated in rows:
+            if session_id in seqs:
+                mark = f"seq:{seqs[session_id]}"
+            else:
+                mark = "rows:" + ":".join(str(x) for x in [time_updated, *fallback.get(session_id, [])])
+            stamps[session_id] = SessionStamp(id=session_id, watermark=mark, parent_id=parent_id)
+        return stamps
+
+    # -- read ----------------------------------------------------------------------------------
+
+    def read_sessions(self, ids: Iterable[str]) -> Iterator[Session]:
+        wanted = list(dict.fromkeys(ids))
+        found: set[str] = set()
+        if self._db_available() and self.location.exists():
+            for start in range(0, len(wanted), _BATCH):
+                batch = wanted[start : start + _BATCH]
+                with self._connect() as conn:
+                    conn.execute("BEGIN")
+                    sessions = self._read_db_batch(conn, batch)
+                    conn.execute("COMMIT")
+                for session in sessions:
+                    found.add(session.id)
+                    yield session
+        rest = [i for i in wanted if i not in found]
+        if rest and self.storage_dir.is_dir():
+            yield from self._read_legacy(rest)
+
+    def _read_db_batch(self, conn: sqlite3.Connection, ids: list[str]) -> list[Session]:
+        tables = self._tables(conn)
+        marks = ",".join("?" * len(ids))
+        columns = tables["session"]
+
+        def col(name: str) -> str:
+            return f"s.{name}" if name in columns else "NULL"
+
+        project_join = ""
+        worktree = "NULL"
+        if "project" in tables and "project_id" in columns and "worktree" in tables["project"]:
+            project_join = "LEFT JOIN project p ON p.id = s.project_id"
+            worktree = "p.worktree"
+        rows = conn.execute(
+            f"SELECT s.id, {col('title')}, {col('directory')}, {col('project_id')}, {worktree}, {col('parent_id')}, "
+            f"{col('agent')}, {col('model')}, {col('time_created')}, {col('time_updated')}, {col('time_archived')} "
+            f"FROM session s {project_join} WHERE s.id IN ({marks})",
+            ids,
+        ).fetchall()
+        sessions: dict[str, Session] = {}
+        for sid, title, directory, project_id, root, parent, agent, model, created, updated, archived in rows:
+            if project_id == "global" or root in (None, "", "/"):
+                root = None  # OpenCode's "global" project has worktree "/": no real project root
+            sessions[sid] = Session(
+                id=sid,
+                source=self.id,
+                agent_kind=KIND,
+                title=title or "",
+                directory=directory or "",
+                project_id=project_id,
+                project_root=root,
+                parent_id=parent,
+                agent=agent,
+                model=_model_name(model),
+                time_created=created or 0,
+                time_updated=updated or created or 0,
+                time_archived=archived,
+            )
+        if not sessions:
+            return []
+        found = list(sessions)
+        marks = ",".join("?" * len(found))
+        messages: dict[str, Message] = {}
+        if "message" in tables:
+            for mid, sid, created, data in conn.execute(
+                f"SELECT id, session_id, time_created, data FROM message WHERE session_id IN ({marks}) "
+                "ORDER BY session_id, time_created, id",
+                found,
+            ):
+                payload = _loads(data)
+                if not isinstance(payload, dict):
+                    sessions[sid].malformed += 1
+                    continue
+                message = message_from_data(mid, payload, created or 0)
+                messages[mid] = message
+                sessions[sid].messages.append(message)
+        if "part" in tables:
+            for pid, mid, sid, created, data in conn.execute(
+                f"SELECT id, message_id, session_id, time_created, data FROM part WHERE session_id IN ({marks}) "
+                "ORDER BY message_id, id",
+                found,
+            ):
+                payload = _loads(data)
+                message = messages.get(mid)
+                if not isinstance(payload, dict) or message is None:
+                    sessions[sid].malformed += 1
+                    continue
+                message.parts.append(part_from_data(pid, payload, created))
+        if "session_message" in tables:
+            for mid, sid, kind, created, data in conn.execute(
+                f"SELECT id, session_id, type, time_created, data FROM session_message "
+                f"WHERE session_id IN ({marks}) ORDER BY session_id, seq",
+                found,
+            ):
+                payload = _loads(data)
+                if not isinstance(payload, dict):
+                    sessions[sid].malformed += 1
+                    continue
+                message, bad = _v2_message(mid, str(kind), payload, created or 0)
+                sessions[sid].malformed += bad
+                sessions[sid].messages.append(message)
+        for session in sessions.values():
+            session.messages.sort(key=lambda m: (m.time, m.id))
+        return list(sessions.values())
+
+    # -- legacy JSON tree (OpenCode before the SQLite store) ---------------------------------
+
+    def _legacy_session_files(self) -> Iterator[Path]:
+        root = self.storage_dir / "session"
+        if not root.is_dir():
+            return
+        for project_dir in root.iterdir():
+            if project_dir.is_dir():
+                # storage/session/<projectID>/<id>.json; the older info/ layout has the same shape
+                yield from (p for p in project_dir.glob("*.json") if p.is_file())
+
+    @staticmethod
+    def _dir_mark(directory: Path) -> str:
+        digest = hashlib.blake2b(digest_size=8)
+        if directory.is_dir():
+            for entry in sorted(os.scandir(directory), key=lambda e: e.name):
+                stat = entry.stat()
+                digest.update(f"{entry.name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+        return digest.hexdigest()
+
+    def _scan_legacy(self, problems: list[str]) -> dict[str, SessionStamp]:
+        stamps: dict[str, SessionStamp] = {}
+        for path in self._legacy_session_files():
+            data = _loads(path.read_text(encoding="utf-8", errors="replace"))
+            if not isinstance(data, dict) or not isinstance(data.get("id"), str):
+                problems.append(f"legacy session file is not valid JSON, skipped: {path.name}")
+                continue
+            sid = data["id"]
+            message_dir = self.storage_dir / "message" / sid
+            digest = hashlib.blake2b(digest_size=8)
+            stat = path.stat()
+            digest.update(f"{stat.st_size}:{stat.st_mtime_ns};{self._dir_mark(message_dir)}".encode())
+            if message_dir.is_dir():
+                for entry in os.scandir(message_dir):
+                    digest.update(self._dir_mark(self.storage_dir / "part" / Path(entry.name).stem).encode())
+            stamps[sid] = SessionStamp(id=sid, watermark=f"json:{digest.hexdigest()}", parent_id=data.get("parentID"))
+        return stamps
+
+    def _read_legacy(self, ids: list[str]) -> Iterator[Session]:
+        wanted = set(ids)
+        for path in self._legacy_session_files():
+            data = _loads(path.read_text(encoding="utf-8", errors="replace"))
+            if not isinstance(data, dict) or data.get("id") not in wanted:
+                continue
+            times = data.get("time") if isinstance(data.get("time"), dict) else {}
+            session = Session(
+                id=data["id"],
+                source=self.id,
+                agent_kind=KIND,
+                title=str(data.get("title") or ""),
+                directory=str(data.get("directory") or ""),
+                project_id=data.get("projectID"),
+                parent_id=data.get("parentID"),
+                time_created=int(times.get("created") or 0),
+                time_updated=int(times.get("updated") or times.get("created") or 0),
+                time_archived=times.get("archived"),
+            )
+            for message_path in sorted((self.storage_dir / "message" / session.id).glob("*.json")):
+                payload = _loads(message_path.read_text(encoding="utf-8", errors="replace"))
+                if not isinstance(payload, dict):
+                    session.malformed += 1
+                    continue
+                mtimes = payload.get("time") if isinstance(payload.get("time"), dict) else {}
+                message = message_from_data(message_path.stem, payload, int(mtimes.get("created") or 0))
+                for part_path in sorted((self.storage_dir / "part" / message.id).glob("*.json")):
+                    part_data = _loads(part_path.read_text(encoding="utf-8", errors="replace"))
+                    if not isinstance(part_data, dict):
+                        session.malformed += 1
+                        continue
+                    message.parts.append(part_from_data(part_path.stem, part_data, message.time))
+                session.messages.append(message)
+            session.messages.sort(key=lambda m: (m.time, m.id))
+            yield session
+
+
+register(KIND, OpenCodeSource, discover)

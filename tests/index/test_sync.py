@@ -1,0 +1,208 @@
+"""Reconciling sync against real OpenCode stores, step by step through 39 real checkpoints."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from recollect import history
+from recollect.config import load_config
+from recollect.index import store
+from recollect.index.sync import sync
+from recollect.search.rank import search
+from recollect.search.scope import Filters
+from recollect.sources.base import SourceSpec
+from tests.conftest import CHECKPOINTS, file_hashes, unpack_checkpoint
+
+STEPS = len(list(CHECKPOINTS.glob("*.db.gz")))
+
+
+def spec(path: Path) -> list[SourceSpec]:
+    return [SourceSpec(id="opencode", kind="opencode", path=path)]
+
+
+def dump(conn: sqlite3.Connection) -> dict[str, object]:
+    """Everything a search can see, independent of row ids."""
+    sessions = sorted(
+        conn.execute(
+            "SELECT source_id, native_id, watermark, title, directory, parent_id, root_id, first_human, identifiers, "
+            "files, errors, last_outcome, tools, message_count, chunk_count FROM session"
+        ).fetchall()
+    )
+    chunks = sorted(
+        conn.execute(
+            "SELECT s.native_id, c.message_id, c.part_id, c.ord, c.role, c.class, c.author, c.tool, c.time, c.text "
+            "FROM chunk c JOIN session s ON s.sid = c.sid"
+        ).fetchall(),
+        key=repr,
+    )
+    vocab = {}
+    for table in ("chunk_fts", "card_fts"):
+        conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.v_{table} USING fts5vocab(main, {table}, 'row')")
+        vocab[table] = sorted(conn.execute(f"SELECT term, doc, cnt FROM temp.v_{table}").fetchall())
+    return {"sessions": sessions, "chunks": chunks, "vocab": vocab}
+
+
+def test_step_by_step_sync_equals_fresh_index_at_every_checkpoint(tmp_path: Path) -> None:
+    live = tmp_path / "live" / "opencode.db"
+    incremental = store.connect(tmp_path / "incremental.db")
+    changed_steps = 0
+    for n in range(1, STEPS + 1):
+        unpack_checkpoint(n, live)  # the store evolves in place, as OpenCode's would
+        report = sync(incremental, spec(live))
+        assert all(s.status == "ok" for s in report.sources), report.summary()
+        changed_steps += report.changed > 0
+        fresh = store.connect(tmp_path / f"fresh-{n}.db")
+        sync(fresh, spec(live))
+        assert dump(incremental) == dump(fresh), f"checkpoint {n} differs"
+        fresh.close()
+        (tmp_path / f"fresh-{n}.db").unlink()
+    assert changed_steps >= 30  # most steps change something; the comparison is not vacuous
+
+
+def test_nothing_changed_means_nothing_written(sample_db: Path) -> None:
+    conn = store.connect(load_config().index_path)
+    first = sync(conn, spec(sample_db))
+    assert first.sources[0].added == 12
+    second = sync(conn, spec(sample_db))
+    assert second.changed == 0 and second.sources[0].sessions == 12
+
+
+def test_deleted_session_is_dropped_with_its_words(tmp_path: Path) -> None:
+    live = tmp_path / "live" / "opencode.db"
+    conn = store.connect(tmp_path / "index.db")
+    unpack_checkpoint(31, live)
+    sync(conn, spec(live))
+    assert [h.title for h in search(conn, "doomed").hits] == ["doomed session"]  # positive control
+    unpack_checkpoint(32, live)  # OpenCode deleted it: rows and events gone, no tombstone
+    report = sync(conn, spec(live))
+    assert report.sources[0].removed == 1
+    assert search(conn, "doomed").hits == []
+    assert conn.execute("SELECT count(*) FROM session WHERE title = 'doomed session'").fetchone()[0] == 0
+
+
+def test_deleted_parent_takes_its_child(tmp_path: Path) -> None:
+    live = tmp_path / "live" / "opencode.db"
+    conn = store.connect(tmp_path / "index.db")
+    unpack_checkpoint(33, live)
+    sync(conn, spec(live))
+    before = conn.execute("SELECT count(*) FROM session").fetchone()[0]
+    unpack_checkpoint(34, live)
+    report = sync(conn, spec(live))
+    assert report.sources[0].removed == 2
+    assert conn.execute("SELECT count(*) FROM session").fetchone()[0] == before - 2
+
+
+def test_removed_message_text_disappears(tmp_path: Path) -> None:
+    live = tmp_path / "live" / "opencode.db"
+    conn = store.connect(tmp_path / "index.db")
+    unpack_checkpoint(25, live)
+    sync(conn, spec(live))
+    fork = Filters(sessions=["ses_dd4b41176ffed7PjKpOBnGy0nf"], scope="session")
+    assert search(conn, "missing reported", fork).hits  # positive control: the fork copied that message
+    unpack_checkpoint(26, live)  # DELETE /session/:id/message/:mid on the fork
+    sync(conn, spec(live))
+    texts = [
+        r[0]
+        for r in conn.execute(
+            "SELECT c.text FROM chunk c JOIN session s ON s.sid = c.sid WHERE s.native_id = ?",
+            ("ses_dd4b41176ffed7PjKpOBnGy0nf",),
+        )
+    ]
+    assert not any("The file is missing, the read tool reported an error" in t for t in texts)
+    assert texts  # the rest of the session is still there
+
+
+def test_secret_in_tool_input_never_reaches_the_sidecar(sample_db: Path) -> None:
+    secret = "sk-proj-Zq9" + "x" * 40
+    marker = "plantedmarkerword"
+    raw = sqlite3.connect(sample_db)
+    pid, data, sid = raw.execute(
+        'SELECT id, data, session_id FROM part WHERE data LIKE \'%"tool":"bash"%\' LIMIT 1'
+    ).fetchone()
+    raw.execute(
+        "UPDATE part SET data = ? WHERE id = ?",
+        (data.replace('"command":"', f'"command":"{marker} OPENAI_API_KEY={secret} '), pid),
+    )
+    raw.execute("UPDATE event_sequence SET seq = seq + 1 WHERE aggregate_id = ?", (sid,))
+    raw.commit()
+    raw.close()
+    config = load_config()
+    history.index(config)
+    blob = b"".join(p.read_bytes() for p in config.index_path.parent.glob("index.db*"))
+    assert marker.encode() in blob  # positive control: the planted text was indexed
+    assert secret.encode() not in blob
+    assert b"sk-proj-Zq9" not in blob
+
+
+def test_index_never_writes_the_store_and_is_private(sample_db: Path) -> None:
+    before = file_hashes(sample_db)
+    config = load_config()
+    history.index(config)
+    assert file_hashes(sample_db) == before
+    assert (config.index_path.stat().st_mode & 0o777) == 0o600
+
+
+def test_unreadable_store_keeps_what_was_indexed(sample_db: Path) -> None:
+    config = load_config()
+    history.index(config)
+    with store.connect(config.index_path) as conn:
+        assert conn.execute("SELECT count(*) FROM session").fetchone()[0] == 12
+    sample_db.write_bytes(sample_db.read_bytes()[:4096])  # truncated
+    report = history.index(config)
+    assert report.sources[0].status in ("corrupt", "unreadable")
+    assert "nothing was changed" in report.sources[0].message or report.sources[0].message
+    sample_db.unlink()
+    report = history.index(config)
+    assert report.sources[0].status == "missing"
+    conn = store.connect(config.index_path)
+    assert conn.execute("SELECT count(*) FROM session").fetchone()[0] == 12  # nothing indexed before is lost
+    assert search(conn, "readme").hits
+
+
+def test_locked_store_is_reported_and_nothing_lost(sample_db: Path) -> None:
+    config = load_config()
+    history.index(config)
+    holder = sqlite3.connect(sample_db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        report = history.index(config)
+    finally:
+        holder.execute("ROLLBACK")
+    assert report.sources[0].status == "locked" and "locked" in report.summary()
+    assert history.search("readme", sync_first=False).hits
+
+
+def test_lease_lets_one_writer_in_and_expires(sample_db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "index.db"
+    first, second = store.connect(path), store.connect(path)
+    lease = store.Lease(first)
+    assert lease.acquire()
+    busy = sync(second, spec(sample_db))
+    assert busy.lease_busy and second.execute("SELECT count(*) FROM session").fetchone()[0] == 0
+    first.execute("UPDATE lease SET expires = 0")  # the holder died (kill -9): its heartbeat stops
+    taken = sync(second, spec(sample_db))
+    assert not taken.lease_busy and taken.sources[0].added == 12
+    with pytest.raises(store.IndexUnavailable):
+        lease.renew()  # the old holder must notice it lost the lease
+
+
+def test_unconfigured_source_leaves_the_index(sample_db: Path, tmp_path: Path) -> None:
+    conn = store.connect(tmp_path / "index.db")
+    other = tmp_path / "other.db"
+    shutil.copyfile(sample_db, other)
+    sync(conn, spec(sample_db) + [SourceSpec(id="second", kind="opencode", path=other)])
+    assert conn.execute("SELECT count(DISTINCT source_id) FROM session").fetchone()[0] == 2
+    report = sync(conn, spec(sample_db))
+    assert report.removed_sources == ["second"]
+    assert conn.execute("SELECT count(DISTINCT source_id) FROM session").fetchone()[0] == 1
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "index.db"
+    store.connect(path).execute(f"PRAGMA user_version={store.SCHEMA_VERSION + 1}")
+    with pytest.raises(store.IndexUnavailable, match="newer recollect"):
+        store.connect(path)

@@ -194,7 +194,7 @@ def test_unconfigured_source_leaves_the_index(sample_db: Path, tmp_path: Path) -
     conn = store.connect(tmp_path / "index.db")
     other = tmp_path / "other.db"
     shutil.copyfile(sample_db, other)
-    sync(conn, spec(sample_db) + [SourceSpec(id="second", kind="opencode", path=other)])
+    sync(conn, [*spec(sample_db), SourceSpec(id="second", kind="opencode", path=other)])
     assert conn.execute("SELECT count(DISTINCT source_id) FROM session").fetchone()[0] == 2
     report = sync(conn, spec(sample_db))
     assert report.removed_sources == ["second"]

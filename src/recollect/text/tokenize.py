@@ -61,27 +61,30 @@ def fold(text: str) -> str:
 
 
 def stem(word: str) -> str:
-    """A deliberately light English stem: only suffixes whose removal is almost always safe."""
+    """A deliberately light English stem, so inflections meet: decide/decided/decides -> decid."""
     if len(word) <= 4 or not (word.isascii() and word.isalpha()):
         return word
+    base = word
     if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith("sses"):
-        return word[:-2]
-    if word.endswith(("ss", "us", "is")):
+        base = word[:-3] + "y"
+    elif word.endswith("sses"):
+        base = word[:-2]
+    elif word.endswith(("ss", "us", "is")):
         return word
-    if word.endswith("es") and word[-3] in "sxz":
-        return word[:-2]
-    for suffix in ("ing", "ed", "s"):
-        if word.endswith(suffix):
-            base = word[: -len(suffix)]
-            if len(base) < 3:
-                return word
-            # doubled consonant after -ing/-ed: "running" -> "run"
-            if suffix != "s" and len(base) >= 4 and base[-1] == base[-2] and base[-1] not in "lsz":
-                base = base[:-1]
-            return base
-    return word
+    elif word.endswith("es") and word[-3] in "sxz":
+        base = word[:-2]
+    else:
+        for suffix in ("ing", "ed", "s"):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                base = word[: -len(suffix)]
+                # doubled consonant after -ing/-ed: "running" -> "run"
+                if suffix != "s" and len(base) >= 4 and base[-1] == base[-2] and base[-1] not in "lsz":
+                    base = base[:-1]
+                break
+    # a silent final e: "create" and "created" both become "creat"
+    if base.endswith("e") and len(base) > 4:
+        base = base[:-1]
+    return base
 
 
 def _cjk_tokens(run: str) -> Iterator[str]:

@@ -110,7 +110,7 @@ def sessions(
     with open_index(config) as conn:
         if sync_first:
             refresh(conn, config)
-        where, params = predicate(filters, chunk_alias=None)
+        where, params = predicate(filters.resolve(conn), chunk_alias=None)
         rows = conn.execute(
             "SELECT native_id, source_id, agent_kind, title, directory, parent_id, time_created, time_updated, "
             f"message_count, first_human, last_outcome, tools FROM session s WHERE {where} "

@@ -17,7 +17,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from recollect.search.scope import Filters, predicate, project_root_of
+from recollect.search.scope import Filters, predicate
 from recollect.text.tokenize import query_terms, tokenize
 
 CHUNK_CANDIDATES = 400
@@ -173,7 +173,7 @@ def search(
     now_ms: int | None = None,
 ) -> SearchResult:
     started = time.perf_counter()
-    filters = filters or Filters()
+    filters = (filters or Filters()).resolve(conn)
     terms = query_terms(query)
     chunk_where, chunk_params = predicate(filters)
     session_where, session_params = predicate(filters, chunk_alias=None)
@@ -230,7 +230,7 @@ def search(
     chunks = _chunk_rows(conn, top_chunks)
 
     caller = filters.caller_directory()
-    caller_root = project_root_of(caller)
+    caller_root = filters.project_root or caller
     now_ms = now_ms or int(time.time() * 1000)
     scored: list[tuple[float, int]] = []
     matched_terms: dict[int, list[str]] = {}

@@ -149,7 +149,7 @@ def resolve_cursor(
 
     Accepts our cursors (`source::session::message`), `source::session`, a raw session id, or a raw
     message id (looked up among indexed chunks)."""
-    filters = filters or Filters()
+    filters = (filters or Filters()).resolve(conn)
     pieces = cursor.strip().split("::")
     source: str | None = None
     session_id: str | None = None

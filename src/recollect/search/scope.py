@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -32,13 +33,27 @@ class FilterError(ValueError):
     """A filter value is invalid; the message says how to fix the call."""
 
 
-def project_root_of(directory: str) -> str:
-    """The git worktree root containing `directory` (a `.git` dir or file), else the directory itself."""
+def git_root_of(directory: str) -> str | None:
+    """The git worktree root containing `directory` (a `.git` dir or file), if it exists on disk."""
     path = Path(directory)
     for candidate in (path, *path.parents):
         if (candidate / ".git").exists():
             return str(candidate)
-    return str(path)
+    return None
+
+
+def resolve_project_root(conn: sqlite3.Connection, directory: str) -> str:
+    """The project a directory belongs to: its git worktree on disk, else the deepest project root the
+    index knows that contains it (sessions recorded their worktree), else the directory itself."""
+    root = git_root_of(directory)
+    if root:
+        return root
+    row = conn.execute(
+        "SELECT project_root FROM session WHERE project_root IS NOT NULL AND (project_root = ? OR ? LIKE "
+        "project_root || '/%') ORDER BY length(project_root) DESC LIMIT 1",
+        (directory, directory),
+    ).fetchone()
+    return row[0] if row else directory
 
 
 @dataclass
@@ -56,6 +71,7 @@ class Filters:
     sources: list[str] = field(default_factory=list)
     exclude_sessions: list[str] = field(default_factory=list)  # e.g. the current session
     include_archived: bool = True
+    project_root: str | None = None  # resolved from `directory` by `resolve()`; set it to override
 
     def validate(self) -> None:
         if self.scope not in SCOPES:
@@ -81,6 +97,12 @@ class Filters:
     def caller_directory(self) -> str:
         return os.path.abspath(self.directory or os.getcwd())
 
+    def resolve(self, conn: sqlite3.Connection) -> Filters:
+        """Fill in what needs the index (the caller's project root). Every read path calls this."""
+        if self.project_root is None:
+            self.project_root = resolve_project_root(conn, self.caller_directory())
+        return self
+
 
 def split_session_ref(ref: str) -> tuple[str | None, str]:
     """`claude::abc` -> ("claude", "abc"); a raw id -> (None, id)."""
@@ -105,7 +127,7 @@ def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | 
     if filters.scope == "directory":
         clauses.append(_dir_clause(f"{s}.directory", filters.caller_directory(), params))
     elif filters.scope == "project":
-        root = project_root_of(filters.caller_directory())
+        root = filters.project_root or git_root_of(filters.caller_directory()) or filters.caller_directory()
         dir_clause = _dir_clause(f"{s}.directory", root, params)
         clauses.append(f"({dir_clause} OR {s}.project_root = ?)")
         params.append(root)

@@ -1,0 +1,126 @@
+"""The CLI as people and scripts use it: real processes, real store, JSON contract, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from recollect.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "recollect.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
+
+
+def test_index_then_search_json_contract(sample_db: Path) -> None:
+    indexed = run("index")
+    assert indexed.returncode == 0, indexed.stderr
+    assert "opencode: 12 sessions" in indexed.stdout and len(indexed.stdout.strip().splitlines()) == 1
+    out = run("search", "missing-file.txt", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert set(data) >= {"query", "hits", "coverage"}
+    hit = data["hits"][0]
+    for key in (
+        "session_id",
+        "message_id",
+        "part_id",
+        "cursor",
+        "score",
+        "title",
+        "directory",
+        "time",
+        "role",
+        "class",
+        "snippet",
+        "source",
+        "agent_kind",
+        "author",
+        "why",
+    ):
+        assert key in hit, key
+    for key in (
+        "sessions_indexed",
+        "sessions_in_scope",
+        "sessions_matched",
+        "limited_by",
+        "skipped_by_reason",
+        "sources",
+        "hint",
+    ):
+        assert key in data["coverage"], key
+    read = run("read", hit["cursor"], "--format", "chatml")
+    assert read.returncode == 0 and "<hist " in read.stdout
+
+
+def test_search_syncs_first_when_no_index_exists(sample_db: Path) -> None:
+    out = run("search", "readme", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["hits"]
+
+
+def test_missing_store_gives_clear_message_and_nonzero_exit(tmp_path: Path) -> None:
+    env = {"OPENCODE_DB": str(tmp_path / "nowhere" / "opencode.db")}
+    out = run("index", env=env)
+    assert out.returncode != 0
+    assert "not found" in out.stdout + out.stderr
+    assert "Traceback" not in out.stderr
+    doctor = run("doctor", env=env)
+    assert doctor.returncode != 0 and "store not found" in doctor.stdout
+
+
+def test_bad_arguments_are_explained_not_tracebacks(sample_db: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["search", "x", "--since", "someday"])
+    assert result.exit_code != 0 and "7d" in result.output
+    result = runner.invoke(main, ["read", "opencode::ses_nope::msg_nope"])
+    assert result.exit_code != 0 and "no session" in result.output
+
+
+def test_doctor_reports_sources_and_index(sample_db: Path) -> None:
+    run("index")
+    out = run("doctor", "--json")
+    assert out.returncode == 0, out.stdout
+    data = json.loads(out.stdout)
+    assert data["index_sessions"] == 12
+    assert data["sources"][0]["kind"] == "opencode" and data["sources"][0]["status"] == "ok"
+
+
+def test_sessions_lists_newest_first(sample_db: Path) -> None:
+    out = run("sessions", "--json", "--limit", "5")
+    rows = json.loads(out.stdout)["sessions"]
+    assert len(rows) == 5
+    assert [r["time_updated"] for r in rows] == sorted((r["time_updated"] for r in rows), reverse=True)
+
+
+def test_demo_runs_on_the_builtin_store() -> None:
+    out = run("demo", "--builtin")
+    assert out.returncode == 0, out.stderr
+    assert "12 sessions" in out.stdout and "<hist" not in out.stdout and "missing-file.txt" in out.stdout
+
+
+def test_every_command_is_documented() -> None:
+    doc = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+
+    def walk(group, prefix: str):  # type: ignore[no-untyped-def]
+        for name, command in group.commands.items():
+            full = f"{prefix} {name}".strip()
+            yield full
+            if hasattr(command, "commands"):
+                yield from walk(command, full)
+
+    missing = [c for c in walk(main, "") if f"recollect {c}" not in doc]
+    assert not missing, f"commands missing from docs/cli.md: {missing}"

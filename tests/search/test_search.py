@@ -1,0 +1,136 @@
+"""Search and scope over the real sample store: the predicate holds on every read path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recollect import history
+from recollect.config import load_config
+from recollect.search.read import ReadError, render_chatml, render_text
+from recollect.search.scope import FilterError, Filters, parse_time
+
+ALPHA = "/srv/oc/projects/alpha"
+BETA = "/srv/oc/projects/beta"
+
+
+@pytest.fixture
+def indexed(sample_db: Path) -> Path:
+    history.index(load_config())
+    return sample_db
+
+
+def sessions_of(result: history.SearchResult) -> set[str]:
+    return {h.directory for h in result.hits}
+
+
+def test_hit_carries_provenance_and_coverage(indexed: Path) -> None:
+    result = history.search("missing-file.txt")
+    assert result.hits, result.coverage
+    hit = result.hits[0]
+    assert hit.klass in ("tool_error", "tool_input") and hit.directory == ALPHA
+    data = hit.to_json()
+    for key in (
+        "session_id",
+        "message_id",
+        "part_id",
+        "cursor",
+        "score",
+        "title",
+        "directory",
+        "time",
+        "role",
+        "class",
+        "snippet",
+        "source",
+        "author",
+    ):
+        assert key in data
+    cov = result.coverage
+    assert cov.sessions_indexed == 12 and cov.sessions_in_scope == 12 and cov.sessions_matched >= 1
+
+
+@pytest.mark.parametrize("path", ["search", "sessions", "read"])
+def test_directory_scope_never_leaks_another_project(indexed: Path, path: str) -> None:
+    beta_only = Filters(scope="directory", directory=BETA)
+    alpha_only = Filters(scope="directory", directory=ALPHA)
+    if path == "search":
+        assert BETA in sessions_of(history.search("readme", Filters()))  # positive control
+        assert sessions_of(history.search("readme", beta_only)) == {BETA}
+        assert BETA not in sessions_of(history.search("readme", alpha_only))
+    elif path == "sessions":
+        assert {s.directory for s in history.sessions(Filters())} >= {ALPHA, BETA}
+        assert {s.directory for s in history.sessions(alpha_only)} <= {ALPHA, ALPHA + "/sub"}
+    else:
+        beta_hit = next(h for h in history.search("readme").hits if h.directory == BETA)
+        assert history.read(beta_hit.cursor, beta_only).messages  # positive control
+        with pytest.raises(ReadError, match="scope"):
+            history.read(beta_hit.cursor, alpha_only)
+
+
+def test_project_scope_includes_subdirectories_but_not_siblings(indexed: Path) -> None:
+    in_alpha = Filters(scope="project", directory=ALPHA + "/sub")
+    dirs = {s.directory for s in history.sessions(in_alpha, limit=100)}
+    assert ALPHA in dirs and ALPHA + "/sub" in dirs
+    assert BETA not in dirs
+
+
+def test_filters_by_class_author_and_tool(indexed: Path) -> None:
+    errors = history.search("missing", Filters(classes=["tool_error"]))
+    assert errors.hits and all(h.klass == "tool_error" for h in errors.hits)
+    person = history.search("readme", Filters(authors=["person"]))
+    assert person.hits and all(h.author == "person" for h in person.hits)
+    bash = history.search("ls", Filters(tools=["bash"]))
+    assert bash.hits and all(h.tool == "bash" for h in bash.hits)
+
+
+def test_subagent_work_is_marked_and_points_at_its_parent(indexed: Path) -> None:
+    hits = history.search("Subagent report", Filters(authors=["subagent"])).hits
+    assert hits and all(h.parent_id for h in hits)
+
+
+def test_at_most_two_hits_per_session_on_the_first_page(indexed: Path) -> None:
+    result = history.search("readme files list", limit=20)
+    counts: dict[str, int] = {}
+    for h in result.hits:
+        counts[h.session_id] = counts.get(h.session_id, 0) + 1
+    assert max(counts.values()) <= 2
+
+
+def test_zero_hits_say_which_constraint_to_relax(indexed: Path) -> None:
+    result = history.search("readme", Filters(scope="directory", directory="/nowhere", since=parse_time("1d")))
+    assert result.hits == []
+    assert "--scope" in result.coverage.hint and "--since" in result.coverage.hint
+    assert "scope" in result.coverage.limited_by and "time window" in result.coverage.limited_by
+
+
+def test_current_session_can_be_excluded(indexed: Path) -> None:
+    hits = history.search("readme").hits
+    top = hits[0].session_id
+    again = history.search("readme", Filters(exclude_sessions=[top])).hits
+    assert top not in {h.session_id for h in again}
+
+
+def test_read_window_has_navigation_caps_and_both_renderings(indexed: Path) -> None:
+    hit = history.search("missing-file.txt").hits[0]
+    window = history.read(hit.cursor, before=1, after=1)
+    assert any(m.message_id == hit.message_id for m in window.messages)
+    assert window.nav["head"] and window.nav["tail"]
+    text = render_text(window)
+    chatml = render_chatml(window)
+    assert "missing-file.txt" in text and "<|im_start|>" in chatml and "<nav " in chatml
+    whole = history.read(hit.cursor, mode="message")
+    assert len(whole.messages) == 1
+
+
+def test_read_rejects_unknown_cursor_with_advice(indexed: Path) -> None:
+    with pytest.raises(ReadError, match="no session"):
+        history.read("opencode::ses_doesnotexist::msg_x")
+
+
+def test_bad_filters_say_how_to_fix_them() -> None:
+    with pytest.raises(FilterError, match="one of"):
+        Filters(classes=["everything"]).validate()
+    with pytest.raises(FilterError, match="7d"):
+        parse_time("last tuesday")

@@ -1,0 +1,865 @@
+"""The memory operations every surface calls: recall, remember, forget, supersede, review, inspect.
+
+The CLI, the MCP server and the OpenCode plugin call these functions and nothing below them, so
+the trust rules live here once:
+
+- models propose, people decide: a rule from a model is stored as a proposal, only a person
+  accepts, rejects or edits, and a model may not forget or supersede a hard rule;
+- a write whose text looks like a secret is refused before anything touches the disk;
+- a new memory too similar to an existing one (any status) is not written, and one similar to a
+  forgotten one is not brought back — unless a person insists (`force`);
+- every mutation recompiles the root's derived files and appends to its audit log.
+
+Writes to one root happen under that root's lock; reads never block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Literal
+
+from recollect.memory import audit
+from recollect.memory.catalog import Loaded, forget_cached, load_memory_file, load_root
+from recollect.memory.compile import CompiledFile, is_hard_rule, listed_slugs, plan_compile, write_compiled
+from recollect.memory.files import (
+    ROOT_FILE,
+    InvalidMemory,
+    Memory,
+    MemoryRoot,
+    NotAllowed,
+    Scope,
+    SecretRefused,
+    check_author,
+    check_category,
+    is_person,
+    kind_of,
+    parse_time,
+    render_memory,
+    root_lock,
+    slugify,
+    split_id,
+    utcnow,
+    write_text_atomic,
+)
+from recollect.memory.score import ScoredMemory, Why, score_memories
+from recollect.memory.settings import RULES_CATEGORY
+from recollect.memory.space import MemorySpace, View, load_view
+from recollect.memory.state import add_hits, drop_hits
+from recollect.memory.tombstones import add_tombstone, jaccard, lift_tombstone, read_tombstones, term_fingerprint
+from recollect.text.redact import find_secrets
+from recollect.text.tokenize import query_terms, tokenize
+
+# --- results -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MemoryEntry:
+    """A memory with what it is now: its effective status, and whether a project file hides it."""
+
+    memory: Memory
+    status: str
+    shadowed: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.memory.to_dict()
+        data.update(effective_status=self.status, shadowed=self.shadowed, qualified_id=self.memory.qualified_id)
+        return data
+
+
+@dataclass(frozen=True)
+class Recalled:
+    memory: Memory
+    score: float
+    why: Why
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.memory.to_dict()
+        data.update(score=round(self.score, 6), why=self.why.to_dict(), qualified_id=self.memory.qualified_id)
+        return data
+
+
+Outcome = Literal["written", "proposed", "duplicate", "forgotten"]
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    outcome: Outcome
+    id: str  # the id written, or the id the candidate would have had
+    scope: Scope
+    message: str  # one sentence for people (and models) saying what happened and why
+    memory: Memory | None = None  # set when something was written
+    similar_to: str | None = None  # qualified id of the duplicate, or of the tombstone that matched
+    similarity: float = 0.0
+    superseded: str | None = None  # the memory this write marked superseded
+
+    @property
+    def written(self) -> bool:
+        return self.outcome in ("written", "proposed")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "id": self.id,
+            "scope": self.scope,
+            "qualified_id": f"{self.scope}:{self.id}",
+            "message": self.message,
+            "similar_to": self.similar_to,
+            "similarity": round(self.similarity, 4),
+            "superseded": self.superseded,
+            "memory": self.memory.to_dict() if self.memory else None,
+        }
+
+
+@dataclass(frozen=True)
+class Problem:
+    scope: Scope
+    path: str  # relative to the root
+    code: str  # index-drift, root-drift, dangling-supersedes, unknown-category, no-frontmatter, …
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scope": self.scope, "path": self.path, "code": self.code, "message": self.message}
+
+
+@dataclass
+class Inspection:
+    roots: list[dict[str, Any]] = field(default_factory=list)
+    memories: list[MemoryEntry] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "roots": self.roots,
+            "memories": [m.to_dict() for m in self.memories],
+            "problems": [p.to_dict() for p in self.problems],
+            "ok": self.ok,
+        }
+
+
+# --- reads -------------------------------------------------------------------------------------
+
+
+def recall(
+    space: MemorySpace,
+    query: str,
+    *,
+    limit: int | None = None,
+    category: str | None = None,
+    record_hits: bool = True,
+    now: datetime | None = None,
+) -> list[Recalled]:
+    """The memories that best match `query`, with full text and why each matched.
+
+    Only active, currently valid, unforgotten memories are candidates. Each returned memory's
+    rehearsal counter goes up unless `record_hits` is false.
+    """
+    now = now or utcnow()
+    view = load_view(space, now)
+    terms = query_terms(query)
+    candidates = [e for e in view.surfacing() if category is None or e.memory.category == category]
+    scored = score_memories(
+        candidates, terms, now=now, half_life_days=space.settings.half_life_days, hits_of=view.hits_of
+    )
+    top = scored[: limit if limit is not None else space.settings.recall_limit]
+    if record_hits:
+        for root in space.roots():
+            add_hits(root, [s.memory.id for s in top if s.memory.scope == root.scope])
+    return [Recalled(s.memory, s.score, s.why) for s in top]
+
+
+def match_memories(view: View, message: str) -> list[ScoredMemory]:
+    """Scored surfacing memories for a message, without touching counters (injection uses this)."""
+    return score_memories(
+        view.surfacing(),
+        query_terms(message),
+        now=view.now,
+        half_life_days=view.space.settings.half_life_days,
+        hits_of=view.hits_of,
+    )
+
+
+def list_memories(
+    space: MemorySpace, *, include_inactive: bool = False, category: str | None = None, now: datetime | None = None
+) -> list[MemoryEntry]:
+    view = load_view(space, now or utcnow())
+    out: list[MemoryEntry] = []
+    for entry in view.entries():
+        memory = entry.memory
+        status = view.status(memory)
+        shadowed = view.shadowed(memory)
+        if category is not None and memory.category != category:
+            continue
+        if not include_inactive and (status != "active" or shadowed):
+            continue
+        out.append(MemoryEntry(memory, status, shadowed))
+    return out
+
+
+def get_memory(space: MemorySpace, ref: str, *, now: datetime | None = None) -> MemoryEntry:
+    view = load_view(space, now or utcnow())
+    memory = view.find(ref).memory
+    return MemoryEntry(memory, view.status(memory), view.shadowed(memory))
+
+
+def proposals(space: MemorySpace, *, now: datetime | None = None) -> list[MemoryEntry]:
+    """Everything awaiting a person's review, including model rules whose file claims 'active'."""
+    return [e for e in list_memories(space, include_inactive=True, now=now) if e.status == "proposed"]
+
+
+def read_log(space: MemorySpace, *, limit: int | None = None, memory_id: str | None = None) -> list[audit.AuditEntry]:
+    """Audit entries of every root, oldest first; `limit` keeps the newest."""
+    entries = [e for root in space.roots() for e in audit.read_audit(root)]
+    if memory_id is not None:
+        entries = [e for e in entries if e.id == memory_id]
+    entries.sort(key=lambda e: (e.at, e.scope))
+    return entries[-limit:] if limit else entries
+
+
+# --- remember / supersede ------------------------------------------------------------------------
+
+
+def check_no_secrets(fields: dict[str, str | Sequence[str] | None]) -> None:
+    """Refuse text that looks like it holds a secret, naming the field and line, never the secret."""
+    for name, value in fields.items():
+        if value is None:
+            continue
+        texts = [value] if isinstance(value, str) else list(value)
+        for i, text in enumerate(texts):
+            findings = find_secrets(text)
+            if findings:
+                first = findings[0]
+                where = f"{name} line {first.line}" if isinstance(value, str) else f"{name} item {i + 1}"
+                raise SecretRefused(
+                    f"refused: {where} looks like a secret ({first.kind}); memories are plain files that go into git. "
+                    "Remove the secret (say where it is kept instead) and try again. Nothing was written."
+                )
+
+
+def _as_time(value: datetime | str | None, name: str) -> datetime | None:
+    if value is None or value == "":
+        return None
+    try:
+        return parse_time(value)
+    except (ValueError, OverflowError, OSError) as exc:
+        raise InvalidMemory(f"{name}: {value!r} is not a date (use 2026-10-01 or 2026-10-01T12:00:00Z)") from exc
+
+
+def _first_line(text: str, limit: int = 160) -> str:
+    line = next((ln.strip().lstrip("#").strip() for ln in text.splitlines() if ln.strip()), "")
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def _terms(memory: Memory) -> set[str]:
+    return set(tokenize(memory.search_text()))
+
+
+def _free_slug(root: MemoryRoot, base: str, taken: Iterable[str], category: str) -> str:
+    used = {i.split("/", 1)[1] for i in taken if i.startswith(category + "/")}
+    slug, n = base, 2
+    while slug in used or (root.path / category / f"{slug}.md").exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def remember(
+    space: MemorySpace,
+    body: str,
+    *,
+    category: str = "facts",
+    summary: str | None = None,
+    highlight: str = "",
+    load_when: Sequence[str] = (),
+    pinned: bool = False,
+    slug: str | None = None,
+    scope: Scope | None = None,
+    author: str = "person",
+    source_session: str | None = None,
+    supersedes: str | None = None,
+    valid_from: datetime | str | None = None,
+    valid_to: datetime | str | None = None,
+    similarity_threshold: float | None = None,
+    force: bool = False,
+    now: datetime | None = None,
+) -> RememberResult:
+    """Write a memory — or say why not — and recompile the root's index and ROOT.md.
+
+    A model (`author="model"` or `"model:<id>"`) gets the trust rules for free: a rule becomes a
+    proposal, a near-duplicate (Jaccard of distinct terms >= `similarity_threshold`, default from
+    `[memory]`) or a re-creation of a forgotten memory is skipped with a message, and secrets are
+    refused (`SecretRefused`). `force` lets a person write past a duplicate or a tombstone.
+    """
+    now = now or utcnow()
+    check_author(author)
+    person = is_person(author)
+    if force and not person:
+        raise NotAllowed("only a person can force a write past a duplicate or a forgotten memory")
+    check_category(category)
+    if category not in space.settings.categories:
+        raise InvalidMemory(
+            f"unknown category {category!r}; known: {', '.join(space.settings.categories)} "
+            "(add it to 'categories' in the [memory] section of the config to use it)"
+        )
+    body = body.strip("\n")
+    summary = (summary or "").strip() or _first_line(body)
+    if not summary:
+        raise InvalidMemory("a memory needs a summary or a body; both are empty")
+    load_when = [w.strip() for w in load_when if w and w.strip()]
+    check_no_secrets(
+        {
+            "body": body,
+            "summary": summary,
+            "highlight": highlight,
+            "load_when": load_when,
+            "slug": slug,
+            "source_session": source_session,
+        }
+    )
+    valid_from_t, valid_to_t = _as_time(valid_from, "valid_from"), _as_time(valid_to, "valid_to")
+    if valid_from_t and valid_to_t and valid_to_t <= valid_from_t:
+        raise InvalidMemory("valid_to must be later than valid_from")
+    threshold = similarity_threshold if similarity_threshold is not None else space.settings.similarity_threshold
+
+    draft = _Draft(
+        category=category,
+        summary=summary,
+        body=body,
+        highlight=highlight.strip(),
+        load_when=tuple(load_when),
+        pinned=pinned,
+        slug=slug,
+        author=author,
+        source_session=source_session,
+        supersedes=supersedes,
+        valid_from=valid_from_t,
+        valid_to=valid_to_t,
+        threshold=threshold,
+        force=force,
+    )
+    root = space.root(scope)
+    # Screen once without the lock so a refused write creates nothing, not even the root; then
+    # again under it, since another process may have written in between.
+    screened = _screen(space, root, draft, now)
+    if isinstance(screened, RememberResult):
+        return screened
+    with root_lock(root):
+        screened = _screen(space, root, draft, now)
+        if isinstance(screened, RememberResult):
+            return screened
+        candidate, old, lifted = screened
+        for tomb_scope, tomb_id in lifted:
+            lift_tombstone(space.root(tomb_scope), memory_id=tomb_id, by=author, now=now)
+            audit.record(
+                space.root(tomb_scope),
+                actor=author,
+                op="lift-tombstone",
+                memory_id=tomb_id,
+                before=None,
+                after=None,
+                now=now,
+                note="re-added by a person with force",
+            )
+        text = render_memory(candidate)
+        write_text_atomic(candidate.path, text)
+        forget_cached(root, candidate.id)
+        audit.record(
+            root,
+            actor=author,
+            op="remember",
+            memory_id=candidate.id,
+            before=None,
+            after=text,
+            now=now,
+            note=f"status {candidate.status}" + (f"; supersedes {old.memory.id}" if old else ""),
+        )
+        superseded = None
+        if old is not None and candidate.status == "active":
+            _mark_superseded(root, old.memory, candidate.id, actor=author, now=now)
+            superseded = old.memory.id
+        _recompile(space, root)
+
+    if candidate.status == "proposed":
+        why = "rules from a model wait" if category == RULES_CATEGORY else "it waits"
+        message = f"proposed {candidate.qualified_id}: {why} for a person's review ('recollect memory review')"
+    else:
+        message = f"remembered {candidate.qualified_id}" + (f", superseding {superseded}" if superseded else "")
+    return RememberResult(
+        "proposed" if candidate.status == "proposed" else "written",
+        candidate.id,
+        root.scope,
+        message,
+        memory=candidate,
+        superseded=superseded,
+    )
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """A validated remember() request, screened twice (see remember)."""
+
+    category: str
+    summary: str
+    body: str
+    highlight: str
+    load_when: tuple[str, ...]
+    pinned: bool
+    slug: str | None
+    author: str
+    source_session: str | None
+    supersedes: str | None
+    valid_from: datetime | None
+    valid_to: datetime | None
+    threshold: float
+    force: bool
+
+
+def _screen(
+    space: MemorySpace, root: MemoryRoot, draft: _Draft, now: datetime
+) -> RememberResult | tuple[Memory, Loaded | None, list[tuple[Scope, str]]]:
+    """Either why the draft must not be written, or (the memory to write, what it supersedes,
+    the tombstones a person's force lifts)."""
+    person = is_person(draft.author)
+    view = load_view(space, now)
+    old: Loaded | None = None
+    if draft.supersedes is not None:
+        old = _find_in_root(view, root, draft.supersedes)
+        old_status = view.status(old.memory)
+        if old_status in ("superseded", "forgotten", "rejected"):
+            raise InvalidMemory(f"{old.memory.id} is {old_status}; supersede the memory that replaced it instead")
+
+    status = "active"
+    if draft.category == RULES_CATEGORY and not person:
+        status = "proposed"  # hard rules are only ever written by a person
+    elif not person and space.settings.review_model_memories:
+        status = "proposed"
+    elif old is not None and not person and (old.memory.pinned or is_hard_rule(old.memory)):
+        status = "proposed"  # a model may not replace what a person pinned or ruled
+
+    if draft.slug is not None:
+        split_id(f"{draft.category}/{draft.slug}")
+    candidate = Memory(
+        id=f"{draft.category}/{draft.slug or slugify(draft.summary) or slugify(draft.body) or 'note'}",
+        scope=root.scope,
+        path=root.path,
+        summary=draft.summary,
+        body=draft.body,
+        kind=kind_of(draft.category),
+        highlight=draft.highlight,
+        created=now,
+        updated=now,
+        load_when=list(draft.load_when),
+        pinned=draft.pinned,
+        status=status,
+        author=draft.author,
+        source_session=draft.source_session,
+        valid_from=draft.valid_from,
+        valid_to=draft.valid_to,
+        supersedes=[old.memory.id] if old else [],
+    )
+    terms = _terms(candidate)
+
+    # 1. Forgotten stays forgotten: the same id, or the same terms as a tombstone, in any root.
+    lifted: list[tuple[Scope, str]] = []
+    fingerprint = term_fingerprint(terms)
+    for tomb_scope, tombs in view.tombstones.items():
+        for tomb in tombs.values():
+            same_id = tomb_scope == root.scope and tomb.id == candidate.id and draft.slug is not None
+            similarity = 1.0 if same_id else jaccard(fingerprint, tomb.terms)
+            if similarity < draft.threshold:
+                continue
+            if not draft.force:
+                return RememberResult(
+                    "forgotten",
+                    candidate.id,
+                    root.scope,
+                    f"not written: this matches {tomb_scope}:{tomb.id}, forgotten {tomb.at} by {tomb.by}"
+                    + (" (a person can re-add it with force)" if person else ""),
+                    similar_to=f"{tomb_scope}:{tomb.id}",
+                    similarity=similarity,
+                )
+            lifted.append((tomb_scope, tomb.id))
+
+    # 2. Dedupe. A model is checked against every memory whatever its status: a rejected proposal
+    #    or a superseded fact re-extracted is exactly what must not come back. A person is checked
+    #    against live memories only (they may restate what they themselves rejected).
+    if draft.slug is not None and candidate.id in view.contents[root.scope].by_id:
+        existing = view.contents[root.scope].by_id[candidate.id].memory
+        return RememberResult(
+            "duplicate",
+            candidate.id,
+            root.scope,
+            f"not written: {existing.qualified_id} already exists; edit it, or supersede it with a new memory",
+            similar_to=existing.qualified_id,
+            similarity=1.0,
+        )
+    if not draft.force:
+        pool = view.surfacing() if person else view.entries()
+        best: tuple[float, Memory] | None = None
+        for entry in pool:
+            if old is not None and entry is old:
+                continue  # superseding a memory with similar words is the point
+            similarity = jaccard(terms, entry.terms.keys())
+            if similarity >= draft.threshold and (best is None or similarity > best[0]):
+                best = (similarity, entry.memory)
+        if best is not None:
+            similarity, twin = best
+            return RememberResult(
+                "duplicate",
+                candidate.id,
+                root.scope,
+                f"not written: {similarity:.0%} similar to {twin.qualified_id} ({view.status(twin)}): "
+                f"{twin.summary!r}" + ("; supersede it, or force to add anyway" if person else ""),
+                similar_to=twin.qualified_id,
+                similarity=similarity,
+            )
+
+    if draft.slug is None:
+        taken = [*view.contents[root.scope].by_id, *view.tombstones.get(root.scope, {})]
+        candidate = replace(candidate, id=f"{draft.category}/{_free_slug(root, candidate.slug, taken, draft.category)}")
+    candidate.path = root.file_for(candidate.id)
+    return candidate, old, lifted
+
+
+def supersede(space: MemorySpace, old_ref: str, body: str, **fields: Any) -> RememberResult:
+    """Write a memory that replaces `old_ref` (same root, same category unless given).
+
+    The old one is kept, marked `superseded` with `superseded_by`, and no longer surfaces. When the
+    new one is only a proposal, the old one stays active until a person accepts it.
+    """
+    view = load_view(space, fields.get("now") or utcnow())
+    old = view.find(old_ref).memory
+    fields.setdefault("category", old.category)
+    fields["scope"] = old.scope
+    return remember(space, body, supersedes=old.id, **fields)
+
+
+def _find_in_root(view: View, root: MemoryRoot, ref: str) -> Loaded:
+    entry = view.find(ref if ":" in ref else f"{root.scope}:{ref}")
+    if entry.memory.scope != root.scope:
+        raise InvalidMemory(
+            f"{ref} is in the {entry.memory.scope} root; a memory can only supersede one in its own root"
+        )
+    return entry
+
+
+def _mark_superseded(root: MemoryRoot, old: Memory, new_id: str, *, actor: str, now: datetime) -> None:
+    before = old.path.read_text(encoding="utf-8")
+    updated = replace(old, status="superseded", superseded_by=new_id, updated=now, extra=dict(old.extra))
+    after = render_memory(updated)
+    write_text_atomic(old.path, after)
+    forget_cached(root, old.id)
+    audit.record(
+        root, actor=actor, op="supersede", memory_id=old.id, before=before, after=after, now=now, note=f"by {new_id}"
+    )
+
+
+# --- forget --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ForgetResult:
+    id: str
+    scope: Scope
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "scope": self.scope, "qualified_id": f"{self.scope}:{self.id}", "message": self.message}
+
+
+def forget(
+    space: MemorySpace, ref: str, *, author: str = "person", reason: str = "", now: datetime | None = None
+) -> ForgetResult:
+    """Delete a memory file and leave a tombstone, so no sync or re-extraction brings it back.
+
+    `ref` is an id (`pitfalls/deploy-tool`, project root first) or a qualified id
+    (`global:pitfalls/deploy-tool`); anything that is not an id — `../x`, an absolute path — is refused.
+    """
+    now = now or utcnow()
+    check_author(author)
+    view = load_view(space, now)
+    entry = view.find(ref)
+    memory = entry.memory
+    if not is_person(author) and memory.category == RULES_CATEGORY and is_hard_rule(memory):
+        raise NotAllowed(f"{memory.id} is a hard rule; only a person can forget it")
+    root = space.root(memory.scope)
+    with root_lock(root):
+        before = memory.path.read_text(encoding="utf-8")
+        add_tombstone(root, memory_id=memory.id, terms=entry.terms, by=author, reason=reason, now=now)
+        memory.path.unlink()
+        forget_cached(root, memory.id)
+        audit.record(
+            root, actor=author, op="forget", memory_id=memory.id, before=before, after=None, now=now, note=reason
+        )
+        drop_hits(root, memory.id)
+        _recompile(space, root)
+    return ForgetResult(
+        memory.id, memory.scope, f"forgot {memory.qualified_id} (a tombstone keeps it from coming back)"
+    )
+
+
+# --- review --------------------------------------------------------------------------------------
+
+
+def _require_person(who: str, action: str) -> None:
+    check_author(who)
+    if not is_person(who):
+        raise NotAllowed(f"only a person can {action}; models propose, people decide")
+
+
+def _rewrite(
+    space: MemorySpace, entry: Loaded, updated: Memory, *, actor: str, op: str, note: str, now: datetime
+) -> Memory:
+    root = space.root(entry.memory.scope)
+    with root_lock(root):
+        before = entry.memory.path.read_text(encoding="utf-8")
+        after = render_memory(updated)
+        write_text_atomic(updated.path, after)
+        forget_cached(root, updated.id)
+        audit.record(root, actor=actor, op=op, memory_id=updated.id, before=before, after=after, now=now, note=note)
+        if op == "accept":
+            # A proposal's supersedes waits for acceptance: apply it now.
+            for old_id in updated.supersedes:
+                path = root.file_for(old_id)
+                old = load_memory_file(path, old_id, root).memory if path.is_file() else None
+                if old is not None and old.status == "active" and not old.superseded_by:
+                    _mark_superseded(root, old, updated.id, actor=actor, now=now)
+        _recompile(space, root)
+    return updated
+
+
+def accept(
+    space: MemorySpace, ref: str, *, reviewer: str = "person", note: str = "", now: datetime | None = None
+) -> Memory:
+    """A person accepts a proposal: it becomes active (and what it supersedes, superseded)."""
+    now = now or utcnow()
+    _require_person(reviewer, "accept a proposal")
+    view = load_view(space, now)
+    entry = view.find(ref)
+    if view.status(entry.memory) != "proposed":
+        raise InvalidMemory(f"{entry.memory.id} is {view.status(entry.memory)}, not a proposal; nothing to accept")
+    memory = entry.memory
+    check_no_secrets(
+        {"summary": memory.summary, "highlight": memory.highlight, "load_when": memory.load_when, "body": memory.body}
+    )
+    updated = replace(
+        memory,
+        status="active",
+        reviewed_by=reviewer,
+        reviewed_at=now,
+        review_note=note or None,
+        updated=now,
+        extra=dict(memory.extra),
+    )
+    return _rewrite(space, entry, updated, actor=reviewer, op="accept", note=note, now=now)
+
+
+def reject(
+    space: MemorySpace, ref: str, *, reason: str, reviewer: str = "person", now: datetime | None = None
+) -> Memory:
+    """A person rejects a proposal, with a reason; the file stays (status rejected) so it is not proposed again."""
+    now = now or utcnow()
+    _require_person(reviewer, "reject a proposal")
+    if not reason.strip():
+        raise InvalidMemory("a rejection needs a reason (it is kept in the file and the audit log)")
+    view = load_view(space, now)
+    entry = view.find(ref)
+    if view.status(entry.memory) != "proposed":
+        raise InvalidMemory(f"{entry.memory.id} is {view.status(entry.memory)}, not a proposal; nothing to reject")
+    memory = entry.memory
+    updated = replace(
+        memory,
+        status="rejected",
+        reviewed_by=reviewer,
+        reviewed_at=now,
+        review_note=reason.strip(),
+        extra=dict(memory.extra),
+    )
+    return _rewrite(space, entry, updated, actor=reviewer, op="reject", note=reason.strip(), now=now)
+
+
+_UNSET: Any = object()
+
+
+def edit(
+    space: MemorySpace,
+    ref: str,
+    *,
+    author: str = "person",
+    summary: str | None = None,
+    body: str | None = None,
+    highlight: str | None = None,
+    load_when: Sequence[str] | None = None,
+    pinned: bool | None = None,
+    valid_from: datetime | str | None = _UNSET,
+    valid_to: datetime | str | None = _UNSET,
+    now: datetime | None = None,
+) -> Memory:
+    """A person changes a memory's text or fields in place (None leaves a field as it is)."""
+    now = now or utcnow()
+    _require_person(author, "edit a memory (a model supersedes instead)")
+    view = load_view(space, now)
+    entry = view.find(ref)
+    memory = entry.memory
+    changes: dict[str, Any] = {}
+    if summary is not None:
+        if not summary.strip():
+            raise InvalidMemory("summary cannot be empty")
+        changes["summary"] = summary.strip()
+    if body is not None:
+        changes["body"] = body.strip("\n")
+    if highlight is not None:
+        changes["highlight"] = highlight.strip()
+    if load_when is not None:
+        changes["load_when"] = [w.strip() for w in load_when if w.strip()]
+    if pinned is not None:
+        changes["pinned"] = pinned
+    if valid_from is not _UNSET:
+        changes["valid_from"] = _as_time(valid_from, "valid_from")
+    if valid_to is not _UNSET:
+        changes["valid_to"] = _as_time(valid_to, "valid_to")
+    if not changes:
+        raise InvalidMemory("nothing to change: give at least one field")
+    check_no_secrets({k: v for k, v in changes.items() if k in ("summary", "body", "highlight", "load_when")})
+    updated = replace(memory, updated=now, extra=dict(memory.extra), **changes)
+    return _rewrite(space, entry, updated, actor=author, op="edit", note=", ".join(sorted(changes)), now=now)
+
+
+# --- compile / inspect ---------------------------------------------------------------------------
+
+
+def _recompile(space: MemorySpace, root: MemoryRoot) -> list[str]:
+    memories = [e.memory for e in load_root(root, space.cache_dir).entries]
+    planned = plan_compile(root, memories, space.settings.categories, set(read_tombstones(root)))
+    return [str(p) for p in write_compiled(planned)]
+
+
+def compile_memory(space: MemorySpace, *, check: bool = False) -> list[str]:
+    """Regenerate every root's index.md files and ROOT.md tables; returns the files that changed.
+
+    With `check`, nothing is written and the result names the files that would change.
+    Roots that do not exist yet are skipped (compiling never creates a root).
+    """
+    changed: list[str] = []
+    for root in space.roots():
+        if not root.path.is_dir():
+            continue
+        memories = [e.memory for e in load_root(root, space.cache_dir).entries]
+        planned: list[CompiledFile] = plan_compile(
+            root, memories, space.settings.categories, set(read_tombstones(root))
+        )
+        if check:
+            changed.extend(str(p.path) for p in planned if p.stale)
+        else:
+            with root_lock(root):
+                changed.extend(str(p) for p in write_compiled(planned))
+    return changed
+
+
+def _rel(root: MemoryRoot, path: Any) -> str:
+    try:
+        return str(path.relative_to(root.path))
+    except ValueError:
+        return str(path)
+
+
+def inspect(space: MemorySpace, *, now: datetime | None = None) -> Inspection:
+    """Every memory with its effective status, and a consistency self-check of every root."""
+    now = now or utcnow()
+    view = load_view(space, now)
+    result = Inspection()
+    for root in space.roots():
+        contents = view.contents[root.scope]
+        result.roots.append(
+            {
+                "scope": root.scope,
+                "path": str(root.path),
+                "exists": root.path.is_dir(),
+                "memories": len(contents.entries),
+            }
+        )
+        if not root.path.is_dir():
+            continue
+        tombs = view.tombstones.get(root.scope, {})
+
+        def problem(path: Any, code: str, message: str, root: MemoryRoot = root) -> None:
+            result.problems.append(Problem(root.scope, _rel(root, path), code, message))
+
+        for path in contents.bad_names:
+            problem(
+                path, "bad-file-name", "file name is not a memory id (lowercase letters, digits, '-', '_'); rename it"
+            )
+        for directory in root.category_dirs():
+            if directory.name not in space.settings.categories and any(directory.glob("*.md")):
+                problem(
+                    directory,
+                    "unknown-category",
+                    f"category {directory.name!r} is not configured ({', '.join(space.settings.categories)}); "
+                    "rename the directory or add it to [memory] categories",
+                )
+        ids = contents.by_id
+        for entry in contents.entries:
+            memory = entry.memory
+            for text in memory.problems:
+                code = "no-frontmatter" if not memory.has_frontmatter else "bad-frontmatter"
+                problem(memory.path, code, text)
+            for target in memory.supersedes:
+                if target not in ids and target not in tombs:
+                    problem(memory.path, "dangling-supersedes", f"supersedes {target}, which does not exist")
+            if memory.superseded_by and memory.superseded_by not in ids and memory.superseded_by not in tombs:
+                problem(
+                    memory.path, "dangling-supersedes", f"superseded_by {memory.superseded_by}, which does not exist"
+                )
+            if memory.status == "superseded" and not memory.superseded_by:
+                problem(memory.path, "dangling-supersedes", "status is superseded but superseded_by names no successor")
+            if memory.id in tombs:
+                problem(
+                    memory.path,
+                    "forgotten-file",
+                    f"{memory.id} was forgotten {tombs[memory.id].at}; it is hidden. Delete the file, "
+                    "or re-add it on purpose with force",
+                )
+            if memory.category == RULES_CATEGORY and memory.status == "active" and not is_hard_rule(memory):
+                problem(
+                    memory.path,
+                    "unreviewed-rule",
+                    "a model wrote this rule as active; it counts as a proposal until reviewed",
+                )
+            for finding in find_secrets(memory.path.read_text(encoding="utf-8", errors="replace"))[:1]:
+                problem(
+                    memory.path, "secret", f"line {finding.line} looks like a {finding.kind}; remove it from the file"
+                )
+        try:
+            planned = plan_compile(root, [e.memory for e in contents.entries], space.settings.categories, set(tombs))
+        except InvalidMemory as exc:
+            problem(root.path / ROOT_FILE, "root-broken", str(exc))
+            planned = []
+        for item in planned:
+            if not item.stale:
+                continue
+            if item.path.name == ROOT_FILE:
+                problem(
+                    item.path,
+                    "root-drift",
+                    "ROOT.md's generated tables are out of date; run 'recollect memory compile'",
+                )
+                continue
+            want, have = set(listed_slugs(item.text)), set(listed_slugs(item.current or ""))
+            detail = []
+            if want - have:
+                detail.append("missing " + ", ".join(sorted(want - have)))
+            if have - want:
+                detail.append("lists absent " + ", ".join(sorted(have - want)))
+            problem(
+                item.path,
+                "index-drift",
+                f"index.md is out of date ({'; '.join(detail) or 'lines differ'}); run 'recollect memory compile'",
+            )
+        for entry in contents.entries:
+            memory = entry.memory
+            result.memories.append(MemoryEntry(memory, view.status(memory), view.shadowed(memory)))
+    return result

@@ -1,0 +1,55 @@
+"""The `[memory]` section of the config file, validated into one frozen object.
+
+Owns the defaults (the seed's: 4 bodies under 1,200 characters, a 14-day half-life, five
+categories). It never reads files itself; `recollect.config.load_config` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from recollect.config import ConfigError
+
+DEFAULT_CATEGORIES = ("rules", "preferences", "decisions", "pitfalls", "facts")
+RULES_CATEGORY = "rules"
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    categories: tuple[str, ...] = DEFAULT_CATEGORIES
+    half_life_days: float = 14.0  # 0 disables time decay
+    max_inject_entries: int = 4
+    max_inject_chars: int = 1200  # budget for the bodies tier of the injection block
+    max_outline_chars: int = 2000  # the outline is "cheap" only while it is bounded
+    recall_limit: int = 5
+    # Jaccard similarity of distinct terms at or above which a new memory counts as a duplicate
+    # of an existing one, or as a re-creation of a forgotten one.
+    similarity_threshold: float = 0.8
+    # When true, everything a model remembers waits for review, not only rules.
+    review_model_memories: bool = False
+
+    @classmethod
+    def from_section(cls, section: dict[str, Any]) -> MemorySettings:
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in section.items():
+            if key not in known:
+                raise ConfigError(f"[memory] {key!r} is not a setting; known: {', '.join(sorted(known))}")
+            default = getattr(cls, key)
+            if key == "categories":
+                if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+                    raise ConfigError("[memory] categories must be a list of names, e.g. ['rules', 'facts']")
+                values[key] = tuple(dict.fromkeys(value))
+            elif isinstance(default, bool):
+                if not isinstance(value, bool):
+                    raise ConfigError(f"[memory] {key} must be true or false")
+                values[key] = value
+            elif isinstance(default, int | float):
+                if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                    raise ConfigError(f"[memory] {key} must be a number >= 0")
+                values[key] = type(default)(value)
+        settings = cls(**values)
+        if not 0 < settings.similarity_threshold <= 1:
+            raise ConfigError("[memory] similarity_threshold must be in (0, 1]")
+        return settings

@@ -442,6 +442,10 @@ class Memory:
     has_frontmatter: bool = True
     problems: list[str] = field(default_factory=list)  # what parsing found wrong, for inspect
 
+    def __post_init__(self) -> None:
+        if not self.kind:
+            self.kind = kind_of(self.category)
+
     @property
     def category(self) -> str:
         return self.id.split("/", 1)[0]

@@ -60,14 +60,16 @@ def read_jsonl(path: Path) -> JsonlRead:
     """All complete records of `path`. Raises OSError if the file cannot be opened."""
     result = JsonlRead()
     number = 0
+    compressed = path.name.endswith(ZST_SUFFIX)
     try:
         with open_transcript(path) as stream:
             for line in stream:
                 number += 1
-                if not line.endswith(b"\n"):
-                    # Still being written (or a truncated compressed stream): not ours to judge yet.
+                if not line.endswith(b"\n") and not compressed:
+                    # Still being written: not ours to judge until the agent finishes the line.
                     result.pending_tail = bool(line.strip())
                     break
+                # A compressed rollout is finished; a tail without newline is judged like any line.
                 record = parse_line(line)
                 if record is None:
                     if line.strip():

@@ -1,0 +1,1 @@
+"""End-to-end tests and harness for the real OpenCode binary (see conftest.py)."""

@@ -1,0 +1,53 @@
+"""`recollect mcp`: run the MCP server on stdio for an agent host (OpenCode, Claude Code, Codex…).
+
+The SDK is imported only when this command runs, so other commands never pay for it, and a
+missing SDK is a one-line install hint rather than a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+import click
+
+from recollect.cli.output import fail
+from recollect.mcp.base import DEFAULT_BUDGET, MAX_BYTES, MIN_BUDGET, ServerSettings
+
+SDK_MODULES = ("mcp", "mcp_types")
+
+
+@click.command("mcp")
+@click.option(
+    "--budget",
+    type=click.IntRange(MIN_BUDGET, MAX_BYTES),
+    default=DEFAULT_BUDGET,
+    show_default=True,
+    help="Most characters in one tool reply (OpenCode cuts replies beyond 50 KB).",
+)
+@click.option(
+    "--scope",
+    "default_scope",
+    type=click.Choice(["all", "project", "directory"]),
+    default="all",
+    show_default=True,
+    help="History scope when the model does not name one: every project, or only the one the host started us in.",
+)
+def mcp_cmd(budget: int, default_scope: str) -> None:
+    """Serve recollect's tools over MCP on stdin/stdout (history_search, history_read, history_sessions,
+    memory_recall, memory_remember, memory_forget, memory_inspect).
+
+    The host starts it in the project directory; that directory is the default for 'project' and
+    'directory' scope and for project memories. Logs go to <data dir>/log/mcp.log.
+    """
+    try:
+        from recollect.mcp.server import serve
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in SDK_MODULES:
+            raise
+        fail(
+            "the MCP server needs the MCP SDK, which is not installed: "
+            "pip install 'recollect[mcp]'  (or: pip install mcp==2.3.0)"
+        )
+    with contextlib.suppress(KeyboardInterrupt):  # a person stopping it by hand is not an error
+        serve(ServerSettings(cwd=os.getcwd(), budget=budget, default_scope=default_scope))

@@ -1,0 +1,321 @@
+"""History tools for agents: history_search, history_read, history_sessions.
+
+Each one checks its arguments, builds the one scope predicate (`Filters`) and calls the same
+`recollect.history` function the CLI calls; it never opens the index or a store itself. Output is
+compact text for a model (numbered hits with cursors, a coverage line, ChatML windows) plus the
+same data as structured content, bounded by the server's budget.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from recollect.mcp.args import Param, Signature
+from recollect.mcp.base import SCOPES, Lines, Reply, ServerSettings, Tool, fit, for_model, one_line, when
+from recollect.search.scope import AUTHORS, CLASSES, ROLES, Filters, parse_time
+
+MAX_SEARCH_LIMIT = 50
+MAX_SESSIONS_LIMIT = 100
+
+FILTER_PARAMS: tuple[Param, ...] = (
+    Param(
+        "scope",
+        "string",
+        "Which sessions to look in: 'all' (every project, those of this project ranked first), 'project' (this "
+        "git project), 'directory' (this directory and below) or 'session' (only the ids in 'session'). "
+        "Default: the server's default, usually 'all'; 'session' when 'session' is given.",
+        choices=SCOPES,
+    ),
+    Param(
+        "directory",
+        "string",
+        "The directory that 'project' and 'directory' scope mean; absolute, or relative to the project. "
+        "Default: the project directory this server was started in.",
+    ),
+    Param("session", "string_list", "Only these session ids (e.g. from history_sessions); implies scope 'session'."),
+    Param("exclude_session", "string_list", "Leave these session ids out (e.g. the current session)."),
+    Param("since", "string", "Only after this time: 2026-10-01, 2026-10-01T12:00, or an age like 7d, 12h, 2w."),
+    Param("until", "string", "Only before this time (same forms as 'since'; a bare date includes that day)."),
+    Param("role", "string_list", "Only messages with this role.", choices=ROLES),
+    Param(
+        "class",
+        "string_list",
+        "Only this kind of evidence: what the user typed, what the assistant wrote, its reasoning, a tool's "
+        "input/output/error, a compaction summary, a subtask.",
+        choices=CLASSES,
+    ),
+    Param("tool", "string_list", "Only calls of these tools (bash, read, edit, grep …)."),
+    Param(
+        "author",
+        "string_list",
+        "Who wrote it: typed by a person, the model, injected by the harness, or a subagent.",
+        choices=AUTHORS,
+    ),
+    Param("agent", "string_list", "Only sessions of these agents: opencode, claude-code, codex, gemini."),
+)
+
+
+def build_filters(args: dict[str, Any], settings: ServerSettings) -> Filters:
+    """The scope predicate for a call; the caller's directory defaults to the server's cwd."""
+    directory = args.get("directory")
+    if directory:
+        directory = os.path.abspath(os.path.join(settings.cwd, os.path.expanduser(directory)))
+    sessions = args.get("session") or []
+    scope = args.get("scope") or ("session" if sessions else settings.default_scope)
+    filters = Filters(
+        scope=scope,
+        directory=directory or settings.cwd,
+        sessions=list(sessions),
+        exclude_sessions=list(args.get("exclude_session") or []),
+        since=parse_time(args.get("since")),
+        until=parse_time(args.get("until"), end=True),
+        roles=list(args.get("role") or []),
+        classes=list(args.get("class") or []),
+        tools=list(args.get("tool") or []),
+        authors=list(args.get("author") or []),
+        agents=list(args.get("agent") or []),
+    )
+    filters.validate()
+    return filters
+
+
+# --- history_search ------------------------------------------------------------------------------
+
+SEARCH = Signature(
+    "history_search",
+    (
+        Param(
+            "query",
+            "string",
+            "Words to find: distinctive terms work best — an identifier, a file name, an error message, a "
+            "command, a decision's key words. Any language.",
+            required=True,
+        ),
+        Param(
+            "limit",
+            "integer",
+            f"How many hits to return (at most 2 per session). Default 10, at most {MAX_SEARCH_LIMIT}.",
+            default=10,
+            minimum=1,
+            maximum=MAX_SEARCH_LIMIT,
+        ),
+        *FILTER_PARAMS,
+    ),
+)
+
+SEARCH_DESCRIPTION = (
+    "Search the user's earlier coding-agent sessions (OpenCode and other agents' stored transcripts: what the "
+    "user asked, what the assistant answered, every tool call and its output). Use it before answering anything "
+    "about earlier work — 'last time', 'what did we decide', 'how did we fix X', an error seen before, a file "
+    "or command from a past session — instead of guessing.\n"
+    "Returns a numbered list of hits, best first: session title, directory, time, evidence class (who said "
+    "it: user_text, assistant_text, tool_output …) and a snippet, each with a cursor; then one coverage line "
+    "saying how many sessions were searched and what limited the result. Sessions in this project rank first.\n"
+    "Next: pass a hit's cursor to history_read to read the real conversation around it. For more hits raise "
+    "'limit' or narrow with filters (scope, since/until, class, tool …); no hits → try other words or widen "
+    "the scope. Read-only."
+)
+
+
+def _hit_block(i: int, hit: Any, time_iso: str) -> list[str]:
+    what = hit.klass + (f" ({hit.tool})" if hit.tool else "")
+    return [
+        f"{i}. {one_line(hit.title or '(untitled)', 120)} — {hit.directory or '?'} · {when(time_iso)} · "
+        f"{what} by {hit.author}",
+        f"   {one_line(hit.snippet, 400)}",
+        f"   cursor: {hit.cursor}",
+    ]
+
+
+def coverage_line(cov: Any) -> str:
+    text = (
+        f"coverage: {cov.hits_returned} hits from {cov.sessions_returned} sessions; {cov.sessions_matched} "
+        f"matched, {cov.sessions_in_scope} in scope ({cov.scope}), {cov.sessions_indexed} indexed"
+    )
+    if cov.limited_by:
+        text += "; limited by " + ", ".join(cov.limited_by)
+    if cov.skipped_by_reason:
+        text += "; skipped " + ", ".join(f"{k}={v}" for k, v in cov.skipped_by_reason.items())
+    return text
+
+
+def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
+    from recollect import history  # the library loads after start-up, off the host's critical path
+
+    filters = build_filters(args, settings)
+    result = history.search(args["query"], filters, limit=args["limit"])
+    cov = result.coverage
+    out = Lines(settings.budget)
+    if not result.hits:
+        out.add(f"No hits for {args['query']!r}. {for_model(cov.hint)}".rstrip(), coverage_line(cov))
+        return Reply(out.text(), result.to_json())
+    out.add(f"{len(result.hits)} hits for {args['query']!r}:")
+    footer = [
+        coverage_line(cov),
+        "Read one: history_read(cursor=…). More: raise limit or add filters.",
+    ]
+    reserve = sum(len(line) + 1 for line in footer) + 120
+    shown_hits = 0
+    for i, hit in enumerate(result.hits, 1):
+        block = _hit_block(i, hit, history.iso(hit.time))
+        if not out.fits(block, reserve):
+            break
+        out.add(*block)
+        shown_hits += 1
+    if shown_hits < len(result.hits):
+        out.add(f"({len(result.hits) - shown_hits} more hits left out to stay within {settings.budget} characters)")
+    out.add(*footer)
+    data = result.to_json()
+    data["hits"] = data["hits"][:shown_hits]
+    return Reply(out.text(), data)
+
+
+# --- history_read --------------------------------------------------------------------------------
+
+READ = Signature(
+    "history_read",
+    (
+        Param(
+            "cursor",
+            "string",
+            "Where to read: a cursor from history_search or history_sessions, a 'nav' cursor from an earlier "
+            "history_read, or a session id.",
+            required=True,
+        ),
+        Param(
+            "before", "integer", "Messages before the cursor's message. Default 3.", default=3, minimum=0, maximum=50
+        ),
+        Param("after", "integer", "Messages after it. Default 4.", default=4, minimum=0, maximum=50),
+        Param(
+            "mode",
+            "string",
+            "'around' the cursor (default), the one 'message' whole, or the session's 'head' or 'tail'.",
+            default="around",
+            choices=("around", "message", "head", "tail"),
+        ),
+        Param(
+            "budget",
+            "integer",
+            "Most characters to return (the messages nearest the cursor are kept first). Default and "
+            "maximum: the server's budget (20000 unless configured).",
+            minimum=1_000,
+        ),
+        FILTER_PARAMS[0],  # scope
+        FILTER_PARAMS[1],  # directory
+    ),
+)
+
+READ_DESCRIPTION = (
+    "Read the real transcript of an earlier session around a cursor: a bounded window of messages with the "
+    "user's words, the assistant's answers and reasoning, and tool calls with their (capped) output — what "
+    "actually happened, read from the agent's own store.\n"
+    "Returns ChatML-like text: <hist …> with the session's title, directory and message range, one "
+    "<|im_start|>role … <|im_end|> block per message, notes on anything cut, and <nav prev=… next=… head=… "
+    "tail=…/> cursors.\n"
+    "Paging: call history_read again with the 'next' (or 'prev') nav cursor and the same before/after to move "
+    "through the session; mode='message' shows one long message whole; mode='head'/'tail' jump to the "
+    "session's start or end. Read-only."
+)
+
+
+def run_read(args: dict[str, Any], settings: ServerSettings) -> Reply:
+    from recollect import history
+    from recollect.search.read import render_chatml
+
+    filters = build_filters(
+        {"scope": args["scope"], "directory": args["directory"]},
+        settings,
+    )
+    overhead = 1_500  # ChatML headers and nav around the window's own budget
+    budget = min(args["budget"] or settings.budget, settings.budget) - overhead
+    window = history.read(
+        args["cursor"],
+        filters,
+        before=args["before"],
+        after=args["after"],
+        budget=max(budget, 500),
+        mode=args["mode"],
+    )
+    text = fit(render_chatml(window), settings.budget)
+    return Reply(text, window.to_json())
+
+
+# --- history_sessions ----------------------------------------------------------------------------
+
+SESSIONS = Signature(
+    "history_sessions",
+    (
+        Param(
+            "limit",
+            "integer",
+            f"How many sessions per page. Default 20, at most {MAX_SESSIONS_LIMIT}.",
+            default=20,
+            minimum=1,
+            maximum=MAX_SESSIONS_LIMIT,
+        ),
+        Param("offset", "integer", "Skip this many (for the next page). Default 0.", default=0, minimum=0),
+        *FILTER_PARAMS,
+    ),
+)
+
+SESSIONS_DESCRIPTION = (
+    "List earlier sessions, newest first: to see what was worked on recently, find a session by date or "
+    "directory, or get a session's cursor when you know roughly when it happened but not its words. "
+    "Takes the same filters as history_search (scope, directory, since/until, agent …).\n"
+    "Returns a numbered list: title, directory, last update, message count, the first thing the user asked, "
+    "the last outcome, and a cursor for history_read (mode='head' reads from the start).\n"
+    "Paging: when a page is full, call again with offset = offset + limit. Read-only."
+)
+
+
+def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
+    from recollect import history
+
+    filters = build_filters(args, settings)
+    rows = history.sessions(filters, limit=args["limit"], offset=args["offset"])
+    offset = args["offset"]
+    out = Lines(settings.budget)
+    if not rows:
+        hint = "no sessions in this scope" if offset == 0 else f"no sessions beyond offset {offset}"
+        out.add(f"{hint} (scope {filters.scope}); widen the scope or drop filters.")
+        return Reply(out.text(), {"sessions": [], "offset": offset, "next_offset": None})
+    out.add(f"Sessions {offset + 1}-{offset + len(rows)}, newest first (scope {filters.scope}):")
+    next_offset = offset + len(rows) if len(rows) == args["limit"] else None
+    footer = (
+        f"More: history_sessions(offset={next_offset}, limit={args['limit']})."
+        if next_offset is not None
+        else "End of the list."
+    )
+    shown_rows = 0
+    for i, row in enumerate(rows, offset + 1):
+        block = [
+            f"{i}. {one_line(row.title or '(untitled)', 120)} — {row.directory or '?'} · updated "
+            f"{when(history.iso(row.time_updated))} · {row.messages} messages · {row.agent_kind}"
+            + (" · subagent" if row.parent_id else ""),
+        ]
+        if row.first_human:
+            block.append(f"   asked: {one_line(row.first_human, 200)}")
+        if row.last_outcome:
+            block.append(f"   outcome: {one_line(row.last_outcome, 200)}")
+        block.append(f"   cursor: {row.cursor}")
+        if not out.fits(block, len(footer) + 120):
+            next_offset = offset + shown_rows
+            footer = f"More (page cut to stay within the budget): history_sessions(offset={next_offset})."
+            break
+        out.add(*block)
+        shown_rows += 1
+    out.add(footer)
+    data = {
+        "sessions": [r.to_json() for r in rows[:shown_rows]],
+        "offset": offset,
+        "next_offset": next_offset,
+    }
+    return Reply(out.text(), data)
+
+
+TOOLS = (
+    Tool(SEARCH, SEARCH_DESCRIPTION, run_search, title="Search past sessions"),
+    Tool(READ, READ_DESCRIPTION, run_read, title="Read a past session"),
+    Tool(SESSIONS, SESSIONS_DESCRIPTION, run_sessions, title="List past sessions"),
+)

@@ -1,0 +1,160 @@
+"""`recollect mcp`: the MCP server over stdio, on the official SDK's low-level `Server`.
+
+The low-level server (not `MCPServer`'s decorated functions) because hosts do not validate
+arguments: OpenCode forwards whatever the model wrote, and pydantic's "1 validation error for
+history_searchArguments" is no help to a model. Here each tool's JSON schema and its checks come
+from one declaration (`args.py`), and every reply is bounded text plus structured content.
+
+What it must never do: write to stdout (the JSON-RPC wire; the SDK diverts fd 1 while serving and
+we log to a file under the data dir), or die on a request (`registry.call_tool` never raises).
+OpenCode runs one copy per project directory and more for `opencode run`, so nothing here
+assumes it is alone: the index and memory roots are shared through the library's lease and locks.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from recollect import __version__
+from recollect.config import ensure_private_dir, resolve_paths
+from recollect.mcp import registry
+from recollect.mcp.base import ServerSettings
+from recollect.text.redact import redact
+
+log = logging.getLogger("recollect.mcp")
+LOG_NAME = "mcp.log"
+LOG_ROTATE_BYTES = 5_000_000
+
+
+def setup_logging() -> str | None:
+    """Log to `<data dir>/log/mcp.log` (owner-only); stderr goes nowhere useful in OpenCode.
+    Returns the log path, or None when it cannot be written (the server runs anyway)."""
+    try:
+        log_dir = ensure_private_dir(resolve_paths().log_dir)
+        path = log_dir / LOG_NAME
+        if path.exists() and path.stat().st_size > LOG_ROTATE_BYTES:
+            os.replace(path, path.with_name(LOG_NAME + ".1"))  # several servers may race here; harmless
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600))
+        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:
+        handler, path = logging.NullHandler(), None
+    handler.setFormatter(logging.Formatter(f"%(asctime)s {os.getpid()} %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers = [handler]  # the SDK's own warnings go to the same file, never to stdout/stderr
+    root.setLevel(logging.WARNING)
+    log.setLevel(logging.INFO)
+    return str(path) if path else None
+
+
+def tool_list() -> list[types.Tool]:
+    return [
+        types.Tool(
+            name=tool.name,
+            title=tool.title or None,
+            description=tool.description,
+            input_schema=tool.signature.schema(),
+            annotations=types.ToolAnnotations(
+                title=tool.title or None,
+                read_only_hint=tool.read_only,
+                destructive_hint=False if tool.read_only else tool.name == "memory_forget",
+                idempotent_hint=tool.read_only,
+                open_world_hint=False,
+            ),
+        )
+        for tool in registry.TOOLS
+    ]
+
+
+_warmed = threading.Event()
+
+
+def _warm_up() -> None:
+    """Import the library in the background once the host has listed the tools, so the first
+    call does not pay for it and start-up (on the host's critical path) does not either."""
+    try:
+        import recollect.history
+        import recollect.memory  # noqa: F401
+    except Exception:
+        log.exception("warm-up import failed")
+
+
+def _args_for_log(arguments: dict[str, Any] | None) -> str:
+    text = redact(json.dumps(arguments or {}, ensure_ascii=False, default=str))
+    return text if len(text) <= 300 else text[:300] + "…"
+
+
+def _json_safe(data: dict[str, Any] | None) -> dict[str, Any] | None:
+    # Structured content must survive the SDK's serializer whatever a library object carries (paths, dates).
+    return None if data is None else json.loads(json.dumps(data, ensure_ascii=False, default=str))
+
+
+def build_server(settings: ServerSettings) -> Server[Any]:
+    tools = tool_list()
+    lock = anyio.Lock()  # one call at a time: library calls are short, and memory writes stay ordered
+
+    async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        if not _warmed.is_set():
+            _warmed.set()
+            threading.Thread(target=_warm_up, name="recollect-warm-up", daemon=True).start()
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        started = time.perf_counter()
+        async with lock:
+            reply = await anyio.to_thread.run_sync(registry.call_tool, params.name, params.arguments, settings)
+        log.info(
+            "%s %s %.1f ms, %d chars, args %s",
+            params.name,
+            "error" if reply.is_error else "ok",
+            (time.perf_counter() - started) * 1000,
+            len(reply.text),
+            _args_for_log(params.arguments),
+        )
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=reply.text)],
+            structured_content=_json_safe(reply.structured),
+            is_error=reply.is_error,
+        )
+
+    return Server(
+        "recollect",
+        version=__version__,
+        title="recollect",
+        description="Search and read earlier coding-agent sessions; recall and keep curated memories.",
+        instructions=registry.INSTRUCTIONS,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+async def _serve(server: Server[Any]) -> None:
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def serve(settings: ServerSettings) -> None:
+    """Serve on stdin/stdout until the host closes stdin."""
+    log_path = setup_logging()
+    log.info(
+        "start v%s cwd=%s budget=%d scope=%s log=%s",
+        __version__,
+        settings.cwd,
+        settings.budget,
+        settings.default_scope,
+        log_path,
+    )
+    try:
+        anyio.run(_serve, build_server(settings))
+    finally:
+        log.info("stop")

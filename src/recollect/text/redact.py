@@ -20,27 +20,34 @@ class SecretFinding:
     end: int
 
 
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+# (kind, pattern, triggers): a pattern runs only when one of its literal triggers occurs in the
+# text (case-insensitively), which keeps redaction cheap on the bulk of text that holds no secret.
+_PATTERNS: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = [
     (
         "private key",
         re.compile(
             r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
             r"(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[\s\S]{0,4000})"
         ),
+        ("private key",),
     ),
-    ("anthropic key", re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{20,}")),
-    ("openai key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}")),
-    ("github token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})")),
-    ("gitlab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
-    ("slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}")),
-    ("aws access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("google api key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
-    ("stripe key", re.compile(r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{20,}")),
-    ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("huggingface token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}")),
-    ("password in url", re.compile(r"(?<=://)[^\s/:@'\"]+:[^\s/@'\"]{3,}(?=@)")),
-    ("bearer token", re.compile(r"(?i)(?<=\bbearer )[A-Za-z0-9_\-.=+/]{20,}")),
+    ("anthropic key", re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{20,}"), ("sk-ant-",)),
+    ("openai key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"), ("sk-",)),
+    (
+        "github token",
+        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})"),
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    ),
+    ("gitlab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}"), ("glpat-",)),
+    ("slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), ("xox",)),
+    ("aws access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), ("akia", "asia")),
+    ("google api key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b"), ("aiza",)),
+    ("stripe key", re.compile(r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{20,}"), ("k_live_", "k_test_")),
+    ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
+    ("huggingface token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b"), ("hf_",)),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"), ("eyj",)),
+    ("password in url", re.compile(r"(?<=://)[^\s/:@'\"]+:[^\s/@'\"]{3,}(?=@)"), ("://",)),
+    ("bearer token", re.compile(r"(?i)(?<=\bbearer )[A-Za-z0-9_\-.=+/]{20,}"), ("bearer ",)),
     (
         "assigned secret",
         re.compile(
@@ -48,6 +55,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"auth[_\-]?token|refresh[_\-]?token|private[_\-]?key|password|passwd|pwd|secret|token)"
             r"[\"']?\s*[:=]\s*(?:\"(?P<dq>[^\"\n]{4,})\"|'(?P<sq>[^'\n]{4,})'|(?P<value>[^\s\"',;]{6,}))"
         ),
+        ("key", "secret", "token", "passw", "pwd"),
     ),
 ]
 
@@ -71,7 +79,10 @@ def _span(kind: str, match: re.Match[str]) -> tuple[int, int] | None:
 def find_secrets(text: str) -> list[SecretFinding]:
     """Every suspected secret in `text`, in order, without overlaps."""
     spans: list[tuple[int, int, str]] = []
-    for kind, pattern in _PATTERNS:
+    lowered = text.lower()
+    for kind, pattern, triggers in _PATTERNS:
+        if not any(t in lowered for t in triggers):
+            continue
         for match in pattern.finditer(text):
             span = _span(kind, match)
             if span and not any(s < span[1] and span[0] < e for s, e, _ in spans):

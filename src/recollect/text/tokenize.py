@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from functools import lru_cache
 
 # Characters FTS5 must treat as part of a token (see FTS_TOKENIZE).
 JOINERS = "_./-:"
@@ -51,6 +52,8 @@ STOPWORDS = frozenset(
 
 def strip_marks(text: str) -> str:
     """Strip diacritics (é -> e), keeping case, without touching CJK."""
+    if text.isascii():
+        return text
     decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
     return "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
 
@@ -95,7 +98,13 @@ def _cjk_tokens(run: str) -> Iterator[str]:
         yield run[i : i + 2]
 
 
-def _latin_tokens(raw: str) -> Iterator[str]:
+@lru_cache(maxsize=65_536)
+def _latin_tokens(raw: str) -> tuple[str, ...]:
+    # Words repeat heavily in code and logs; caching per word makes indexing several times faster.
+    return tuple(_latin_tokens_uncached(raw))
+
+
+def _latin_tokens_uncached(raw: str) -> Iterator[str]:
     plain = strip_marks(raw)
     whole = _ALLOWED_IN_TOKEN.sub("", plain.casefold()).strip(JOINERS)
     if not whole:
@@ -125,7 +134,7 @@ def tokenize(text: str) -> list[str]:
     tokens: list[str] = []
     for match in _WORD.finditer(text):
         word = match.group(0)
-        if _CJK_RUN.match(word):
+        if word[0] >= "\u3040" and _CJK_RUN.match(word):
             tokens.extend(_cjk_tokens(word))
         else:
             tokens.extend(_latin_tokens(word))
@@ -144,18 +153,26 @@ def is_identifier(token: str) -> bool:
     )
 
 
+@lru_cache(maxsize=65_536)
+def _identifier_form(word: str) -> str | None:
+    """`word` trimmed if it looks like code (camelCase, joiners, letters with digits), else None."""
+    if len(word) < 3 or (word[0] >= "\u3040" and _CJK_RUN.match(word)):
+        return None
+    has_case_mix = any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
+    if (
+        has_case_mix
+        or any(ch in "_./:" for ch in word)
+        or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
+    ):
+        return word.strip(".:-") or None
+    return None
+
+
 def identifiers_in(text: str) -> list[str]:
     """Raw identifier-looking words (`parseHttpResponse`, `src/a.ts`, `ERR_CONN`) in first-seen order."""
     found: dict[str, None] = {}
     for match in _WORD.finditer(text):
-        word = match.group(0)
-        if _CJK_RUN.match(word) or len(word) < 3:
-            continue
-        has_case_mix = any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
-        if (
-            has_case_mix
-            or any(ch in "_./:" for ch in word)
-            or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word))
-        ):
-            found.setdefault(word.strip(".:-"), None)
-    return [w for w in found if w]
+        form = _identifier_form(match.group(0))
+        if form:
+            found.setdefault(form, None)
+    return list(found)

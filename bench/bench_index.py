@@ -1,0 +1,178 @@
+"""Benchmark the history index on large realistic stores (not a timed test: it prints figures).
+
+    python bench/bench_index.py --sessions 1000 [--sessions 5000] [--workdir /tmp/recollect-bench]
+
+For each size it generates (or reuses) a store with bench/storegen.py, then measures in a fresh
+process: cold index (sessions/s, wall and CPU), a sync with nothing changed, a sync after one
+session changed, in-process query latency p50/p95 over a mixed query set, peak memory of the
+indexing process, and the sidecar's size against the store's. The baseline measured in the same
+run is the time to merely read every session from the store (no index work), so the index cost
+can be stated as a ratio of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "src"))
+
+from bench.storegen import StoreMutator, generate_store  # noqa: E402
+
+
+def _child(code: str, env: dict[str, str]) -> dict[str, float]:
+    """Run `code` in a fresh interpreter; it prints one JSON line; add its peak RSS."""
+    peak = "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss"
+    wrapped = code + f"\nimport resource, json as _j\nprint(_j.dumps({{'maxrss_kb': {peak}}}))"
+    out = subprocess.run([sys.executable, "-c", wrapped], env=env, capture_output=True, text=True, check=True)
+    result: dict[str, float] = {}
+    for line in out.stdout.splitlines():
+        if line.startswith("{"):
+            result.update(json.loads(line))
+    return result
+
+
+COLD = """
+import json, time
+from recollect import history
+from recollect.config import load_config
+t, c = time.perf_counter(), time.process_time()
+report = history.index(load_config())
+wall, cpu = time.perf_counter() - t, time.process_time() - c
+print(json.dumps({"wall": wall, "cpu": cpu, "sessions": report.sources[0].sessions}))
+"""
+
+READ_ONLY = """
+import json, time
+from pathlib import Path
+from recollect.sources.opencode import OpenCodeSource
+from recollect.sources.base import SourceSpec
+import os
+src = OpenCodeSource(SourceSpec(id="opencode", kind="opencode", path=Path(os.environ["OPENCODE_DB"])))
+t, c = time.perf_counter(), time.process_time()
+n = sum(1 for _ in src.read_sessions(list(src.scan().stamps)))
+print(json.dumps({"wall": time.perf_counter() - t, "cpu": time.process_time() - c, "sessions": n}))
+"""
+
+
+def queries_for(manifest: dict, rng: random.Random, n: int = 60) -> list[str]:
+    sessions = list(manifest["sessions"].values())
+    rng.shuffle(sessions)
+    out: list[str] = []
+    for s in sessions:
+        for key in ("rare_identifier", "error_message", "cjk_phrase"):
+            if s.get(key) and len(out) < n:
+                out.append(s[key])
+    generic = [
+        "flaky test",
+        "fix the build",
+        "database migration failed",
+        "timeout",
+        "refactor the parser",
+        "why does the test fail",
+        "部署",
+        "配置 错误",
+        "rate limiter",
+        "TypeError",
+    ]
+    return out + generic
+
+
+def measure(size: int, workdir: Path) -> dict[str, object]:
+    store = workdir / f"store-{size}.db"
+    if not store.exists():
+        print(f"generating {size} sessions …", flush=True)
+        generate_store(store, sessions=size, seed=7)
+    manifest = json.loads(Path(str(store) + ".manifest.json").read_text())
+    home = workdir / f"home-{size}"
+    if home.exists():
+        for p in home.glob("*"):
+            if p.is_file():
+                p.unlink()
+    env = {
+        **os.environ,
+        "RECOLLECT_HOME": str(home),
+        "OPENCODE_DB": str(store),
+        "RECOLLECT_SOURCES": "opencode",
+        "PYTHONPATH": str(REPO / "src"),
+    }
+    baseline = _child(READ_ONLY, env)
+    cold = _child(COLD, env)
+    os.environ.update({k: env[k] for k in ("RECOLLECT_HOME", "OPENCODE_DB", "RECOLLECT_SOURCES")})
+    from recollect import history
+    from recollect.config import load_config
+    from recollect.index import store as index_store
+    from recollect.index.sync import sync
+    from recollect.search.rank import search
+    from recollect.sources import configured_specs
+
+    config = load_config()
+    conn = index_store.connect(config.index_path)
+    specs = configured_specs(config)
+    t = time.perf_counter()
+    sync(conn, specs)
+    unchanged = time.perf_counter() - t
+    victim = next(iter(manifest["sessions"]))
+    mutator = StoreMutator(store)
+    mutator.append_turn(victim, "one more question about this")
+    mutator.close()
+    t = time.perf_counter()
+    one = sync(conn, specs)
+    one_changed = time.perf_counter() - t
+    queries = queries_for(manifest, random.Random(3))
+    for q in queries[:5]:
+        search(conn, q)  # warm the page cache
+    latencies = []
+    for q in queries:
+        t = time.perf_counter()
+        search(conn, q)
+        latencies.append((time.perf_counter() - t) * 1000)
+    latencies.sort()
+    store_bytes = sum(p.stat().st_size for p in store.parent.glob(store.name + "*") if not p.name.endswith(".json"))
+    index_bytes = sum(p.stat().st_size for p in config.index_path.parent.glob("index.db*"))
+    del history
+    return {
+        "sessions": size,
+        "read_only_baseline_s": round(baseline["wall"], 2),
+        "cold_index_s": round(cold["wall"], 2),
+        "cold_index_cpu_s": round(cold["cpu"], 2),
+        "sessions_per_s": round(size / cold["wall"], 1),
+        "cold_vs_read_only": round(cold["wall"] / baseline["wall"], 2),
+        "peak_rss_mb": round(cold["maxrss_kb"] / 1024, 1),
+        "sync_unchanged_s": round(unchanged, 3),
+        "sync_one_changed_s": round(one_changed, 3),
+        "one_changed_updated": one.sources[0].updated,
+        "queries": len(latencies),
+        "query_p50_ms": round(statistics.median(latencies), 1),
+        "query_p95_ms": round(latencies[int(len(latencies) * 0.95) - 1], 1),
+        "store_mb": round(store_bytes / 1e6, 1),
+        "index_mb": round(index_bytes / 1e6, 1),
+        "index_vs_store": round(index_bytes / store_bytes, 3),
+        "machine_load_1m": round(os.getloadavg()[0], 2),
+        "cpu_count": os.cpu_count(),
+        "maxrss_self_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, action="append", help="store size (repeatable)")
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/recollect-bench"))
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    for size in args.sessions or [1000]:
+        print(json.dumps(measure(size, args.workdir), indent=2), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -18,3 +18,4 @@ for _command in _HISTORY_COMMANDS:
     main.add_command(_command)
 from recollect.cli.memory import memory as _memory; main.add_command(_memory)  # noqa: E402, E702, I001  # fmt: skip
 from recollect.cli.mcp import mcp_cmd as _mcp; main.add_command(_mcp)  # noqa: E402, E702, I001  # fmt: skip
+from recollect.cli.install import install, uninstall; main.add_command(install); main.add_command(uninstall)  # noqa: E402, E702, I001  # fmt: skip

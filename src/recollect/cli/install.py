@@ -1,0 +1,113 @@
+"""`recollect install opencode` and `recollect uninstall opencode`: argument handling and printing;
+`recollect.integrations.opencode` decides and does everything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from recollect.cli.output import print_json
+from recollect.integrations import opencode as oc
+
+
+def _print(report: oc.Report, *, undo_hint: bool) -> None:
+    verb = "would change" if report.dry_run else "changed"
+    if report.conflicts:
+        click.echo("Nothing was changed:", err=True)
+        for conflict in report.conflicts:
+            click.echo(f"  - {conflict}", err=True)
+        return
+    if report.changes:
+        click.echo(f"OpenCode config dir {report.config_dir}: {verb}")
+        width = max(len(c.path) for c in report.changes)
+        for change in report.changes:
+            keys = f"  [{', '.join(change.keys)}]" if change.keys else ""
+            click.echo(f"  {change.path.ljust(width)}  {change.action}{keys}")
+    else:
+        click.echo(f"OpenCode config dir {report.config_dir}: nothing to change")
+    for note in report.notes:
+        click.echo(f"  note: {note}")
+    if report.dry_run:
+        click.echo("Dry run: nothing was written.")
+    elif undo_hint and report.changes:
+        click.echo(f"Recorded in {report.manifest}; undo with: recollect uninstall opencode")
+        click.echo("Restart OpenCode to load it.")
+
+
+@click.group("install")
+def install() -> None:
+    """Connect recollect to an agent (MCP server, subagent, plugin)."""
+
+
+@click.group("uninstall")
+def uninstall() -> None:
+    """Take back what 'recollect install' did."""
+
+
+_config_dir_option = click.option(
+    "--config-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="OpenCode's config dir (default: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode).",
+)
+
+
+@install.command("opencode")
+@_config_dir_option
+@click.option(
+    "--config-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The opencode.json / opencode.jsonc to edit (default: the one in the config dir).",
+)
+@click.option("--force", is_flag=True, help="Replace a 'recollect' MCP entry, agent or plugin file that is not ours.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@click.option("--no-npm", is_flag=True, help="Do not pre-install @opencode-ai/plugin with npm.")
+@click.option(
+    "--opencode-version",
+    help="Version of @opencode-ai/plugin to pre-install "
+    f"(default: `opencode --version`, else {oc.DEFAULT_OPENCODE_VERSION}).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def install_opencode(
+    config_dir: Path | None,
+    config_file: Path | None,
+    force: bool,
+    dry_run: bool,
+    no_npm: bool,
+    opencode_version: str | None,
+    as_json: bool,
+) -> None:
+    """Add recollect to OpenCode: the MCP server, the recall subagent and the plugin. Idempotent."""
+    try:
+        report = oc.install(
+            config_dir=config_dir,
+            config_file=config_file,
+            force=force,
+            dry_run=dry_run,
+            npm=not no_npm,
+            opencode_version=opencode_version,
+        )
+    except oc.InstallError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        print_json(report.to_json())
+    else:
+        _print(report, undo_hint=True)
+    if report.conflicts:
+        raise SystemExit(1)
+
+
+@uninstall.command("opencode")
+@_config_dir_option
+@click.option("--dry-run", is_flag=True, help="Show what would be taken back; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def uninstall_opencode(config_dir: Path | None, dry_run: bool, as_json: bool) -> None:
+    """Remove what 'recollect install opencode' added; the rest of the config stays as it is."""
+    try:
+        report = oc.uninstall(config_dir=config_dir, dry_run=dry_run)
+    except oc.InstallError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        print_json(report.to_json())
+    else:
+        _print(report, undo_hint=False)

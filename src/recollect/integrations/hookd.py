@@ -1,0 +1,130 @@
+"""The helper process behind the OpenCode plugin: `python -m recollect.integrations.hookd`.
+
+The plugin spawns one per OpenCode process, on first need, and keeps it for the process's life:
+starting Python and importing recollect takes a few hundred milliseconds, far more than a message
+may wait, so it is paid once. The protocol is newline-delimited JSON over stdin/stdout:
+
+    -> {"id": 1, "op": "message", "session": "ses_…", "directory": "/proj", "text": "…"}
+    <- {"id": 1, "ok": true, "inject": "<recollect-memory>…", "recall": "", "cue": null, "ms": 3.1}
+
+Ops: `ping`, `message`, `system`, `compact`, `idle` (see `hooks.HookService`). The first line
+written is `{"hello": {...}}` once the imports are done: the plugin's signal that answers will
+now be fast. Any failure becomes `{"id": n, "ok": false, "error": "…"}` and a line in the log; the
+loop never dies on a bad request. It exits when stdin closes (OpenCode went away).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+from typing import Any, TextIO
+
+from recollect.integrations.hooks import LOG_NAME, HookService
+
+PROTOCOL = 1
+# Ops that may take long (subprocesses) run off the read loop, so a message never queues behind them.
+_BACKGROUND_OPS = {"idle"}
+
+
+def _str(request: dict[str, Any], key: str) -> str:
+    value = request.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def handle(service: HookService, request: dict[str, Any]) -> dict[str, Any]:
+    op = request.get("op")
+    session, directory = _str(request, "session"), _str(request, "directory") or os.getcwd()
+    if op == "ping":
+        return {"pong": True}
+    if op == "message":
+        return service.on_message(session, directory, _str(request, "text"))
+    if op == "system":
+        return service.on_system(directory)
+    if op == "compact":
+        return service.on_compact(session, directory, _str(request, "text"))
+    if op == "idle":
+        return service.on_idle(session, directory)
+    raise ValueError(f"unknown op {op!r}")
+
+
+class Server:
+    def __init__(self, service: HookService, out: TextIO) -> None:
+        self.service = service
+        self.out = out
+        self._write_lock = threading.Lock()
+
+    def send(self, data: dict[str, Any]) -> None:
+        line = json.dumps(data, ensure_ascii=False) + "\n"
+        with self._write_lock:
+            self.out.write(line)
+            self.out.flush()
+
+    def answer(self, request: dict[str, Any]) -> None:
+        started = time.perf_counter()
+        rid = request.get("id")
+        try:
+            result = handle(self.service, request)
+            reply = {"id": rid, "ok": True, **result}
+        except Exception as exc:  # a bad request or a bug must not end the helper
+            self.service.log(f"{request.get('op')} failed: {type(exc).__name__}: {exc}\n{traceback.format_exc()}")
+            reply = {"id": rid, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        reply["ms"] = round((time.perf_counter() - started) * 1000, 2)
+        self.send(reply)
+
+    def serve(self, lines: TextIO) -> None:
+        for raw in lines:
+            raw = raw.strip()
+            if not raw:
+                continue
+            try:
+                request = json.loads(raw)
+                if not isinstance(request, dict):
+                    raise ValueError("not an object")
+            except ValueError as exc:
+                self.service.log(f"unreadable request {raw[:200]!r}: {exc}")
+                continue
+            if request.get("op") in _BACKGROUND_OPS:
+                threading.Thread(target=self.answer, args=(request,), daemon=True).start()
+            else:
+                self.answer(request)
+
+
+def _warm() -> None:
+    # The first history cue should not pay for these imports.
+    import recollect.history
+    import recollect.search.scope  # noqa: F401
+
+
+def main(argv: list[str] | None = None) -> int:
+    started = time.perf_counter()
+    service = HookService()
+    import recollect.memory  # noqa: F401 - needed by the first message; load before saying hello
+
+    server = Server(service, sys.stdout)
+    server.send(
+        {
+            "hello": {
+                "protocol": PROTOCOL,
+                "pid": os.getpid(),
+                "log": str(service.paths.log_dir / LOG_NAME),
+                "timeout_ms": service.settings.timeout_ms,
+                "startup_ms": round((time.perf_counter() - started) * 1000, 1),
+            }
+        }
+    )
+    threading.Thread(target=_warm, daemon=True).start()
+    try:
+        server.serve(sys.stdin)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

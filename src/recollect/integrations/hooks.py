@@ -1,0 +1,397 @@
+"""What the OpenCode plugin's hooks compute. The plugin only forwards hook inputs here and puts the
+answers back; every decision is made in this module, so it can be tested without OpenCode.
+
+Four entry points, one per hook (see `docs/opencode.md`):
+
+* `on_message` (`chat.message`): the memory injection block for this user message (the plugin
+  caches it and puts it in every system prompt of the turn), and, when the message carries a
+  history cue ("last time", 上次 …), an auto-recall block of the best earlier sessions of this
+  project, the current one excluded;
+* `on_system` (`experimental.chat.system.transform` with nothing cached): hard rules and outline;
+* `on_compact` (`experimental.session.compacting`): this session's card and its relevant memories,
+  for the summary to keep;
+* `on_idle` (`event` `session.idle`): a detached, debounced `recollect index` and, when
+  `[memory] auto_extract` is on, `recollect extract --session ID`.
+
+Everything returned opens with a tag from `recollect.text.markers.INJECTED_BLOCK_TAGS`, so the
+indexer never reads it back as something a person said. Nothing here syncs the index on the hot
+path: a sync can take seconds, and a message must not wait for it (idle syncs keep it fresh).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from recollect.config import Config, ConfigError, Paths, load_config, resolve_paths
+
+RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
+CONTEXT_TAG, CONTEXT_END = "<recollect-context>", "</recollect-context>"
+RECALL_MAX_CHARS = 900
+RECALL_SESSIONS = 3
+LOG_NAME = "opencode-plugin.log"
+
+# History cues (seed 000 §8): phrases that mean "look at earlier sessions". English ones match on
+# word boundaries, case-insensitively; Chinese ones anywhere. Longer phrases first, so the query
+# derived from the rest of the message loses the whole cue.
+CUES_EN = (
+    "what did we decide",
+    "what we decided",
+    "same as last time",
+    "same as before",
+    "like last time",
+    "like before",
+    "last time",
+)
+CUES_ZH = ("跟之前一样", "像上次那样", "我们决定", "上次", "之前")
+_CUE_EN_RE = re.compile(r"\b(" + "|".join(re.escape(c).replace(r"\ ", r"\s+") for c in CUES_EN) + r")\b", re.I)
+_CUE_ZH_RE = re.compile("|".join(re.escape(c) for c in CUES_ZH))
+
+
+def detect_cue(text: str) -> str | None:
+    """The first history cue in `text`, normalised (lower case, single spaces), or None."""
+    found: list[tuple[int, str]] = []
+    m = _CUE_EN_RE.search(text)
+    if m:
+        found.append((m.start(), " ".join(m.group(1).lower().split())))
+    z = _CUE_ZH_RE.search(text)
+    if z:
+        found.append((z.start(), z.group(0)))
+    return min(found)[1] if found else None
+
+
+def derive_query(text: str) -> str:
+    """The message without its cue phrases: what to search earlier sessions for."""
+    rest = _CUE_ZH_RE.sub(" ", _CUE_EN_RE.sub(" ", text))
+    return " ".join(rest.split())[:400]
+
+
+@dataclass(frozen=True)
+class PluginSettings:
+    """`[opencode]` in recollect's config.toml; every piece can be turned off on its own."""
+
+    inject: bool = True  # memory tiers in the system prompt
+    auto_recall: bool = True  # history cues -> recall block
+    compaction_recall: bool = True  # session card + memories into the compaction prompt
+    sync_on_idle: bool = True  # `recollect index` after a session goes idle
+    idle_sync_seconds: float = 30.0  # at most one idle sync per this many seconds
+    extract_interval_seconds: float = 300.0  # per session, for auto_extract
+    auto_extract: bool = False  # from [memory] auto_extract: `recollect extract --session ID` on idle
+    timeout_ms: int = 1000  # what the plugin waits for one answer on the message path
+
+    @classmethod
+    def from_config(cls, config: Config) -> tuple[PluginSettings, list[str]]:
+        """Settings plus warnings: a bad value is reported and ignored, never fatal to a turn."""
+        warnings: list[str] = []
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in config.section("opencode").items():
+            if key not in known or key == "auto_extract":
+                warnings.append(f"[opencode] {key!r} is not a setting; known: {', '.join(sorted(known))}")
+                continue
+            default = getattr(cls, key)
+            if isinstance(default, bool):
+                if isinstance(value, bool):
+                    values[key] = value
+                else:
+                    warnings.append(f"[opencode] {key} must be true or false")
+            elif isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+                values[key] = type(default)(value)
+            else:
+                warnings.append(f"[opencode] {key} must be a number >= 0")
+        extract = config.section("memory").get("auto_extract", False)
+        if isinstance(extract, bool):
+            values["auto_extract"] = extract
+        else:
+            warnings.append("[memory] auto_extract must be true or false")
+        return cls(**values), warnings
+
+
+def _one_line(text: str, limit: int) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def _date(ms: int) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(ms / 1000)) if ms else "?"
+
+
+class Logger:
+    """Appends one line per event to the plugin log (the plugin writes to the same file)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        with contextlib.suppress(OSError):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if path.exists() and path.stat().st_size > 2_000_000:
+                path.replace(path.with_suffix(".log.1"))
+
+    def __call__(self, message: str) -> None:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime())
+        with contextlib.suppress(OSError), open(self.path, "a", encoding="utf-8") as f:
+            f.write(f"{stamp} [hookd {os.getpid()}] {message}\n")
+
+
+class HookService:
+    """Long-lived state for one helper process: config and memory spaces, cached until the config
+    file changes; debounce clocks for the idle work."""
+
+    def __init__(self, paths: Paths | None = None, *, python: str | None = None, log: Logger | None = None) -> None:
+        self.paths = paths or resolve_paths()
+        self.python = python or sys.executable
+        self.log = log or Logger(self.paths.log_dir / LOG_NAME)
+        self._config_key: tuple[float, int] | None = None
+        self._config: Config | None = None
+        self._settings = PluginSettings()
+        self._spaces: dict[str, Any] = {}
+        self._lock = threading.Lock()
+        self._last_sync = 0.0
+        self._sync_proc: subprocess.Popen[bytes] | None = None
+        self._sync_timer: threading.Timer | None = None
+        self._last_extract: dict[str, float] = {}
+        self._extract_available: bool | None = None
+        self.spawned: list[list[str]] = []  # every command line started (tests read it)
+
+    # --- config ----------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        try:
+            st = self.paths.config_file.stat()
+            key: tuple[float, int] | None = (st.st_mtime, st.st_size)
+        except OSError:
+            key = None
+        if self._config is not None and key == self._config_key:
+            return
+        self._config_key = key
+        self._spaces.clear()
+        try:
+            self._config = load_config(self.paths)
+            self._settings, warnings = PluginSettings.from_config(self._config)
+        except ConfigError as exc:
+            self._config = None
+            self._settings, warnings = PluginSettings(), [f"config: {exc}"]
+        for warning in warnings:
+            self.log(warning)
+
+    @property
+    def settings(self) -> PluginSettings:
+        self._refresh()
+        return self._settings
+
+    def _space(self, directory: str) -> Any:
+        from recollect.memory import MemorySettings, open_memory
+
+        self._refresh()
+        space = self._spaces.get(directory)
+        if space is None:
+            section = self._config.section("memory") if self._config else {}
+            # auto_extract belongs to this integration, not to MemorySettings.
+            section = {k: v for k, v in section.items() if k != "auto_extract"}
+            try:
+                settings = MemorySettings.from_section(section)
+            except ConfigError as exc:
+                self.log(f"[memory] settings ignored: {exc}")
+                settings = MemorySettings()
+            space = open_memory(Path(directory), paths=self.paths, settings=settings)
+            self._spaces[directory] = space
+        return space
+
+    # --- hooks -----------------------------------------------------------------------------
+
+    def injection(self, directory: str, text: str) -> str:
+        if not self.settings.inject:
+            return ""
+        from recollect.memory import injection_block
+
+        return injection_block(self._space(directory), text)
+
+    def recall_block(self, session: str, directory: str, text: str) -> tuple[str, str | None]:
+        """(block, cue). The block is empty without a cue, or when no earlier session matches well."""
+        if not self.settings.auto_recall:
+            return "", None
+        cue = detect_cue(text)
+        if cue is None:
+            return "", None
+        query = derive_query(text)
+        if not query:
+            return "", cue
+        from recollect import history
+        from recollect.search.scope import Filters
+
+        filters = Filters(scope="project", directory=directory, exclude_sessions=[session] if session else [])
+        result = history.search(
+            query, filters, limit=RECALL_SESSIONS * 2, per_session=1, config=self._config, sync_first=False
+        )
+        terms = set(result.terms)
+        # Silence beats noise: a session must match at least half the query's words.
+        need = max(1, (len(terms) + 1) // 2)
+        hits = [h for h in result.hits if len(set(h.matched)) >= need][:RECALL_SESSIONS]
+        return format_recall(cue, hits), cue
+
+    def on_message(self, session: str, directory: str, text: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"inject": "", "recall": "", "cue": None}
+        errors: list[str] = []
+        try:
+            out["inject"] = self.injection(directory, text)
+        except Exception as exc:  # one failing tier must not cost the other
+            errors.append(f"inject: {type(exc).__name__}: {exc}")
+        try:
+            out["recall"], out["cue"] = self.recall_block(session, directory, text)
+        except Exception as exc:
+            errors.append(f"recall: {type(exc).__name__}: {exc}")
+        if errors:
+            out["errors"] = errors
+            for e in errors:
+                self.log(f"message {session}: {e}")
+        return out
+
+    def on_system(self, directory: str) -> dict[str, Any]:
+        return {"inject": self.injection(directory, "")}
+
+    def on_compact(self, session: str, directory: str, text: str = "") -> dict[str, Any]:
+        if not self.settings.compaction_recall:
+            return {"context": []}
+        from recollect import history
+        from recollect.memory import recall
+        from recollect.search.scope import Filters
+
+        lines: list[str] = []
+        query = text
+        found = history.sessions(
+            Filters(scope="session", sessions=[session]), limit=1, config=self._config, sync_first=False
+        )
+        if found:
+            card = found[0]
+            lines.append(f"This session: {_one_line(card.title, 120)!r} in {card.directory}")
+            if card.first_human:
+                lines.append(f"- started with: {_one_line(card.first_human, 240)}")
+            if card.last_outcome:
+                lines.append(f"- last outcome: {_one_line(card.last_outcome, 240)}")
+            if card.tools:
+                lines.append(f"- tools used: {_one_line(card.tools, 160)}")
+            query = f"{card.title} {card.first_human} {text}"
+        memories = recall(self._space(directory), query, limit=5, record_hits=False) if query.strip() else []
+        if memories:
+            lines.append("Curated memories that bear on it (ids are stable; cite them):")
+            for m in memories:
+                highlight = f" — {_one_line(m.memory.highlight, 120)}" if m.memory.highlight else ""
+                lines.append(f"- {m.memory.qualified_id}: {_one_line(m.memory.summary, 200)}{highlight}")
+        if not lines:
+            return {"context": []}
+        block = "\n".join([CONTEXT_TAG, "Preserve in the summary if still true (from recollect):", *lines, CONTEXT_END])
+        return {"context": [block]}
+
+    def on_idle(self, session: str, directory: str) -> dict[str, Any]:
+        settings = self.settings
+        started: list[str] = []
+        if settings.sync_on_idle and self._sync(settings.idle_sync_seconds):
+            started.append("index")
+        if settings.auto_extract and session and self._extract(session, directory, settings.extract_interval_seconds):
+            started.append("extract")
+        return {"started": started}
+
+    # --- idle work -------------------------------------------------------------------------
+
+    def _spawn(self, args: list[str], cwd: str | None = None) -> subprocess.Popen[bytes]:
+        cmd = [self.python, "-m", "recollect.cli", *args]
+        log = open(self.paths.log_dir / "opencode-background.log", "ab")  # noqa: SIM115 - handed to the child
+        try:
+            # Detached: a Ctrl-C in OpenCode's terminal must not kill a sync half-way.
+            proc = subprocess.Popen(
+                cmd,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                cwd=cwd if cwd and os.path.isdir(cwd) else None,
+                start_new_session=True,
+            )
+        finally:
+            log.close()
+        self.spawned.append(cmd)
+        self.log(f"started {' '.join(args)} (pid {proc.pid})")
+        return proc
+
+    def _sync(self, interval: float) -> bool:
+        """Start `recollect index` unless one runs or ran within `interval`; then schedule one
+        trailing run, so the last idle of a burst is still indexed."""
+        with self._lock:
+            now = time.monotonic()
+            running = self._sync_proc is not None and self._sync_proc.poll() is None
+            if not running and now - self._last_sync >= interval:
+                self._last_sync = now
+                self._sync_proc = self._spawn(["index"])
+                return True
+            if self._sync_timer is None:
+                wait = max(interval - (now - self._last_sync), 1.0)
+                self._sync_timer = threading.Timer(wait, self._trailing_sync, args=(interval,))
+                self._sync_timer.daemon = True
+                self._sync_timer.start()
+            return False
+
+    def _trailing_sync(self, interval: float) -> None:
+        with self._lock:
+            self._sync_timer = None
+        self._sync(interval)
+
+    def extract_available(self) -> bool:
+        """`recollect extract` is another feature; use it only when this install has it."""
+        if self._extract_available is None:
+            try:
+                r = subprocess.run(
+                    [self.python, "-m", "recollect.cli", "extract", "--help"],
+                    capture_output=True,
+                    timeout=30,
+                    stdin=subprocess.DEVNULL,
+                )
+                self._extract_available = r.returncode == 0
+            except (OSError, subprocess.TimeoutExpired):
+                self._extract_available = False
+            if not self._extract_available:
+                self.log("auto_extract is on but this recollect has no 'extract' command; skipped")
+        return self._extract_available
+
+    def _extract(self, session: str, directory: str, interval: float) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            if now - self._last_extract.get(session, -interval) < interval:
+                return False
+            self._last_extract[session] = now
+        if not self.extract_available():
+            return False
+        self._spawn(["extract", "--session", session], cwd=directory)
+        return True
+
+    def close(self) -> None:
+        if self._sync_timer is not None:
+            self._sync_timer.cancel()
+
+
+def format_recall(cue: str, hits: list[Any]) -> str:
+    """The auto-recall block: at most `RECALL_MAX_CHARS`, one entry per session."""
+    if not hits:
+        return ""
+    head = (
+        f'{RECALL_TAG}\nAuto-recall (recollect) for "{cue}": earlier sessions of this project that may hold the '
+        "answer. They describe the past: check before relying on them; read more with recollect_history_read."
+    )
+    entries: list[str] = []
+    budget = RECALL_MAX_CHARS - len(head) - len(RECALL_END) - 2
+    for i, hit in enumerate(hits, 1):
+        title = _one_line(hit.title or "(untitled)", 70)
+        first = f'{i}. "{title}" ({_date(hit.time)}, {hit.directory}) cursor {hit.cursor}'
+        room = budget - sum(len(e) + 1 for e in entries) - len(first) - 5
+        if room < 0:
+            break
+        snippet = _one_line(hit.snippet, min(200, room))
+        entries.append(first + (f"\n   {snippet}" if snippet and room > 20 else ""))
+    if not entries:
+        return ""
+    return "\n".join([head, *entries, RECALL_END])

@@ -1,0 +1,254 @@
+// recollect for OpenCode: memory injection, auto-recall on history cues, compaction recall, idle sync.
+// Managed by `recollect install opencode`; `recollect uninstall opencode` removes it.
+//
+// This file holds no logic of its own. It forwards hook inputs to one long-lived Python helper
+// (`python -m recollect.integrations.hookd`, newline-delimited JSON over stdin/stdout), started on
+// first need and shared by every project in this OpenCode process, and puts the answers back.
+// A failure or a timeout is written to the log and the turn goes on without us.
+// Log: $RECOLLECT_HOME/log or $XDG_DATA_HOME/recollect/log, file opencode-plugin.log.
+// Off switch: RECOLLECT_OPENCODE_PLUGIN=0 in OpenCode's environment; per piece: [opencode] in
+// recollect's config.toml (see docs/opencode.md).
+import { spawn } from "node:child_process"
+import { appendFileSync, mkdirSync } from "node:fs"
+import { homedir } from "node:os"
+import { dirname, join } from "node:path"
+
+const INSTALLED = { python: "python3", env: {} } // @recollect-install (rewritten by the installer)
+
+const ENV = { ...process.env, ...INSTALLED.env }
+const PYTHON = process.env.RECOLLECT_PYTHON || INSTALLED.python
+const DISABLED = ["0", "off", "false", "no"].includes(String(process.env.RECOLLECT_OPENCODE_PLUGIN || "").toLowerCase())
+const STARTUP_MS = 5000 // first answer: Python start + imports
+const RESPAWN_MS = 30000 // after the helper died, wait this long before starting another
+const COMPACT_MS = 5000
+const CACHE_SESSIONS = 64
+
+let logPath = join(
+  ENV.RECOLLECT_HOME ? ENV.RECOLLECT_HOME : join(ENV.XDG_DATA_HOME || join(homedir(), ".local", "share"), "recollect"),
+  "log",
+  "opencode-plugin.log",
+)
+
+function log(message) {
+  try {
+    mkdirSync(dirname(logPath), { recursive: true })
+    appendFileSync(logPath, `${new Date().toISOString()} [plugin ${process.pid}] ${message}\n`)
+  } catch {
+    // Nowhere to log to: stay silent rather than break the turn.
+  }
+}
+
+// --- the helper ---------------------------------------------------------------------------------
+
+const helper = { proc: null, hello: null, ready: null, pending: new Map(), nextId: 1, buf: "", spawnedAt: 0 }
+
+function settle(proc, why) {
+  if (helper.proc !== proc) return
+  log(`helper ${why}`)
+  helper.proc = null
+  helper.hello = null
+  helper.resolveReady?.(false)
+  for (const waiter of helper.pending.values()) waiter(null)
+  helper.pending.clear()
+}
+
+function onLine(line) {
+  let msg
+  try {
+    msg = JSON.parse(line)
+  } catch {
+    log(`helper wrote a line that is not JSON: ${line.slice(0, 200)}`)
+    return
+  }
+  if (msg.hello) {
+    helper.hello = msg.hello
+    if (msg.hello.log) logPath = msg.hello.log
+    helper.resolveReady?.(true)
+    return
+  }
+  const waiter = helper.pending.get(msg.id)
+  if (!waiter) return // answered after its timeout
+  helper.pending.delete(msg.id)
+  if (!msg.ok) log(`helper error: ${msg.error}`)
+  waiter(msg.ok ? msg : null)
+}
+
+function startHelper() {
+  if (DISABLED || helper.proc) return
+  const now = Date.now()
+  if (now - helper.spawnedAt < RESPAWN_MS) return
+  helper.spawnedAt = now
+  helper.buf = ""
+  helper.ready = new Promise((resolve) => (helper.resolveReady = resolve))
+  let proc
+  try {
+    proc = spawn(PYTHON, ["-m", "recollect.integrations.hookd"], { stdio: ["pipe", "pipe", "pipe"], env: ENV })
+  } catch (e) {
+    log(`cannot start ${PYTHON}: ${e?.message ?? e}`)
+    helper.resolveReady(false)
+    return
+  }
+  helper.proc = proc
+  proc.stdout.setEncoding("utf8")
+  proc.stdout.on("data", (chunk) => {
+    helper.buf += chunk
+    let i
+    while ((i = helper.buf.indexOf("\n")) >= 0) {
+      const line = helper.buf.slice(0, i)
+      helper.buf = helper.buf.slice(i + 1)
+      if (line.trim()) onLine(line)
+    }
+  })
+  proc.stderr.setEncoding("utf8")
+  proc.stderr.on("data", (chunk) => log(`helper stderr: ${String(chunk).trim().slice(0, 4000)}`))
+  proc.stdin.on("error", () => {}) // EPIPE after the helper died: reported by "exit"
+  proc.on("error", (e) => settle(proc, `failed: ${e?.message ?? e}`))
+  proc.on("exit", (code, signal) => settle(proc, `exited (${code ?? signal})`))
+  // Never keep OpenCode alive for our sake (`opencode run` must exit when it is done).
+  for (const handle of [proc, proc.stdin, proc.stdout, proc.stderr]) handle?.unref?.()
+}
+
+function withTimeout(promise, ms) {
+  let timer
+  return Promise.race([promise, new Promise((resolve) => (timer = setTimeout(() => resolve(null), ms)))]).finally(() =>
+    clearTimeout(timer),
+  )
+}
+
+// One request; resolves to the answer, or null on any failure or timeout (already logged).
+async function call(op, payload, timeoutMs) {
+  startHelper()
+  if (!helper.proc) return null
+  if (!helper.hello) {
+    const ok = await withTimeout(helper.ready, STARTUP_MS)
+    if (!ok) {
+      log(`${op}: helper not ready after ${STARTUP_MS} ms; going on without it`)
+      return null
+    }
+  }
+  const proc = helper.proc
+  if (!proc) return null
+  const id = helper.nextId++
+  const started = performance.now()
+  const answer = await withTimeout(
+    new Promise((resolve) => {
+      helper.pending.set(id, resolve)
+      try {
+        proc.stdin.write(JSON.stringify({ id, op, ...payload }) + "\n")
+      } catch (e) {
+        helper.pending.delete(id)
+        log(`${op}: cannot write to the helper: ${e?.message ?? e}`)
+        resolve(null)
+      }
+    }),
+    timeoutMs,
+  )
+  if (answer === null && helper.pending.has(id)) {
+    helper.pending.delete(id)
+    log(`${op} timed out after ${timeoutMs} ms (${(performance.now() - started).toFixed(0)} ms waited)`)
+  }
+  return answer
+}
+
+const timeoutMs = () => helper.hello?.timeout_ms ?? 1000
+
+// --- ids ----------------------------------------------------------------------------------------
+
+// An id shaped like OpenCode's own ascending part ids ("prt_" + 12 hex of time + 14 base62), one
+// millisecond ahead so our part sorts after the user's text.
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+let idClock = 0
+let idCounter = 0
+function partId() {
+  const ts = Date.now() + 1
+  if (ts !== idClock) {
+    idClock = ts
+    idCounter = 0
+  }
+  idCounter += 1
+  const time = ((BigInt(ts) * 0x1000n + BigInt(idCounter)) & 0xffffffffffffn).toString(16).padStart(12, "0")
+  let rand = ""
+  for (let i = 0; i < 14; i++) rand += BASE62[Math.floor(Math.random() * 62)]
+  return `prt_${time}${rand}`
+}
+
+// --- per-session cache of the current message's injection --------------------------------------
+
+// The system transform runs for every LLM call of a turn (steps, title, compaction): it reuses the
+// block computed for the turn's user message instead of asking again.
+const cache = new Map()
+function remember(sessionID, entry) {
+  cache.delete(sessionID)
+  cache.set(sessionID, entry)
+  while (cache.size > CACHE_SESSIONS) cache.delete(cache.keys().next().value)
+}
+
+function userText(parts) {
+  return (parts || [])
+    .filter((p) => p && p.type === "text" && !p.synthetic && !p.ignored && typeof p.text === "string")
+    .map((p) => p.text)
+    .join("\n")
+    .trim()
+}
+
+// --- hooks --------------------------------------------------------------------------------------
+
+export const RecollectPlugin = async (input) => {
+  if (DISABLED) return {}
+  const directory = input?.directory || input?.worktree || process.cwd()
+  return {
+    event: async ({ event }) => {
+      const type = event?.type || ""
+      if (!type.startsWith("session.")) return
+      startHelper() // warm it before the first message needs it
+      const sessionID = event.properties?.sessionID
+      if (type === "session.idle" && sessionID) {
+        // Fire and forget: the helper starts detached, debounced work.
+        void call("idle", { session: sessionID, directory }, COMPACT_MS)
+      } else if (type === "session.deleted") {
+        cache.delete(event.properties?.info?.id ?? sessionID)
+      }
+    },
+
+    "chat.message": async (inp, out) => {
+      const sessionID = inp?.sessionID || out?.message?.sessionID
+      if (!sessionID) return
+      const text = userText(out?.parts)
+      const answer = await call("message", { session: sessionID, directory, text }, timeoutMs())
+      if (!answer) {
+        cache.delete(sessionID)
+        return
+      }
+      remember(sessionID, { inject: answer.inject || "", text: text.slice(0, 2000) })
+      if (answer.recall && Array.isArray(out?.parts) && out?.message?.id) {
+        out.parts.push({
+          id: partId(),
+          sessionID,
+          messageID: out.message.id,
+          type: "text",
+          text: answer.recall,
+          synthetic: true,
+        })
+      }
+    },
+
+    "experimental.chat.system.transform": async (inp, out) => {
+      const sessionID = inp?.sessionID
+      let entry = sessionID ? cache.get(sessionID) : undefined
+      if (!entry) {
+        const answer = await call("system", { session: sessionID, directory }, timeoutMs())
+        if (!answer) return
+        entry = { inject: answer.inject || "", text: "" }
+        if (sessionID) remember(sessionID, entry)
+      }
+      if (entry.inject && Array.isArray(out?.system)) out.system.push(entry.inject)
+    },
+
+    "experimental.session.compacting": async (inp, out) => {
+      const sessionID = inp?.sessionID
+      const text = (sessionID && cache.get(sessionID)?.text) || ""
+      const answer = await call("compact", { session: sessionID, directory, text }, COMPACT_MS)
+      if (answer && Array.isArray(out?.context)) for (const block of answer.context || []) out.context.push(block)
+    },
+  }
+}

@@ -134,3 +134,16 @@ def test_bad_filters_say_how_to_fix_them() -> None:
         Filters(classes=["everything"]).validate()
     with pytest.raises(FilterError, match="7d"):
         parse_time("last tuesday")
+
+
+def test_typo_is_corrected_to_an_indexed_word(indexed: Path) -> None:
+    result = history.search("reamde edit")
+    assert result.corrections == {"reamde": "readme"}
+    assert result.hits and result.hits[0].directory == BETA
+    exact = history.search("readme edit")
+    assert exact.corrections == {}  # positive control: nothing to correct
+
+
+def test_common_words_do_not_drown_a_rare_one(indexed: Path) -> None:
+    result = history.search("the error said File not found missing-file.txt in the read tool")
+    assert result.hits and "missing-file.txt" in result.hits[0].matched and result.hits[0].directory == ALPHA

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from recollect.search.scope import Filters, predicate
-from recollect.text.tokenize import query_terms, tokenize
+from recollect.text.tokenize import fold, query_terms, stem
 
 CHUNK_CANDIDATES = 400
 CARD_CANDIDATES = 100
@@ -76,11 +76,13 @@ class SearchResult:
     hits: list[Hit]
     coverage: Coverage
     took_ms: float = 0.0
+    corrections: dict[str, str] = field(default_factory=dict)  # typo -> the indexed word searched instead
 
     def to_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "terms": self.terms,
+            "corrections": self.corrections,
             "hits": [h.to_json() for h in self.hits],
             "coverage": asdict(self.coverage),
             "took_ms": round(self.took_ms, 1),
@@ -119,6 +121,87 @@ def snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> str:
     start = max(0, anchor - width // 3)
     end = min(len(flat), start + width)
     return ("…" if start else "") + flat[start:end] + ("…" if end < len(flat) else "")
+
+
+def _ensure_vocab(conn: sqlite3.Connection) -> None:
+    """Per-connection views of FTS term statistics (document frequency per term)."""
+    try:
+        conn.execute("CREATE VIRTUAL TABLE temp.chunk_vocab USING fts5vocab(main, chunk_fts, row)")
+    except sqlite3.OperationalError as exc:
+        if "already exists" not in str(exc):
+            raise
+
+
+def document_frequencies(conn: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
+    _ensure_vocab(conn)
+    marks = ",".join("?" * len(terms))
+    found = dict(conn.execute(f"SELECT term, doc FROM temp.chunk_vocab WHERE term IN ({marks})", terms).fetchall())
+    return {t: int(found.get(t, 0)) for t in terms}
+
+
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def correct_typo(conn: sqlite3.Connection, term: str) -> str | None:
+    """The most frequent indexed term within a small edit distance of an unknown `term`, if any.
+
+    Candidates share the first two characters (typos there are rare), which keeps the vocabulary
+    scan to one short range of the term index."""
+    if len(term) < 4 or not term.isalpha():
+        return None
+    _ensure_vocab(conn)
+    limit = 1 if len(term) <= 5 else 2
+    prefix = term[:2]
+    upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+    best: tuple[int, int, str] | None = None
+    for candidate, doc in conn.execute(
+        "SELECT term, doc FROM temp.chunk_vocab WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?",
+        (prefix, upper, len(term) - limit, len(term) + limit),
+    ):
+        distance = _edit_distance(term, candidate, limit)
+        if distance <= limit and (best is None or (distance, -doc) < (best[0], -best[1])):
+            best = (distance, doc, candidate)
+    return best[2] if best else None
+
+
+def plan_terms(conn: sqlite3.Connection, terms: list[str]) -> tuple[list[str], dict[str, float], dict[str, str]]:
+    """Which query terms to search with, their idf weights, and typo corrections made.
+
+    Long queries (pasted error messages) are full of words that occur everywhere ("error", "code");
+    matching on them only makes BM25 score half the index. When rarer terms exist, terms in more
+    than 5% of chunks are left out of the match (they still count nothing against a session)."""
+    if not terms:
+        return [], {}, {}
+    df = document_frequencies(conn, terms)
+    total = max(1, conn.execute("SELECT max(id) FROM chunk").fetchone()[0] or 1)
+    corrections: dict[str, str] = {}
+    derived = {stem(t) for t in terms if stem(t) != t}  # stems are not corrected on their own
+    for term in terms:
+        if df[term] == 0 and term not in derived:
+            fixed = correct_typo(conn, term)
+            if fixed and fixed not in df:
+                corrections[term] = fixed
+                df[fixed] = document_frequencies(conn, [fixed])[fixed]
+    present = [t for t in dict.fromkeys([*terms, *corrections.values()]) if df.get(t, 0) > 0]
+    idf = {t: math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5)) for t in present}
+    keep = present
+    if len(present) > 3:
+        rare = [t for t in present if df[t] / total <= 0.05]
+        keep = rare if len(rare) >= 2 else sorted(present, key=lambda t: df[t])[:3]
+    # Terms the index has never seen still go into the match: the card arm may know them.
+    unknown = [t for t in terms if df.get(t, 0) == 0 and t not in corrections and t not in derived]
+    return keep + unknown, {t: idf[t] for t in keep}, corrections
 
 
 def _count(conn: sqlite3.Connection, where: str, params: list[object]) -> int:
@@ -188,7 +271,8 @@ def search(
         coverage.hint = "the query has no searchable words; use a word, an identifier, a path or an error message"
         return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000)
 
-    match = fts_match(terms)
+    match_terms, weights, corrections = plan_terms(conn, terms)
+    match = fts_match(match_terms)
     chunk_rows = conn.execute(
         f"SELECT c.id, c.sid, bm25(chunk_fts) AS r FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
         f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} ORDER BY r LIMIT ?",
@@ -196,9 +280,9 @@ def search(
     ).fetchall()
     card_rows: list[tuple[int, float]] = []
     if not filters.chunk_level:
-        weights = ", ".join(str(w) for w in CARD_WEIGHTS)
+        card_weights = ", ".join(str(w) for w in CARD_WEIGHTS)
         card_rows = conn.execute(
-            f"SELECT s.sid, bm25(card_fts, {weights}) AS r FROM card_fts JOIN session s ON s.sid = card_fts.rowid "
+            f"SELECT s.sid, bm25(card_fts, {card_weights}) AS r FROM card_fts JOIN session s ON s.sid = card_fts.rowid "
             f"WHERE card_fts MATCH ? AND {session_where} ORDER BY r LIMIT ?",
             [match, *session_params, CARD_CANDIDATES],
         ).fetchall()
@@ -217,7 +301,7 @@ def search(
     coverage.sessions_matched = len(candidates)
     if not candidates:
         coverage.hint = _hint(filters, coverage)
-        return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000)
+        return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000, corrections)
 
     fused = {
         sid: (1 / (RRF_K + chunk_rank[sid]) if sid in chunk_rank else 0.0)
@@ -234,22 +318,16 @@ def search(
     now_ms = now_ms or int(time.time() * 1000)
     scored: list[tuple[float, int]] = []
     matched_terms: dict[int, list[str]] = {}
-    term_set = set(terms)
+    total_weight = sum(weights.values())
     for sid in shortlist:
         row = sessions[sid]
-        seen = set(
-            tokenize(
-                " ".join(
-                    str(row[k] or "")
-                    for k in ("title", "first_human", "identifiers", "files", "errors", "last_outcome")
-                )
-            )
-        )
-        for cid in session_chunks.get(sid, [])[: per_session + 1]:
-            seen.update(tokenize(chunks[cid]["text"]))
-        matched = [t for t in terms if t in seen]
+        texts = [str(row[k] or "") for k in ("title", "first_human", "identifiers", "files", "errors", "last_outcome")]
+        texts += [chunks[cid]["text"] for cid in session_chunks.get(sid, [])[: per_session + 1]]
+        haystack = _folded(" ".join(texts))
+        # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).
+        matched = [t for t in weights if t in haystack]
         matched_terms[sid] = matched
-        coverage_factor = (len(matched) / len(term_set)) ** 1.5 if term_set else 1.0
+        coverage_factor = (sum(weights[t] for t in matched) / total_weight) ** 1.5 if total_weight else 1.0
         directory = row["directory"] or ""
         if directory == caller:
             place = 1.2
@@ -295,7 +373,11 @@ def search(
     if malformed:
         coverage.skipped_by_reason["malformed_records"] = malformed
     coverage.hint = _hint(filters, coverage)
-    return SearchResult(query, terms, hits, coverage, (time.perf_counter() - started) * 1000)
+    return SearchResult(query, terms, hits, coverage, (time.perf_counter() - started) * 1000, corrections)
+
+
+def _folded(text: str) -> str:
+    return text.lower() if text.isascii() else fold(text)
 
 
 def _session_rows(conn: sqlite3.Connection, sids: list[int]) -> dict[int, sqlite3.Row]:

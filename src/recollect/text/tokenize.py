@@ -50,11 +50,17 @@ STOPWORDS = frozenset(
 )
 
 
+_ACCENTED = re.compile(r"[\u00c0-\u024f\u1e00-\u1eff\u0300-\u036f]")
+
+
 def strip_marks(text: str) -> str:
     """Strip diacritics (é -> e), keeping case, without touching CJK."""
     if text.isascii():
         return text
-    decomposed = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", text))
+    text = unicodedata.normalize("NFKC", text)  # also folds full-width forms
+    if not _ACCENTED.search(text):
+        return text  # the common non-ASCII case (CJK, symbols): nothing to strip
+    decomposed = unicodedata.normalize("NFD", text)
     return "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
 
 

@@ -1,15 +1,26 @@
 """Generate large, realistic OpenCode 1.18.33 stores in the real SQLite schema.
 
 What this module owns: a deterministic (per seed) synthetic ``opencode.db`` that looks like months of
-tool-heavy coding sessions — projects, sessions (with subagent children, archived ones, compactions,
-provider errors, aborts, /shell), ``message``/``part`` rows in the real JSON shapes, and the ``event``
-log + ``event_sequence`` exactly as OpenCode writes them (one ``message.part.updated.1`` per part
-state, bash output streamed through ``metadata.output``). Shapes are copied from the real sample
-store described in ``shared/opencode/REPORT.md``.
+tool-heavy coding sessions — projects, sessions (subagent children, archived ones, subdirectories, a
+non-git "global" project, compactions, provider errors, aborts, /shell), ``message``/``part`` rows in
+the real JSON shapes, ``todo`` rows, and the ``event`` log + ``event_sequence`` written the way
+OpenCode writes them (three ``message.updated`` per LLM step, text/reasoning parts written at start
+and end, tool parts pending/running/completed, bash output streamed through ``metadata.output``).
+Shapes are copied from the real sample store (``shared/opencode/REPORT.md``); the event log replays
+to exactly the message/part rows.
 
-It also mutates a generated store the way OpenCode would (:class:`StoreMutator`) so incremental-sync
-tests can replay realistic changes. It never touches a real user's store: it only writes the path it
-is given.
+It never touches a real user's store: it only writes the path it is given.
+
+API::
+
+    store = generate_store(path, sessions=1000, seed=7, projects=6, months=6)   # -> GeneratedStore
+    store.sessions[sid]          # SessionFacts: project, directory, rare_identifier, error_message, cjk_phrase…
+    store.by_project(); store.by_directory(); GeneratedStore.load(path + ".manifest.json")
+
+    with StoreMutator(path) as m:                    # OpenCode-like changes, events included
+        m.append_turn(sid, "text", steps=2); m.add_session(project_id)
+        m.delete_message(mid); m.delete_part(pid); m.edit_part(pid, "text")
+        m.rename_session(sid, "title"); m.archive_session(sid); m.delete_session(sid)
 
 CLI::
 
@@ -1774,11 +1785,11 @@ class SessionPlayer:
             return self.grep()
         if r < 0.42:
             return self.glob()
-        if r < 0.62:
+        if r < 0.60:
             return self.edit()
         if r < 0.64:
             return self.edit(fail=True)
-        if r < 0.65:
+        if r < 0.66:
             return self.read(missing=True)
         if r < 0.80:
             fail = self.rng.choice(self.t.module.errors) if self.rng.random() < 0.35 else None
@@ -1926,6 +1937,7 @@ def play_child(w: SessionWriter, topic: Topic) -> str:
     w.s.model = {"id": w.model.model, "providerID": w.model.provider, "variant": "default"}
     w.session_updated()
     u = p.user_turn(topic.first_prompt)
+    w.s.summary = {"additions": 0, "deletions": 0, "files": 0}
     p.step(u, [p.grep(topic.rare), p.grep()], reasoning=True)
     p.rare_used = True
     for _ in range(r.randint(1, 5)):

@@ -9,6 +9,7 @@ several processes (CLI, MCP servers, plugin) share one index while readers never
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import time
 import uuid
@@ -187,6 +188,20 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
+def _holder_is_dead(holder: str) -> bool:
+    host, _, rest = holder.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False  # another machine's process: only its expiry tells
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
 class Lease:
     """The single-writer lease: a row taken by one conditional UPDATE, renewed by heartbeat, expiring
     on its own if the holder dies (kill -9), so a crashed sync never blocks the next one for long."""
@@ -195,14 +210,19 @@ class Lease:
         self.conn = conn
         self.name = name
         self.ttl_ms = ttl_ms
-        self.holder = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.held = False
 
     def acquire(self) -> bool:
         now = now_ms()
+        current, _ = self.holder_info()
+        # A holder on this machine whose process is gone (kill -9) cannot renew: take over now,
+        # rather than making the next sync wait for the lease to expire.
+        stale = current if current and _holder_is_dead(current) else None
         cur = self.conn.execute(
-            "UPDATE lease SET holder = ?, expires = ? WHERE name = ? AND (holder IS NULL OR holder = ? OR expires < ?)",
-            (self.holder, now + self.ttl_ms, self.name, self.holder, now),
+            "UPDATE lease SET holder = ?, expires = ? WHERE name = ? "
+            "AND (holder IS NULL OR holder = ? OR holder = ? OR expires < ?)",
+            (self.holder, now + self.ttl_ms, self.name, self.holder, stale, now),
         )
         self.held = cur.rowcount == 1
         return self.held

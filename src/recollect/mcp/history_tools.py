@@ -12,7 +12,7 @@ import os
 from typing import Any
 
 from recollect.mcp.args import Param, Signature
-from recollect.mcp.base import SCOPES, Lines, Reply, ServerSettings, Tool, fit, for_model, one_line, when
+from recollect.mcp.base import SCOPES, Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
 from recollect.search.scope import AUTHORS, CLASSES, ROLES, Filters, parse_time
 
 MAX_SEARCH_LIMIT = 50
@@ -22,16 +22,14 @@ FILTER_PARAMS: tuple[Param, ...] = (
     Param(
         "scope",
         "string",
-        "Which sessions to look in: 'all' (every project, those of this project ranked first), 'project' (this "
-        "git project), 'directory' (this directory and below) or 'session' (only the ids in 'session'). "
-        "Default: the server's default, usually 'all'; 'session' when 'session' is given.",
+        "'all' projects (this one ranks first), this git 'project', this 'directory' and below, or only the "
+        "'session' ids given. Default: the server's (usually 'all'); 'session' when 'session' is given.",
         choices=SCOPES,
     ),
     Param(
         "directory",
         "string",
-        "The directory that 'project' and 'directory' scope mean; absolute, or relative to the project. "
-        "Default: the project directory this server was started in.",
+        "What 'project' and 'directory' scope mean (absolute or relative). Default: the project the server runs in.",
     ),
     Param("session", "string_list", "Only these session ids (e.g. from history_sessions); implies scope 'session'."),
     Param("exclude_session", "string_list", "Leave these session ids out (e.g. the current session)."),
@@ -130,8 +128,9 @@ def _hit_block(i: int, hit: Any, time_iso: str) -> list[str]:
 
 def coverage_line(cov: Any) -> str:
     text = (
-        f"coverage: {cov.hits_returned} hits from {cov.sessions_returned} sessions; {cov.sessions_matched} "
-        f"matched, {cov.sessions_in_scope} in scope ({cov.scope}), {cov.sessions_indexed} indexed"
+        f"coverage: {count(cov.hits_returned, 'hit')} from {count(cov.sessions_returned, 'session')}; "
+        f"{cov.sessions_matched} matched, {cov.sessions_in_scope} in scope ({cov.scope}), "
+        f"{cov.sessions_indexed} indexed"
     )
     if cov.limited_by:
         text += "; limited by " + ", ".join(cov.limited_by)
@@ -150,7 +149,11 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
     if not result.hits:
         out.add(f"No hits for {args['query']!r}. {for_model(cov.hint)}".rstrip(), coverage_line(cov))
         return Reply(out.text(), result.to_json())
-    out.add(f"{len(result.hits)} hits for {args['query']!r}:")
+    out.add(f"{count(len(result.hits), 'hit')} for {args['query']!r}:")
+    # Newer rankers may search an indexed spelling for a typo; say so, or the hits look unrelated.
+    corrections = getattr(result, "corrections", None) or {}
+    if corrections:
+        out.add("(searched " + ", ".join(f"{new!r} for {old!r}" for old, new in corrections.items()) + ")")
     footer = [
         coverage_line(cov),
         "Read one: history_read(cursor=…). More: raise limit or add filters.",
@@ -255,14 +258,15 @@ SESSIONS = Signature(
             maximum=MAX_SESSIONS_LIMIT,
         ),
         Param("offset", "integer", "Skip this many (for the next page). Default 0.", default=0, minimum=0),
-        *FILTER_PARAMS,
+        # The filters that make sense for a list of sessions; fewer parameters, fewer tokens per request.
+        *(p for p in FILTER_PARAMS if p.name in ("scope", "directory", "since", "until", "tool", "agent")),
     ),
 )
 
 SESSIONS_DESCRIPTION = (
     "List earlier sessions, newest first: to see what was worked on recently, find a session by date or "
     "directory, or get a session's cursor when you know roughly when it happened but not its words. "
-    "Takes the same filters as history_search (scope, directory, since/until, agent …).\n"
+    "Filters: scope, directory, since/until, tool (sessions that used it), agent.\n"
     "Returns a numbered list: title, directory, last update, message count, the first thing the user asked, "
     "the last outcome, and a cursor for history_read (mode='head' reads from the start).\n"
     "Paging: when a page is full, call again with offset = offset + limit. Read-only."

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect.mcp.args import ArgumentError, Param, Signature
-from recollect.mcp.base import Lines, Reply, ServerSettings, Tool, fit, one_line
+from recollect.mcp.base import Lines, Reply, ServerSettings, Tool, count, fit, one_line
 
 AUTHOR = "model"  # models propose, people decide: never "person" from this surface
 MAX_RECALL_LIMIT = 20
@@ -79,7 +79,7 @@ def run_recall(args: dict[str, Any], settings: ServerSettings) -> Reply:
             f"No memory matches {args['query']!r}. Try other words, or memory_inspect to list what exists.", data
         )
     out = Lines(settings.budget)
-    out.add(f"{len(hits)} memories for {args['query']!r}, best first:")
+    out.add(f"{count(len(hits), 'memory')} for {args['query']!r}, best first:")
     shown_hits = 0
     for i, hit in enumerate(hits, 1):
         m = hit.memory
@@ -89,7 +89,8 @@ def run_recall(args: dict[str, Any], settings: ServerSettings) -> Reply:
             block.append(f"   highlight: {one_line(m.highlight, 300)}")
         if m.load_when:
             block.append(f"   when: {one_line(', '.join(m.load_when), 300)}")
-        block.extend(_indent(m.body))
+        if m.body.strip() != m.summary.strip():  # the summary defaults to the body's first line
+            block.extend(_indent(m.body))
         if not out.fits(block, 200):
             break
         out.add(*block)
@@ -271,7 +272,7 @@ def run_inspect(args: dict[str, Any], settings: ServerSettings) -> Reply:
     entries = [e for e in report.memories if args["category"] in (None, e.memory.category)]
     out = Lines(settings.budget)
     for root in report.roots:
-        state = f"{root['memories']} memories" if root["exists"] else "not created yet"
+        state = count(root["memories"], "memory") if root["exists"] else "not created yet"
         out.add(f"{root['scope']} root: {root['path']} ({state})")
     counts: dict[str, int] = {}
     for entry in entries:

@@ -29,7 +29,7 @@ from mcp.server.stdio import stdio_server
 from recollect import __version__
 from recollect.config import ensure_private_dir, resolve_paths
 from recollect.mcp import registry
-from recollect.mcp.base import ServerSettings
+from recollect.mcp.base import Reply, ServerSettings
 from recollect.text.redact import redact
 
 log = logging.getLogger("recollect.mcp")
@@ -76,17 +76,26 @@ def tool_list() -> list[types.Tool]:
     ]
 
 
-_warmed = threading.Event()
+_warm_up_started = threading.Event()
+# Held while the library is imported or called: two threads importing the same package cycle at
+# once can see a half-initialised module, so the warm-up import and a call never overlap.
+_library = threading.Lock()
 
 
 def _warm_up() -> None:
     """Import the library in the background once the host has listed the tools, so the first
     call does not pay for it and start-up (on the host's critical path) does not either."""
-    try:
-        import recollect.history
-        import recollect.memory  # noqa: F401
-    except Exception:
-        log.exception("warm-up import failed")
+    with _library:
+        try:
+            import recollect.history
+            import recollect.memory  # noqa: F401
+        except Exception:
+            log.exception("warm-up import failed")
+
+
+def _call(name: str, arguments: dict[str, Any] | None, settings: ServerSettings) -> Reply:
+    with _library:
+        return registry.call_tool(name, arguments, settings)
 
 
 def _args_for_log(arguments: dict[str, Any] | None) -> str:
@@ -104,15 +113,15 @@ def build_server(settings: ServerSettings) -> Server[Any]:
     lock = anyio.Lock()  # one call at a time: library calls are short, and memory writes stay ordered
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        if not _warmed.is_set():
-            _warmed.set()
+        if not _warm_up_started.is_set():
+            _warm_up_started.set()
             threading.Thread(target=_warm_up, name="recollect-warm-up", daemon=True).start()
         return types.ListToolsResult(tools=tools)
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         started = time.perf_counter()
         async with lock:
-            reply = await anyio.to_thread.run_sync(registry.call_tool, params.name, params.arguments, settings)
+            reply = await anyio.to_thread.run_sync(_call, params.name, params.arguments, settings)
         log.info(
             "%s %s %.1f ms, %d chars, args %s",
             params.name,

@@ -1,0 +1,217 @@
+"""Benchmark the MCP server the way a host sees it (not a timed test: it prints figures).
+
+    .venv/bin/python bench/bench_mcp.py --sessions 5000 [--seed 7] [--starts 5] [--calls 60] [--paced 10]
+                                        [--workdir DIR] [--json OUT.json]
+
+It generates (or reuses) an OpenCode store with bench/storegen.py, indexes it once in a fresh
+process, then drives `python -m recollect.cli mcp` through the MCP SDK's own stdio client with the
+handshake OpenCode 1.18.33 uses (`initialize`, protocol 2025-11-25) and measures:
+
+- start-up: spawn -> `initialize` answered -> `tools/list` answered, over `--starts` fresh servers,
+  next to what a bare interpreter and the SDK import alone cost on the same machine;
+- warm `history_search` round trips on one server: back to back (the index was synced less than
+  2 s ago, so no sync runs: the pure query path), and paced 2.1 s apart the way an agent calls
+  (each call first reconciles the index with the store, as every search does when it is stale);
+- the same queries in process (`history.search`, no MCP) to show what the MCP layer adds.
+
+Everything lives under the work directory; the store is never written after generation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "src"))
+
+from bench.storegen import generate_store  # noqa: E402
+
+PACE_SECONDS = 2.1  # just over history.FRESH_SECONDS: every paced call syncs first, as an agent's would
+
+
+def queries_for(manifest: dict[str, Any], n: int, seed: int) -> list[str]:
+    """A mix an agent would send: rare identifiers, error messages, file paths, topic words, Chinese."""
+    sessions = [s for s in manifest["sessions"].values() if not s.get("parent_id")]
+    random.Random(seed).shuffle(sessions)
+    out: list[str] = []
+    for i, s in enumerate(sessions):
+        if len(out) >= n:
+            break
+        pick = i % 5
+        if pick == 0 and s.get("rare_identifier"):
+            out.append(s["rare_identifier"])
+        elif pick == 1 and s.get("error_message"):
+            out.append(s["error_message"])
+        elif pick == 2 and s.get("files"):
+            out.append(s["files"][0])
+        elif pick == 3 and s.get("cjk_phrase"):
+            out.append(s["cjk_phrase"])
+        else:
+            out.append(" ".join(s["title"].split()[:4]))
+    return out
+
+
+def summary(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+
+    def pct(p: float) -> float:
+        return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
+
+    return {
+        "n": len(ordered),
+        "p50_ms": round(statistics.median(ordered) * 1000, 1),
+        "p95_ms": round(pct(0.95) * 1000, 1),
+        "max_ms": round(ordered[-1] * 1000, 1),
+    }
+
+
+def child_seconds(code: str, env: dict[str, str], runs: int = 3) -> float:
+    """Median wall time of a fresh interpreter running `code` (baselines for start-up)."""
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+async def measure_starts(params: Any, starts: int) -> dict[str, Any]:
+    from mcp import Client
+
+    initialized, listed = [], []
+    for _ in range(starts):
+        t = time.perf_counter()
+        async with Client(params, mode="legacy", read_timeout_seconds=120) as client:
+            initialized.append(time.perf_counter() - t)
+            await client.list_tools()
+            listed.append(time.perf_counter() - t)
+    return {"initialize": summary(initialized), "tools_listed": summary(listed)}
+
+
+async def measure_round_trips(params: Any, queries: list[str], calls: int, paced: int) -> dict[str, Any]:
+    import anyio
+    from mcp import Client
+
+    async with Client(params, mode="legacy", read_timeout_seconds=600) as client:
+        await client.list_tools()
+        t = time.perf_counter()
+        first = await client.call_tool("history_search", {"query": queries[0]})
+        first_call = time.perf_counter() - t
+        assert not first.is_error, first.content
+        await anyio.sleep(1.0)  # the library import started by tools/list has finished by now
+
+        back_to_back: list[float] = []
+        hits = 0
+        for i in range(calls):
+            t = time.perf_counter()
+            result = await client.call_tool("history_search", {"query": queries[i % len(queries)]})
+            back_to_back.append(time.perf_counter() - t)
+            hits += bool(result.structured_content and result.structured_content.get("hits"))
+            assert not result.is_error, result.content
+
+        paced_samples: list[float] = []
+        for i in range(paced):
+            await anyio.sleep(PACE_SECONDS)
+            t = time.perf_counter()
+            result = await client.call_tool("history_search", {"query": queries[(i * 7) % len(queries)]})
+            paced_samples.append(time.perf_counter() - t)
+            assert not result.is_error, result.content
+    return {
+        "first_call_ms": round(first_call * 1000, 1),
+        "back_to_back": summary(back_to_back),
+        "queries_with_hits": f"{hits}/{calls}",
+        "paced_2s_apart": summary(paced_samples) if paced_samples else None,
+    }
+
+
+def in_process(queries: list[str], calls: int) -> dict[str, float]:
+    from recollect import history
+
+    history.search(queries[0])  # sync once, warm caches
+    samples = []
+    for i in range(calls):
+        t = time.perf_counter()
+        history.search(queries[i % len(queries)], sync_first=False)
+        samples.append(time.perf_counter() - t)
+    return summary(samples)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--starts", type=int, default=5, help="fresh servers to start")
+    parser.add_argument("--calls", type=int, default=60, help="back-to-back history_search calls")
+    parser.add_argument("--paced", type=int, default=10, help="history_search calls 2.1 s apart")
+    parser.add_argument("--workdir", type=Path, help="default: <tmp>/recollect-bench-mcp-<sessions>-<seed>")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+
+    import anyio
+    from mcp import StdioServerParameters
+
+    workdir = args.workdir or Path(tempfile.gettempdir()) / f"recollect-bench-mcp-{args.sessions}-{args.seed}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    store = workdir / "opencode.db"
+    manifest_path = Path(str(store) + ".manifest.json")
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else None
+    if manifest is None or manifest["counts"]["sessions"] != args.sessions or manifest["seed"] != args.seed:
+        print(f"generating {args.sessions} sessions (seed {args.seed}) in {store} …", flush=True)
+        generate_store(store, sessions=args.sessions, seed=args.seed)
+        manifest = json.loads(manifest_path.read_text())
+    project = workdir / "project"  # the directory the host starts the server in
+    (project / ".git").mkdir(parents=True, exist_ok=True)
+    env = {
+        "RECOLLECT_HOME": str(workdir / "home"),
+        "OPENCODE_DB": str(store),
+        "RECOLLECT_SOURCES": "opencode",
+    }
+    full_env = {**os.environ, **env}
+
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "recollect.cli", "index"], env=full_env, check=True)
+    index_seconds = time.perf_counter() - t
+    os.environ.update(env)
+
+    queries = queries_for(manifest, 40, args.seed)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "recollect.cli", "mcp"], env=env, cwd=str(project)
+    )
+    results: dict[str, Any] = {
+        "command": " ".join(["bench/bench_mcp.py", *sys.argv[1:]]),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cpus, Python {platform.python_version()}",
+        "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
+        "sessions": manifest["counts"]["sessions"],
+        "store_bytes": manifest["counts"]["db_bytes"],
+        "index_pass_seconds": round(index_seconds, 1),
+        "baseline_python_ms": round(child_seconds("pass", full_env) * 1000, 1),
+        "baseline_sdk_import_ms": round(
+            child_seconds("import mcp.server.lowlevel, mcp.server.stdio", full_env) * 1000, 1
+        ),
+        "baseline_cli_import_ms": round(child_seconds("import recollect.cli", full_env) * 1000, 1),
+    }
+    results["start"] = anyio.run(measure_starts, params, args.starts)
+    results["round_trip"] = anyio.run(measure_round_trips, params, queries, args.calls, args.paced)
+    results["in_process_search"] = in_process(queries, args.calls)
+    results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    text = json.dumps(results, indent=2, ensure_ascii=False)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

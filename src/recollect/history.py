@@ -15,6 +15,7 @@ from recollect.config import Config, load_config
 from recollect.index import store
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
+from recollect.search.deep import deep_search
 from recollect.search.rank import SearchResult, iso, make_cursor
 from recollect.search.rank import search as rank_search
 from recollect.search.scope import Filters, predicate
@@ -64,11 +65,17 @@ def search(
     per_session: int = 2,
     config: Config | None = None,
     sync_first: bool = True,
+    deep: bool = False,
 ) -> SearchResult:
+    """Ranked search of the index; `deep` instead reads whole tool outputs of a scoped set of sessions."""
     config = config or load_config()
     with open_index(config) as conn:
         report = refresh(conn, config) if sync_first else None
-        result = rank_search(conn, query, filters, limit=limit, per_session=per_session)
+        if deep:
+            specs = {s.id: s for s in configured_specs(config)}
+            result = deep_search(conn, specs, query, filters or Filters(), limit=limit)
+        else:
+            result = rank_search(conn, query, filters, limit=limit, per_session=per_session)
     if report is not None and report.lease_busy:
         result.coverage.limited_by.append("index being updated by another process")
     return result

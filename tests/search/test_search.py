@@ -147,3 +147,28 @@ def test_typo_is_corrected_to_an_indexed_word(indexed: Path) -> None:
 def test_common_words_do_not_drown_a_rare_one(indexed: Path) -> None:
     result = history.search("the error said File not found missing-file.txt in the read tool")
     assert result.hits and "missing-file.txt" in result.hits[0].matched and result.hits[0].directory == ALPHA
+
+
+def test_deep_search_is_refused_without_scope_and_finds_buried_output(sample_db: Path) -> None:
+    import sqlite3
+
+    raw = sqlite3.connect(sample_db)
+    pid, data, sid = raw.execute(
+        'SELECT id, data, session_id FROM part WHERE data LIKE \'%"tool":"bash"%\' LIMIT 1'
+    ).fetchone()
+    import json
+
+    payload = json.loads(data)
+    filler = "\n".join(f"compiling module {i} ok" for i in range(3000))
+    payload["state"]["output"] = filler + "\nburiedneedle: linker gave up on libfoo\n" + filler
+    raw.execute("UPDATE part SET data = ? WHERE id = ?", (json.dumps(payload), pid))
+    raw.execute("UPDATE event_sequence SET seq = seq + 1 WHERE aggregate_id = ?", (sid,))
+    raw.commit()
+    history.index(load_config())
+    assert history.search("buriedneedle").hits == []  # the index keeps only an excerpt of that output
+    with pytest.raises(FilterError, match=r"missing: a scope .* and a lower time bound"):
+        history.search("buriedneedle", Filters(), deep=True)
+    with pytest.raises(FilterError, match="lower time bound"):
+        history.search("buriedneedle", Filters(scope="project", directory=ALPHA), deep=True)
+    deep = history.search("buriedneedle", Filters(sessions=[sid], scope="session"), deep=True)
+    assert [h.session_id for h in deep.hits] == [sid] and "linker gave up" in deep.hits[0].snippet

@@ -178,12 +178,18 @@ def index_cmd(wait: bool, as_json: bool) -> None:
 @click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, 200), help="Hits to return.")
 @filter_options
 @click.option("--no-sync", is_flag=True, help="Search the index as it is, without syncing first.")
+@click.option(
+    "--deep",
+    is_flag=True,
+    help="Read whole tool outputs from the stores (the index keeps excerpts). Needs --session, or "
+    "--scope project|directory with --since.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print hits and coverage as JSON (see docs/cli.md).")
-def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, as_json: bool, **kw: Any) -> None:
+def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, as_json: bool, **kw: Any) -> None:
     """Search past sessions. QUERY can be words, an identifier, a file path, an error message, or Chinese."""
     text = " ".join(query)
     filters = guarded(lambda: build_filters(**kw))
-    result = guarded(lambda: history.search(text, filters, limit=limit, sync_first=not no_sync))
+    result = guarded(lambda: history.search(text, filters, limit=limit, sync_first=not no_sync, deep=deep))
     if as_json:
         print_json(result.to_json())
         return

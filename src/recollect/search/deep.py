@@ -1,0 +1,137 @@
+"""Deep search: read full tool outputs from the stores themselves, for text the index only excerpts.
+
+The index keeps a bounded excerpt of each tool output (head, error-looking lines, tail). An error
+buried in the middle of a 200 KB build log may fall outside it; a deep search reads the whole
+outputs of the sessions in scope and matches the query literally. Because that reads real
+transcripts, it is refused unless it is scoped: named sessions, or a project/directory scope
+together with a lower time bound. It is also capped in sessions and characters, and its coverage
+says what those caps left out.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+
+from recollect.search.rank import Coverage, Hit, SearchResult, make_cursor
+from recollect.search.scope import FilterError, Filters, predicate
+from recollect.sources import SourceSpec, open_source
+from recollect.text.redact import redact
+from recollect.text.tokenize import fold, query_terms
+
+MAX_SESSIONS = 50
+MAX_CHARS = 50_000_000  # characters of tool output read per query
+SNIPPET = 280
+
+
+def require_scope(filters: Filters) -> None:
+    """Refuse an unscoped sweep with an error that names what is missing."""
+    if filters.sessions:
+        return
+    missing = []
+    if filters.scope not in ("project", "directory"):
+        missing.append("a scope (--scope project or --scope directory, or --session ID)")
+    if filters.since is None:
+        missing.append("a lower time bound (--since, e.g. --since 14d)")
+    if missing:
+        raise FilterError(
+            "a deep search reads whole tool outputs from the stores, so it must be scoped; missing: "
+            + " and ".join(missing)
+        )
+
+
+def _line_matches(line: str, phrase: str, terms: list[str]) -> bool:
+    folded = fold(line)
+    return phrase in folded or (len(terms) > 1 and all(t in folded for t in terms))
+
+
+def deep_search(
+    conn: sqlite3.Connection, specs: dict[str, SourceSpec], query: str, filters: Filters, *, limit: int = 10
+) -> SearchResult:
+    started = time.perf_counter()
+    filters.resolve(conn)
+    require_scope(filters)
+    phrase = fold(query.strip())
+    terms = [t for t in query_terms(query) if "/" not in t] or [phrase]
+    where, params = predicate(filters, chunk_alias=None)
+    rows = conn.execute(
+        f"SELECT sid, source_id, native_id, title, directory, parent_id, agent_kind FROM session s WHERE {where} "
+        "ORDER BY time_updated DESC LIMIT ?",
+        [*params, MAX_SESSIONS + 1],
+    ).fetchall()
+    coverage = Coverage(
+        scope=filters.scope, sessions_indexed=conn.execute("SELECT count(*) FROM session").fetchone()[0]
+    )
+    coverage.sessions_in_scope = len(rows)
+    coverage.limited_by.append("scope")
+    if filters.since is not None:
+        coverage.limited_by.append("time window")
+    if len(rows) > MAX_SESSIONS:
+        coverage.limited_by.append(f"deep search reads at most {MAX_SESSIONS} sessions (newest first)")
+        coverage.skipped_by_reason["beyond_deep_session_cap"] = 1
+        rows = rows[:MAX_SESSIONS]
+    hits: list[Hit] = []
+    read_chars = 0
+    searched = 0
+    over_budget = False
+    by_source: dict[str, list[tuple]] = {}
+    for row in rows:
+        by_source.setdefault(row[1], []).append(row)
+    for source_id, source_rows in by_source.items():
+        spec = specs.get(source_id)
+        if spec is None:
+            coverage.skipped_by_reason["source_not_configured"] = len(source_rows)
+            continue
+        meta = {r[2]: r for r in source_rows}
+        for session in open_source(spec).read_sessions(list(meta)):
+            if over_budget or len(hits) >= limit:
+                break
+            searched += 1
+            _, _, native, title, directory, parent, kind = meta[session.id]
+            for message in session.messages:
+                for part in message.parts:
+                    output = part.tool_output or part.tool_error or ""
+                    if not output or (filters.tools and part.tool not in filters.tools):
+                        continue
+                    read_chars += len(output)
+                    for line in output.splitlines():
+                        if len(hits) >= limit:
+                            break
+                        if _line_matches(line, phrase, terms):
+                            clean = re.sub(r"\s+", " ", redact(line)).strip()
+                            hits.append(
+                                Hit(
+                                    session_id=native,
+                                    source=source_id,
+                                    agent_kind=kind,
+                                    message_id=message.id,
+                                    part_id=part.id,
+                                    cursor=make_cursor(source_id, native, message.id),
+                                    score=1.0 / (len(hits) + 1),
+                                    title=title,
+                                    directory=directory,
+                                    time=part.time or message.time,
+                                    role=message.role,
+                                    klass="tool_error" if part.tool_error and not part.tool_output else "tool_output",
+                                    author="subagent" if parent else "model",
+                                    tool=part.tool,
+                                    snippet=clean[:SNIPPET],
+                                    matched=terms,
+                                    why="deep",
+                                    parent_id=parent,
+                                )
+                            )
+                            break  # one hit per part
+                    if read_chars > MAX_CHARS and not over_budget:
+                        over_budget = True
+                        coverage.limited_by.append("deep character budget")
+    coverage.sessions_matched = len({h.session_id for h in hits})
+    coverage.sessions_returned = coverage.sessions_matched
+    coverage.hits_returned = len(hits)
+    coverage.skipped_by_reason["sessions_not_read"] = max(0, len(rows) - searched)
+    if not coverage.skipped_by_reason["sessions_not_read"]:
+        del coverage.skipped_by_reason["sessions_not_read"]
+    if not hits:
+        coverage.hint = "no tool output in scope contains that text; widen --since or the scope"
+    return SearchResult(query, terms, hits, coverage, (time.perf_counter() - started) * 1000)

@@ -35,6 +35,7 @@ from recollect.text.redact import redact
 log = logging.getLogger("recollect.mcp")
 LOG_NAME = "mcp.log"
 LOG_ROTATE_BYTES = 5_000_000
+HEARTBEAT_SECONDS = 5.0  # well under any sensible host timeout (OpenCode's default: 60 s)
 
 
 def setup_logging() -> str | None:
@@ -108,6 +109,20 @@ def _json_safe(data: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if data is None else json.loads(json.dumps(data, ensure_ascii=False, default=str))
 
 
+async def _beat(ctx: Any, started: float) -> None:
+    """Progress notifications while a call runs (when the client asked for them with a progress
+    token, as OpenCode does): OpenCode resets its call timeout on each one, so a first search that
+    must index a large store first is not cut off at the host's timeout."""
+    while True:
+        await anyio.sleep(HEARTBEAT_SECONDS)
+        elapsed = time.perf_counter() - started
+        try:
+            await ctx.session.report_progress(round(elapsed, 1), None, f"still working ({elapsed:.0f} s)")
+        except Exception:  # a client that went away must not fail the call itself
+            log.debug("progress notification failed", exc_info=True)
+            return
+
+
 def build_server(settings: ServerSettings) -> Server[Any]:
     tools = tool_list()
     lock = anyio.Lock()  # one call at a time: library calls are short, and memory writes stay ordered
@@ -120,8 +135,11 @@ def build_server(settings: ServerSettings) -> Server[Any]:
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         started = time.perf_counter()
-        async with lock:
-            reply = await anyio.to_thread.run_sync(_call, params.name, params.arguments, settings)
+        async with anyio.create_task_group() as heartbeat:
+            heartbeat.start_soon(_beat, ctx, started)
+            async with lock:
+                reply = await anyio.to_thread.run_sync(_call, params.name, params.arguments, settings)
+            heartbeat.cancel_scope.cancel()
         log.info(
             "%s %s %.1f ms, %d chars, args %s",
             params.name,

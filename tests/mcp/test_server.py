@@ -1,0 +1,56 @@
+"""The SDK wiring in process (the SDK's client connected straight to our low-level server)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import Client
+
+from recollect.mcp import server as mcp_server
+from recollect.mcp.base import Reply, ServerSettings
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # OpenCode's handshake, and the 2026 protocol
+async def test_a_long_call_sends_progress_so_the_host_does_not_time_out(
+    mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(mcp_server, "HEARTBEAT_SECONDS", 0.2)
+
+    def slow_call(name: str, arguments: object, settings: ServerSettings) -> Reply:
+        time.sleep(1.2)  # e.g. the first search on a large store indexes it first
+        return Reply("done", {"ok": True})
+
+    monkeypatch.setattr(mcp_server.registry, "call_tool", slow_call)
+    seen: list[tuple[float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, message))
+
+    async with Client(mcp_server.build_server(ServerSettings(cwd=str(tmp_path))), mode=mode) as client:
+        result = await client.call_tool("history_search", {"query": "x"}, progress_callback=on_progress)
+        quick = await client.call_tool("history_search", {"query": "x"})  # no token: no notifications
+    assert result.content[0].text == "done" and result.structured_content == {"ok": True}
+    assert not quick.is_error
+    assert len(seen) >= 3, seen
+    assert [p for p, _ in seen] == sorted(p for p, _ in seen) and "still working" in (seen[0][1] or "")
+
+
+@pytest.mark.anyio
+async def test_tools_are_listed_with_schemas_and_hints(tmp_path: Path) -> None:
+    async with Client(mcp_server.build_server(ServerSettings(cwd=str(tmp_path)))) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert tools["history_search"].annotations.read_only_hint is True
+    assert tools["memory_forget"].annotations.destructive_hint is True
+    assert tools["memory_remember"].annotations.read_only_hint is False
+    assert tools["history_read"].input_schema["required"] == ["cursor"]

@@ -124,10 +124,12 @@ def sessions(
             "ORDER BY time_updated DESC LIMIT ? OFFSET ?",
             [*params, limit, offset],
         ).fetchall()
-    return [
-        SessionInfo(*r[:12], cursor=make_cursor(r[1], r[0], ""))  # type: ignore[arg-type]
-        for r in rows
-    ]
+    infos = []
+    for r in rows:
+        info = SessionInfo(*r[:12], cursor=make_cursor(r[1], r[0], ""))  # type: ignore[arg-type]
+        info.title = info.title or info.first_human[:80]  # agents that store no title
+        infos.append(info)
+    return infos
 
 
 def read(

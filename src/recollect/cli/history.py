@@ -205,11 +205,8 @@ def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, as
             f"[bold]{i}. {escape(hit.title or '(untitled)')}[/bold]  "
             f"[dim]{escape(where)} · {history.iso(hit.time)} · {hit.agent_kind}[/dim]"
         )
-        out.print(
-            f"   [cyan]{hit.role}/{hit.klass}[/cyan]{' ' + escape(hit.tool) if hit.tool else ''}: "
-            f"{escape(hit.snippet)}",
-            emoji=False,
-        )
+        tool = f" {escape(hit.tool)}" if hit.tool and hit.klass != "tool_input" else ""  # tool_input names it
+        out.print(f"   [cyan]{hit.role}/{hit.klass}[/cyan]{tool}: {escape(hit.snippet)}", emoji=False)
         out.print(f"   [dim]read: recollect read {hit.cursor}[/dim]", highlight=False)
     limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
     click.echo(

@@ -95,7 +95,7 @@ def iso(ms: int) -> str:
 
 def make_cursor(source: str, session_id: str, message_id: str) -> str:
     """Opaque to callers; qualified by source so several stores never collide."""
-    return f"{source}::{session_id}::{message_id}"
+    return f"{source}::{session_id}::{message_id}" if message_id else f"{source}::{session_id}"
 
 
 def fts_match(terms: list[str]) -> str:
@@ -376,6 +376,11 @@ def search(
     return SearchResult(query, terms, hits, coverage, (time.perf_counter() - started) * 1000, corrections)
 
 
+def display_title(session: sqlite3.Row) -> str:
+    """The session's title, or the first line a person typed when the agent stored no title."""
+    return session["title"] or (session["first_human"] or "")[:80]
+
+
 def _folded(text: str) -> str:
     return text.lower() if text.isascii() else fold(text)
 
@@ -413,7 +418,7 @@ def _chunk_hit(
         part_id=chunk["part_id"],
         cursor=make_cursor(session["source_id"], session["native_id"], chunk["message_id"]),
         score=round(score, 6),
-        title=session["title"],
+        title=display_title(session),
         directory=session["directory"],
         time=chunk["time"] or session["time_updated"],
         role=chunk["role"],
@@ -444,7 +449,7 @@ def _card_hit(
         part_id=first[1] if first else None,
         cursor=make_cursor(session["source_id"], session["native_id"], message_id),
         score=round(score, 6),
-        title=session["title"],
+        title=display_title(session),
         directory=session["directory"],
         time=session["time_updated"],
         role=first[2] if first else "user",

@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 
 from recollect.config import Config
+from recollect.sources import claude_code, codex, gemini
 from recollect.sources import opencode as _opencode
 from recollect.sources.base import DISCOVERERS, FACTORIES, Source, SourceSpec, open_source, register
+
+# Built-in sources register themselves on import, exactly as a third-party one would.
+BUILTIN = (claude_code, codex, gemini, _opencode)
 
 __all__ = ["Source", "SourceSpec", "configured_specs", "open_source", "register"]
 

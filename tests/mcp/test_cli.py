@@ -20,7 +20,8 @@ def test_other_commands_never_import_the_sdk() -> None:
 
 def test_missing_sdk_prints_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delitem(sys.modules, "recollect.mcp.server", raising=False)
-    monkeypatch.setitem(sys.modules, "mcp", None)  # what an absent package looks like to `import`
+    for name in [m for m in sys.modules if m == "mcp" or m.startswith("mcp.")] + ["mcp"]:
+        monkeypatch.setitem(sys.modules, name, None)  # what an absent package looks like to `import`
     result = CliRunner().invoke(main, ["mcp"])
     assert result.exit_code == 1
     assert "pip install 'recollect[mcp]'" in result.output and "Traceback" not in result.output

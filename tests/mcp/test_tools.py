@@ -79,6 +79,16 @@ def test_every_reply_stays_within_the_budget(indexed: Path) -> None:
     assert len(sessions.text) <= 2_000 and "offset=" in sessions.text
 
 
+def test_deep_search_must_be_scoped(indexed: Path) -> None:
+    settings = ServerSettings(cwd=ALPHA)
+    refused = call_tool("history_search", {"query": "missing", "deep": True}, settings)
+    assert refused.is_error and "must be scoped" in refused.text and 'scope="project"' in refused.text
+    scoped = {"query": "missing", "deep": True, "scope": "project", "since": "3650d"}
+    found = call_tool("history_search", scoped, settings)
+    assert not found.is_error and found.structured["hits"], found.text
+    assert all(h["directory"].startswith(ALPHA) for h in found.structured["hits"])
+
+
 def test_fit_keeps_under_bytes_and_lines_whatever_the_character_budget() -> None:
     cjk = "部署流程先走预发环境。" * 5_000  # 3 bytes a character
     assert len(fit(cjk, 45_000).encode()) <= MAX_BYTES
@@ -116,8 +126,14 @@ def test_library_errors_become_advice_not_crashes(indexed: Path, monkeypatch: py
 
 
 def test_for_model_names_arguments_not_cli_flags() -> None:
-    assert for_model("widen --scope project to --scope all; drop --exclude-session") == (
-        "widen scope project to scope all; drop exclude_session"
+    assert for_model("no hits; try to widen --scope project to --scope all; drop --role/--class") == (
+        'no hits; try to widen scope="project" to scope="all"; drop role/class'
+    )
+    assert for_model("missing: a scope (--scope project, or --session ID) and --since, e.g. --since 14d") == (
+        'missing: a scope (scope="project", or session=ID) and since, e.g. since="14d"'
+    )
+    assert (
+        for_model("locked; retry, or run 'recollect index --wait'") == "locked; retry, or run 'recollect index --wait'"
     )
 
 

@@ -105,12 +105,24 @@ def fit(text: str, budget: int) -> str:
     return "\n".join(kept)
 
 
-_CLI_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z-]*)")
+_CLI_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z-]*)(?: ([a-z0-9][\w.:-]*|[A-Z]+)\b)?")
+_CLI_COMMAND = re.compile(r"('recollect [^']*')")  # a command for the person to run stays as written
+_VALUED = {"scope", "since", "until", "session", "exclude-session", "directory", "class", "role", "tool", "author"}
+
+
+def _argument(match: re.Match[str]) -> str:
+    flag, value = match.group(1), match.group(2)
+    name = flag.replace("-", "_")
+    if value and flag in _VALUED:
+        return f"{name}={value}" if value.isupper() else f'{name}="{value}"'
+    return name + (f" {value}" if value else "")
 
 
 def for_model(message: str) -> str:
-    """Library messages name CLI flags (`--scope all`); a model calls tools, so name the argument."""
-    return _CLI_FLAG.sub(lambda m: m.group(1).replace("-", "_"), message)
+    """Library messages name CLI flags (`--scope all`); a model calls tools, so name the argument
+    (`scope="all"`) — except inside a quoted `'recollect …'` command meant for a person."""
+    pieces = _CLI_COMMAND.split(message)
+    return "".join(p if i % 2 else _CLI_FLAG.sub(_argument, p) for i, p in enumerate(pieces))
 
 
 def when(iso_time: str) -> str:

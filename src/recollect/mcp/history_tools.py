@@ -99,6 +99,14 @@ SEARCH = Signature(
             maximum=MAX_SEARCH_LIMIT,
         ),
         *FILTER_PARAMS,
+        Param(
+            "deep",
+            "boolean",
+            "Read whole tool outputs from the stores instead of the index, which keeps only the head, error "
+            "lines and tail of each output; matches the query literally. For text buried in a long log. Must "
+            "be scoped: 'session', or scope 'project'/'directory' with 'since'. Slower. Default false.",
+            default=False,
+        ),
     ),
 )
 
@@ -143,17 +151,15 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect import history  # the library loads after start-up, off the host's critical path
 
     filters = build_filters(args, settings)
-    result = history.search(args["query"], filters, limit=args["limit"])
+    result = history.search(args["query"], filters, limit=args["limit"], deep=args["deep"])
     cov = result.coverage
     out = Lines(settings.budget)
     if not result.hits:
         out.add(f"No hits for {args['query']!r}. {for_model(cov.hint)}".rstrip(), coverage_line(cov))
         return Reply(out.text(), result.to_json())
     out.add(f"{count(len(result.hits), 'hit')} for {args['query']!r}:")
-    # Newer rankers may search an indexed spelling for a typo; say so, or the hits look unrelated.
-    corrections = getattr(result, "corrections", None) or {}
-    if corrections:
-        out.add("(searched " + ", ".join(f"{new!r} for {old!r}" for old, new in corrections.items()) + ")")
+    if result.corrections:  # a typo searched as an indexed word: say so, or the hits look unrelated
+        out.add("(searched " + ", ".join(f"{new!r} for {old!r}" for old, new in result.corrections.items()) + ")")
     footer = [
         coverage_line(cov),
         "Read one: history_read(cursor=…). More: raise limit or add filters.",

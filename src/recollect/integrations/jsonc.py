@@ -367,11 +367,20 @@ def remove_member(text: str, obj: Node, key: str) -> str:
     return text[:start] + text[stop:]
 
 
+def _crlf(text: str) -> bool:
+    """Whether every line ends in CRLF: edits then happen on LF text and CRLF is put back."""
+    count = text.count("\r\n")
+    return count > 0 and count == text.count("\n")
+
+
 def set_member(text: str, path: list[str], value: Any) -> tuple[str, str]:
     """Set `path` (a list of keys) to `value`, creating missing objects on the way.
 
     Returns (new text, what happened: "added" | "replaced" | "unchanged").
     """
+    if _crlf(text):
+        new, what = set_member(text.replace("\r\n", "\n"), path, value)
+        return (text, what) if what == "unchanged" else (new.replace("\n", "\r\n"), what)
     root = parse(text)
     if root.kind != "object":
         raise JsoncError("the top level is not an object")
@@ -397,6 +406,9 @@ def set_member(text: str, path: list[str], value: Any) -> tuple[str, str]:
 
 def delete_member(text: str, path: list[str]) -> tuple[str, bool]:
     """Remove `path` if present. Returns (new text, whether it was there)."""
+    if _crlf(text):
+        new, found = delete_member(text.replace("\r\n", "\n"), path)
+        return (new.replace("\n", "\r\n"), True) if found else (text, False)
     root = parse(text)
     parent = find(root, path[:-1]) if len(path) > 1 else root
     if parent is None or parent.kind != "object" or parent.member(path[-1]) is None:

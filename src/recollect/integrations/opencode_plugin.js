@@ -1,5 +1,5 @@
 // recollect for OpenCode: memory injection, auto-recall on history cues, compaction recall, idle sync.
-// Managed by `recollect install opencode`; `recollect uninstall opencode` removes it.
+// This file is managed by recollect (`recollect install opencode`); `recollect uninstall opencode` removes it.
 //
 // This file holds no logic of its own. It forwards hook inputs to one long-lived Python helper
 // (`python -m recollect.integrations.hookd`, newline-delimited JSON over stdin/stdout), started on
@@ -116,18 +116,20 @@ function withTimeout(promise, ms) {
 }
 
 // One request; resolves to the answer, or null on any failure or timeout (already logged).
+// Without `timeoutMs`, the helper's own setting applies (known once it said hello).
 async function call(op, payload, timeoutMs) {
   startHelper()
   if (!helper.proc) return null
   if (!helper.hello) {
     const ok = await withTimeout(helper.ready, STARTUP_MS)
     if (!ok) {
-      log(`${op}: helper not ready after ${STARTUP_MS} ms; going on without it`)
+      log(`${op}: helper not ready (it exited, or took over ${STARTUP_MS} ms to start); going on without it`)
       return null
     }
   }
   const proc = helper.proc
   if (!proc) return null
+  timeoutMs ??= helper.hello?.timeout_ms ?? 1000
   const id = helper.nextId++
   const started = performance.now()
   const answer = await withTimeout(
@@ -149,8 +151,6 @@ async function call(op, payload, timeoutMs) {
   }
   return answer
 }
-
-const timeoutMs = () => helper.hello?.timeout_ms ?? 1000
 
 // --- ids ----------------------------------------------------------------------------------------
 
@@ -214,7 +214,7 @@ export const RecollectPlugin = async (input) => {
       const sessionID = inp?.sessionID || out?.message?.sessionID
       if (!sessionID) return
       const text = userText(out?.parts)
-      const answer = await call("message", { session: sessionID, directory, text }, timeoutMs())
+      const answer = await call("message", { session: sessionID, directory, text })
       if (!answer) {
         cache.delete(sessionID)
         return
@@ -236,7 +236,7 @@ export const RecollectPlugin = async (input) => {
       const sessionID = inp?.sessionID
       let entry = sessionID ? cache.get(sessionID) : undefined
       if (!entry) {
-        const answer = await call("system", { session: sessionID, directory }, timeoutMs())
+        const answer = await call("system", { session: sessionID, directory })
         if (!answer) return
         entry = { inject: answer.inject || "", text: "" }
         if (sessionID) remember(sessionID, entry)

@@ -1,0 +1,206 @@
+"""The JavaScript plugin under node, with hook inputs shaped like OpenCode 1.18.33's (INTEGRATION.md §3.3)
+and a scripted stand-in for the Python helper, so every branch is reachable: answers, cache, timeout,
+crash, off switch, and never keeping the host process alive.
+
+In CI node is present (the e2e tests need it), so these run there; locally without node they skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from recollect.integrations import opencode as oc
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None and not os.environ.get("CI"), reason="needs node")
+
+FAKE_HELPER = r"""
+import json, os, sys, time
+mode = os.environ.get("FAKE_HELPER_MODE", "ok")
+log = open(os.environ["FAKE_HELPER_LOG"], "a")
+if mode == "crash":
+    sys.exit(3)
+print(json.dumps({"hello": {"protocol": 1, "timeout_ms": int(os.environ.get("FAKE_TIMEOUT_MS", "1000")),
+                            "log": os.environ["FAKE_PLUGIN_LOG"]}}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    log.write(line); log.flush()
+    op = req["op"]
+    if mode == "slow" and op == "message":
+        time.sleep(3)
+    if op == "message":
+        out = {"inject": "<recollect-memory>\nINJECT for " + req["text"] + "\n</recollect-memory>\n",
+               "recall": "<recollect-recall>\nRECALL\n</recollect-recall>" if "last time" in req["text"] else "",
+               "cue": None}
+    elif op == "system":
+        out = {"inject": "<recollect-memory>\nSYSTEM ONLY\n</recollect-memory>\n"}
+    elif op == "compact":
+        out = {"context": ["<recollect-context>\nCARD " + req["text"] + "\n</recollect-context>"]}
+    else:
+        out = {"started": []}
+    print(json.dumps({"id": req["id"], "ok": True, **out}), flush=True)
+"""
+
+# Drives the plugin like OpenCode does: init once, then hooks in the order of one prompt.
+DRIVER = r"""
+import { pathToFileURL } from "node:url"
+const [pluginPath, scriptPath] = process.argv.slice(2)
+const script = JSON.parse(await (await import("node:fs")).promises.readFile(scriptPath, "utf8"))
+const mod = await import(pathToFileURL(pluginPath).href)
+const hooks = await mod.RecollectPlugin({ directory: "/proj", worktree: "/proj" })
+const results = []
+for (const step of script) {
+  const t0 = performance.now()
+  if (step.hook === "keys") { results.push(Object.keys(hooks)); continue }
+  const out = structuredClone(step.out ?? {})
+  await hooks[step.hook](step.input, out)
+  results.push({ hook: step.hook, out, ms: performance.now() - t0 })
+}
+console.log(JSON.stringify(results))
+"""
+
+
+def chat(session: str, text: str) -> dict[str, Any]:
+    return {
+        "hook": "chat.message",
+        "input": {"sessionID": session, "agent": "build", "messageID": "msg_1"},
+        "out": {
+            "message": {"id": "msg_1", "role": "user", "sessionID": session},
+            "parts": [{"type": "text", "text": text, "id": "prt_0", "messageID": "msg_1", "sessionID": session}],
+        },
+    }
+
+
+def system(session: str) -> dict[str, Any]:
+    return {
+        "hook": "experimental.chat.system.transform",
+        "input": {"sessionID": session, "model": {}},
+        "out": {"system": ["base"]},
+    }
+
+
+def run_plugin(
+    tmp_path: Path, steps: list[dict[str, Any]], *, mode: str = "ok", timeout_ms: int = 1000, **env: str
+) -> tuple[list[Any], list[dict[str, Any]], str, float]:
+    """(hook results, requests the helper got, plugin log, seconds until node exited)."""
+    plugin = tmp_path / "recollect.mjs"
+    plugin.write_text(oc.plugin_text(sys.executable))
+    helper_dir = tmp_path / "fakepkg" / "recollect" / "integrations"
+    helper_dir.mkdir(parents=True, exist_ok=True)
+    for init in (helper_dir.parent / "__init__.py", helper_dir / "__init__.py"):
+        init.write_text("")
+    (helper_dir / "hookd.py").write_text(FAKE_HELPER)
+    (tmp_path / "driver.mjs").write_text(DRIVER)
+    (tmp_path / "script.json").write_text(json.dumps(steps))
+    requests_log, plugin_log = tmp_path / "requests.jsonl", tmp_path / "plugin.log"
+    full_env = {
+        **os.environ,
+        "PYTHONPATH": str(tmp_path / "fakepkg"),  # `-m recollect.integrations.hookd` finds the stand-in
+        "FAKE_HELPER_MODE": mode,
+        "FAKE_HELPER_LOG": str(requests_log),
+        "FAKE_PLUGIN_LOG": str(plugin_log),
+        "FAKE_TIMEOUT_MS": str(timeout_ms),
+        **env,
+    }
+    started = time.monotonic()
+    r = subprocess.run(
+        ["node", str(tmp_path / "driver.mjs"), str(plugin), str(tmp_path / "script.json")],
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    elapsed = time.monotonic() - started
+    assert r.returncode == 0, r.stderr
+    requests = [json.loads(line) for line in requests_log.read_text().splitlines()] if requests_log.exists() else []
+    # Before the helper's hello the plugin logs under the RECOLLECT_HOME pinned at install time.
+    early_log = Path(os.environ["RECOLLECT_HOME"]) / "log" / "opencode-plugin.log"
+    logs = "\n".join(p.read_text() for p in (plugin_log, early_log) if p.exists())
+    return json.loads(r.stdout), requests, logs, elapsed
+
+
+def test_one_turn(tmp_path: Path) -> None:
+    steps = [
+        {"hook": "event", "input": {"event": {"type": "session.created", "properties": {"sessionID": "ses_a"}}}},
+        chat("ses_a", "how did we deploy last time?"),
+        system("ses_a"),  # step 1
+        system("ses_a"),  # step 2, then the title call: all from the cache
+        system("ses_a"),
+        system("ses_b"),  # a session this process saw no message for
+        {
+            "hook": "experimental.session.compacting",
+            "input": {"sessionID": "ses_a"},
+            "out": {"context": []},
+        },
+        {"hook": "event", "input": {"event": {"type": "session.idle", "properties": {"sessionID": "ses_a"}}}},
+    ]
+    results, requests, log, _ = run_plugin(tmp_path, steps)
+    ops = [(r["op"], r.get("session")) for r in requests]
+    assert ops == [("message", "ses_a"), ("system", "ses_b"), ("compact", "ses_a"), ("idle", "ses_a")], ops
+    assert requests[0]["text"] == "how did we deploy last time?" and requests[0]["directory"] == "/proj"
+
+    parts = results[1]["out"]["parts"]
+    assert len(parts) == 2
+    recall = parts[1]
+    assert recall["text"].startswith("<recollect-recall>") and recall["synthetic"] is True
+    assert recall["messageID"] == "msg_1" and recall["sessionID"] == "ses_a"
+    assert len(recall["id"]) == 30 and recall["id"].startswith("prt_")
+    int(recall["id"][4:16], 16)  # OpenCode's shape: 12 hex digits of time, then 14 base62
+
+    for i in (2, 3, 4):
+        assert results[i]["out"]["system"] == [
+            "base",
+            "<recollect-memory>\nINJECT for how did we deploy last time?\n</recollect-memory>\n",
+        ]
+    assert results[5]["out"]["system"][1].startswith("<recollect-memory>\nSYSTEM ONLY")
+    assert results[6]["out"]["context"] == [
+        "<recollect-context>\nCARD how did we deploy last time?\n</recollect-context>"
+    ]
+    assert "error" not in log.lower(), log
+
+
+def test_no_cue_adds_no_part(tmp_path: Path) -> None:
+    results, _, _, _ = run_plugin(tmp_path, [chat("ses_a", "list the files")])
+    assert len(results[0]["out"]["parts"]) == 1
+
+
+def test_a_slow_helper_costs_one_timeout_and_is_logged(tmp_path: Path) -> None:
+    results, _, log, elapsed = run_plugin(
+        tmp_path, [chat("ses_a", "how did we deploy last time?"), system("ses_a")], mode="slow", timeout_ms=300
+    )
+    assert results[0]["ms"] < 1500 and len(results[0]["out"]["parts"]) == 1  # the turn went on without us
+    assert "message timed out after 300 ms" in log, log
+    assert elapsed < 20
+
+
+def test_a_helper_that_cannot_start_is_logged_and_ignored(tmp_path: Path) -> None:
+    results, _, log, _ = run_plugin(tmp_path, [chat("ses_a", "last time?"), system("ses_a")], mode="crash")
+    assert len(results[0]["out"]["parts"]) == 1 and results[1]["out"]["system"] == ["base"]
+    assert "helper exited (3)" in log, log
+
+
+def test_a_missing_python_is_logged_and_ignored(tmp_path: Path) -> None:
+    results, _, log, _ = run_plugin(
+        tmp_path, [chat("ses_a", "last time?")], RECOLLECT_PYTHON=str(tmp_path / "no" / "python")
+    )
+    assert len(results[0]["out"]["parts"]) == 1
+    assert "helper" in log and "ENOENT" in log, log
+
+
+def test_off_switch(tmp_path: Path) -> None:
+    results, requests, _, _ = run_plugin(tmp_path, [{"hook": "keys"}], RECOLLECT_OPENCODE_PLUGIN="0")
+    assert results == [[]] and requests == []
+
+
+def test_the_helper_never_keeps_the_host_alive(tmp_path: Path) -> None:
+    # The helper is still running when the driver finishes; node must exit anyway (`opencode run`).
+    _, requests, _, elapsed = run_plugin(tmp_path, [chat("ses_a", "hi")])
+    assert len(requests) == 1 and elapsed < 15

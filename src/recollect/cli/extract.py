@@ -1,0 +1,101 @@
+"""`recollect extract`: propose memories from sessions, by hand or from the OpenCode plugin.
+
+Thin: it calls `recollect.extract` and prints the report. The plugin runs
+`recollect extract --session ID` detached on `session.idle`, so this command fails fast (a
+missing model or session is one line on stderr before any network call) and is silent on
+success unless it writes to a terminal, or `-v` / `--json` asks for the report.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from recollect.cli.output import fail, print_json
+from recollect.config import ConfigError
+
+EXIT_USAGE = 2
+
+
+def _say_report(report: object) -> None:
+    from recollect.extract import ExtractReport
+
+    assert isinstance(report, ExtractReport)
+    model = (report.model or {}).get("id") or "?"
+    why = (report.model or {}).get("reason")
+    head = "dry run — nothing written. " if report.dry_run else ""
+    click.echo(f"{head}model: {model}" + (f" ({why})" if why else ""))
+    if not report.sessions:
+        click.echo("no session to extract from")
+    for session in report.sessions:
+        title = f" — {session.title}" if session.title else ""
+        line = f"{session.session}{title}: {session.status}"
+        if session.reason:
+            line += f" ({session.reason})"
+        click.echo(line)
+        for c in session.candidates:
+            target = c.memory_id or c.similar_to or ""
+            summary = f" — {c.summary}" if c.summary else ""
+            click.echo(f"  {c.outcome:<13} {c.category:<11} {target}{summary}")
+            if c.outcome not in ("written", "would-write"):
+                click.echo(f"  {'':<13} {c.reason}")
+    for limit in report.limited_by:
+        click.echo(f"limited by: {limit}")
+    counts = report.counts()
+    if counts:
+        click.echo("candidates: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+
+
+@click.command("extract")
+@click.option("--session", "session_ref", metavar="ID", help="One session (ses_… or source::id).")
+@click.option("--since", metavar="WHEN", help="Sessions updated since WHEN (2026-10-01, 7d, 12h). Default: last sweep.")
+@click.option("--redo", is_flag=True, help="Send every turn again, not only those not yet extracted.")
+@click.option("--dry-run", is_flag=True, help="Ask the model and screen its candidates, but write nothing.")
+@click.option("--model", default="", help="Model to use: provider/model for OpenCode, a name for an endpoint.")
+@click.option("--opencode-url", default="", metavar="URL", help="OpenCode server (else $RECOLLECT_OPENCODE_URL).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (documented in docs/extract.md).")
+@click.option("-v", "--verbose", is_flag=True, help="Print the report even when not on a terminal.")
+def extract_cmd(
+    session_ref: str | None,
+    since: str | None,
+    redo: bool,
+    dry_run: bool,
+    model: str,
+    opencode_url: str,
+    as_json: bool,
+    verbose: bool,
+) -> None:
+    """Propose memories from what was said in sessions; rules wait for 'recollect memory review'.
+
+    Without --session, every session changed since the last sweep (the first sweep needs
+    --since). Only sessions with at least [extract] min_turns turns are read, and only the
+    turns not extracted before. Exit status: 0 done (even if every candidate was skipped),
+    1 a model failed or answered malformed output, 2 nothing to extract with or bad arguments.
+    """
+    from recollect.extract import ExtractError, extract_session, extract_since
+    from recollect.search.scope import FilterError, parse_time
+
+    if session_ref and since:
+        fail("give --session or --since, not both", EXIT_USAGE)
+    try:
+        if session_ref:
+            report = extract_session(session_ref, opencode_url=opencode_url, model=model, dry_run=dry_run, redo=redo)
+        else:
+            report = extract_since(
+                parse_time(since) if since else None,
+                opencode_url=opencode_url,
+                model=model,
+                dry_run=dry_run,
+                redo=redo,
+            )
+    except (ExtractError, ConfigError, FilterError) as exc:
+        fail(str(exc), EXIT_USAGE)
+    if as_json:
+        print_json(report.to_dict())
+    elif verbose or sys.stdout.isatty():
+        _say_report(report)
+    for session in report.failed:
+        click.echo(f"recollect: extract {session.session}: {session.status}: {session.reason}", err=True)
+    if report.failed:
+        sys.exit(1)

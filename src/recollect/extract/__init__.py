@@ -1,0 +1,65 @@
+"""Memories that write themselves, safely: a cheap model proposes, the memory rules decide.
+
+From a session's transcript (only what people and the model said — never tool output, never a
+block recollect injected) a model proposes structured memories; the reply is validated strictly,
+each candidate is screened (secrets block it, overlap with an existing or forgotten memory skips
+it) and written through `recollect.memory.remember` as a model's memory, so rules stay proposals
+until a person accepts them. Every outcome goes to the extraction log.
+
+    from recollect.extract import extract_session, extract_since
+    report = extract_session("ses_…")            # the turns not extracted yet
+    report = extract_since(parse_time("7d"))      # every session changed in a week
+
+Modules: `settings` ([extract] config), `transcript` (what the model sees), `candidates` (the
+prompt and the strict reply format), `models` (OpenCode worker sessions or an OpenAI-compatible
+endpoint; choosing the cheapest suitable model), `state` (per-session progress and the log),
+`run` (the pipeline). Nothing here prints.
+"""
+
+from recollect.extract.candidates import Candidate, MalformedOutput, looks_like_rule, parse_candidates
+from recollect.extract.models import (
+    Backend,
+    ModelChoice,
+    ModelError,
+    NoBackend,
+    OpenAIBackend,
+    OpenCodeBackend,
+    choose_model,
+    open_backend,
+)
+from recollect.extract.run import (
+    CandidateOutcome,
+    ExtractError,
+    ExtractReport,
+    SessionReport,
+    extract_session,
+    extract_since,
+)
+from recollect.extract.settings import ExtractSettings
+from recollect.extract.transcript import Transcript, build_transcript, count_turns, is_worker_session
+
+__all__ = [
+    "Backend",
+    "Candidate",
+    "CandidateOutcome",
+    "ExtractError",
+    "ExtractReport",
+    "ExtractSettings",
+    "MalformedOutput",
+    "ModelChoice",
+    "ModelError",
+    "NoBackend",
+    "OpenAIBackend",
+    "OpenCodeBackend",
+    "SessionReport",
+    "Transcript",
+    "build_transcript",
+    "choose_model",
+    "count_turns",
+    "extract_session",
+    "extract_since",
+    "is_worker_session",
+    "looks_like_rule",
+    "open_backend",
+    "parse_candidates",
+]

@@ -1,0 +1,110 @@
+"""What of a session an extraction model may see: numbered lines of what people and the model said.
+
+Owns the choice of evidence for extraction. Only text parts of user and assistant messages are
+kept, redacted, one numbered line per line of text, so a candidate can cite the lines that
+support it and the review can quote them verbatim. Never included: tool inputs and outputs,
+reasoning, compaction summaries, text the harness injected (`synthetic`), and every block we
+inject ourselves (`INJECTED_BLOCK_TAGS`) — extracting from those would feed recollect's own
+output back into memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from recollect.model import Message, Part, Session
+from recollect.text.markers import WORKER_TITLE_MARKER, carries_injected_block
+from recollect.text.redact import redact
+
+MAX_LINE_CHARS = 400  # a longer line (minified code, a pasted log) is cut; it is evidence, not data
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    role: str  # user | assistant
+    text: str
+    message_id: str
+
+
+@dataclass
+class Transcript:
+    session_id: str
+    title: str
+    directory: str
+    lines: list[Line] = field(default_factory=list)
+    omitted: int = 0  # older lines left out to stay within the character budget
+    through: int = 0  # time (epoch ms) of the newest message considered; the next run starts after it
+
+    def line(self, number: int) -> Line | None:
+        first = self.lines[0].number if self.lines else 0
+        index = number - first
+        return self.lines[index] if 0 <= index < len(self.lines) else None
+
+    def render(self) -> str:
+        """Lines as the model sees them, one `L12 user: text` per line."""
+        out: list[str] = []
+        if self.omitted:
+            out.append(f"(… {self.omitted} earlier lines omitted)")
+        for line in self.lines:
+            out.append(f"L{line.number} {line.role}: {line.text}")
+        return "\n".join(out)
+
+
+def is_worker_session(session: Session) -> bool:
+    """A session recollect itself started (extraction, summaries): never a source of memories."""
+    return WORKER_TITLE_MARKER in (session.title or "")
+
+
+def _typed_text(part: Part) -> str | None:
+    """The text of a part a person or the model wrote, or None when it must not be evidence."""
+    if part.kind != "text" or part.synthetic or not part.text.strip():
+        return None
+    if carries_injected_block(part.text):
+        return None
+    return part.text
+
+
+def _spoken(message: Message) -> list[str]:
+    if message.role not in ("user", "assistant") or message.summary:
+        return []  # a compaction summary is the model's recap of evidence, not evidence
+    return [text for part in message.parts if (text := _typed_text(part)) is not None]
+
+
+def count_turns(session: Session) -> int:
+    """Turns a person started: user messages with typed text (not injected, not synthetic)."""
+    return sum(1 for m in session.messages if m.role == "user" and _spoken(m))
+
+
+def build_transcript(session: Session, *, after: int = 0, max_chars: int = 16_000) -> Transcript:
+    """Numbered lines of the messages newer than `after` (epoch ms), newest kept within `max_chars`."""
+    transcript = Transcript(session.id, session.title, session.directory)
+    transcript.through = max((m.time for m in session.messages), default=after)
+    lines: list[tuple[str, str, str]] = []
+    for message in session.messages:
+        if message.time <= after:
+            continue
+        for text in _spoken(message):
+            for raw in redact(text).splitlines():
+                clean = " ".join(raw.split())
+                if not clean:
+                    continue
+                if len(clean) > MAX_LINE_CHARS:
+                    clean = clean[: MAX_LINE_CHARS - 1] + "…"
+                lines.append((message.role, clean, message.id))
+    # Keep the newest lines: on idle, the turn that just ended is what matters most.
+    budget, keep = max_chars, 0
+    for role, text, _ in reversed(lines):
+        cost = len(text) + len(role) + 8
+        if cost > budget:
+            break
+        budget -= cost
+        keep += 1
+    start = len(lines) - keep
+    transcript.omitted = start
+    transcript.lines = [
+        Line(number=i + 1, role=role, text=text, message_id=mid)
+        for i, (role, text, mid) in enumerate(lines)
+        if i >= start
+    ]
+    return transcript

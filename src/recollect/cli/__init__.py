@@ -20,3 +20,4 @@ from recollect.cli.memory import memory as _memory; main.add_command(_memory)  #
 from recollect.cli.mcp import mcp_cmd as _mcp; main.add_command(_mcp)  # noqa: E402, E702, I001  # fmt: skip
 from recollect.cli.install import install, uninstall; main.add_command(install); main.add_command(uninstall)  # noqa: E402, E702, I001  # fmt: skip
 from recollect.cli.extract import extract_cmd as _extract; main.add_command(_extract)  # noqa: E402, E702, I001  # fmt: skip
+from recollect.cli.eval import eval_cmd as _eval; main.add_command(_eval)  # noqa: E402, E702, I001  # fmt: skip

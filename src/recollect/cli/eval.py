@@ -1,0 +1,142 @@
+"""`recollect eval`: score search relevance on the labelled corpus and compare with the baseline.
+
+Run it from the recollect repository (the queries and the corpus are test data, not installed files).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from recollect.cli.output import console, fail, print_json
+from recollect.evaluate import (
+    METRICS,
+    TOLERANCE,
+    EvalError,
+    EvalReport,
+    baseline_document,
+    evaluate,
+    find_repo_file,
+    load_baseline,
+    regressions,
+)
+
+QUERIES = "bench/eval/queries.jsonl"
+DATA = "tests/data/eval"
+BASELINE = "bench/eval/baseline.json"
+
+
+def _locate(value: Path | None, relative: str, what: str) -> Path:
+    if value is not None:
+        return value
+    found = find_repo_file(relative)
+    if found is None:
+        fail(f"cannot find {relative} ({what}); run from the recollect repository or pass its path")
+    return found
+
+
+def _cell(value: float | None) -> str:
+    return "" if value is None else f"{value:.3f}"
+
+
+def _table(report: EvalReport) -> Table:
+    summary = report.summary()
+    ours, fts5 = summary["ours"], summary.get("fts5")
+    table = Table(title=f"relevance on {summary['queries']} queries, {report.corpus_sessions} sessions")
+    table.add_column("category")
+    table.add_column("n", justify="right")
+    for metric in METRICS:
+        table.add_column(metric.replace("recall", "R"), justify="right")
+    if fts5:
+        table.add_column("FTS5 MRR", justify="right", style="dim")
+        table.add_column("FTS5 R@5", justify="right", style="dim")
+    rows = [("overall", ours["overall"], fts5["overall"] if fts5 else None)]
+    rows += [(c, m, fts5["by_category"].get(c) if fts5 else None) for c, m in ours["by_category"].items()]
+    for i, (name, m, base) in enumerate(rows):
+        cells = [name, str(m["n"]), *(_cell(m[k]) for k in METRICS)]
+        if fts5:
+            cells += [_cell(base["mrr"] if base else None), _cell(base["recall@5"] if base else None)]
+        table.add_row(*cells, end_section=i == 0)
+    return table
+
+
+def _print_failures(report: EvalReport, limit: int) -> None:
+    out = console()
+    failures = sorted(report.failures(), key=lambda r: (r.rank is not None, -(r.rank or 0)))
+    if not failures:
+        return
+    out.print(f"\nqueries whose gold session is not first ({len(failures)}):", highlight=False)
+    for r in failures[:limit]:
+        first = r.top[0] if r.top else None
+        got = f"{first.title!r} ({first.session_id})" if first else "no results"
+        rank = f"rank {r.rank}" if r.rank else "not found"
+        out.print(f"  [{r.query.category}] {r.query.id}: {r.query.query!r} — {rank}; first: {got}", markup=False)
+
+
+@click.command("eval")
+@click.option("--queries", type=click.Path(path_type=Path, dir_okay=False), help=f"Labelled queries [{QUERIES}].")
+@click.option("--data", type=click.Path(path_type=Path, file_okay=False), help=f"Corpus directory [{DATA}].")
+@click.option("--baseline", "baseline_path", type=click.Path(path_type=Path, dir_okay=False), help=f"[{BASELINE}]")
+@click.option("--category", "categories", multiple=True, help="Only queries of this category (repeatable).")
+@click.option("--no-fts5", is_flag=True, help="Skip the plain-FTS5 comparison.")
+@click.option("--check", is_flag=True, help=f"Exit 1 if a metric fell more than {TOLERANCE} below the baseline.")
+@click.option("--write-baseline", is_flag=True, help="Record this run as the new baseline.")
+@click.option("--failures", "show_failures", type=int, default=20, show_default=True, help="Failing queries to list.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full report (per query) as JSON.")
+def eval_cmd(
+    queries: Path | None,
+    data: Path | None,
+    baseline_path: Path | None,
+    categories: tuple[str, ...],
+    no_fts5: bool,
+    check: bool,
+    write_baseline: bool,
+    show_failures: int,
+    as_json: bool,
+) -> None:
+    """Measure search relevance: MRR and recall@1/5/10 on labelled queries, overall and per category,
+    beside a plain SQLite FTS5 baseline. See docs/eval.md."""
+    queries_path = _locate(queries, QUERIES, "labelled queries")
+    data_dir = _locate(data, DATA, "the eval corpus")
+    if (check or write_baseline) and categories:
+        fail("--check and --write-baseline need the full query set; drop --category")
+    if write_baseline and baseline_path is None:
+        baseline_path = queries_path.parent / "baseline.json"
+    try:
+        if not as_json:
+            click.echo("indexing the eval corpus and running the queries…", err=True)
+        report = evaluate(queries_path, data_dir, baseline=not no_fts5, categories=categories)
+    except EvalError as exc:
+        fail(str(exc))
+    problems: list[str] = []
+    if check:
+        path = baseline_path or _locate(None, BASELINE, "the committed baseline")
+        try:
+            problems = regressions(report.summary()["ours"], load_baseline(path)["ours"])
+        except EvalError as exc:
+            fail(str(exc))
+    if as_json:
+        data_out: dict[str, Any] = report.to_json()
+        if check:
+            data_out["regressions"] = problems
+        print_json(data_out)
+    else:
+        out = console()
+        out.print(_table(report))
+        click.echo(f"{report.seconds:.1f}s (indexing {report.index_seconds:.1f}s)")
+        if show_failures:
+            _print_failures(report, show_failures)
+        if check:
+            click.echo("\nno regression against the baseline" if not problems else "\nregressions:")
+            for p in problems:
+                click.echo(f"  {p}")
+    if write_baseline:
+        assert baseline_path is not None
+        baseline_path.write_text(json.dumps(baseline_document(report), indent=1) + "\n", encoding="utf-8")
+        click.echo(f"wrote {baseline_path}", err=True)
+    if problems:
+        raise SystemExit(1)

@@ -1,0 +1,174 @@
+"""The relevance eval holds its committed baseline: no metric, overall or per category, may fall.
+
+The corpus (tests/data/eval) is indexed once per module; every labelled query of bench/eval/queries.jsonl
+runs through recollect.history.search. After an intentional ranking change, update the baseline with
+`recollect eval --write-baseline` and commit it (docs/eval.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from recollect.evaluate import (
+    METRICS,
+    TOLERANCE,
+    Corpus,
+    EvalError,
+    EvalQuery,
+    EvalReport,
+    QueryResult,
+    Ranked,
+    load_baseline,
+    load_queries,
+    metrics,
+    rank_of,
+    regressions,
+    run_corpus,
+    summarize,
+)
+from recollect.search.scope import Filters
+
+REPO = Path(__file__).resolve().parents[2]
+QUERIES = REPO / "bench" / "eval" / "queries.jsonl"
+BASELINE = REPO / "bench" / "eval" / "baseline.json"
+DATA = REPO / "tests" / "data" / "eval"
+
+
+@pytest.fixture(scope="module")
+def queries() -> list[EvalQuery]:
+    return load_queries(QUERIES)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> Iterator[Corpus]:
+    with Corpus(DATA) as prepared:
+        yield prepared
+
+
+@pytest.fixture(scope="module")
+def report(corpus: Corpus, queries: list[EvalQuery]) -> EvalReport:
+    return run_corpus(corpus, queries, baseline=False)
+
+
+def _describe(failures: Sequence[QueryResult], corpus: Corpus, limit: int = 15) -> str:
+    lines = []
+    for r in failures[:limit]:
+        first = f"{r.top[0].title!r}" if r.top else "nothing"
+        gold = ", ".join(repr(corpus.title(g)) for g in r.query.gold)
+        lines.append(
+            f"  [{r.query.category}] {r.query.id} {r.query.query!r}: rank {r.rank}; gold {gold}; first {first}"
+        )
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- the committed baseline
+
+
+def test_relevance_holds_the_baseline(report: EvalReport, corpus: Corpus) -> None:
+    baseline = load_baseline(BASELINE)
+    problems = regressions(report.summary()["ours"], baseline["ours"], TOLERANCE)
+    assert not problems, (
+        "search relevance fell below bench/eval/baseline.json:\n  "
+        + "\n  ".join(problems)
+        + "\nqueries whose gold session is not first:\n"
+        + _describe(report.failures(), corpus)
+        + "\n(an intentional change? run 'recollect eval --write-baseline' and commit the file; see docs/eval.md)"
+    )
+
+
+def test_baseline_matches_the_query_set(queries: list[EvalQuery]) -> None:
+    """Adding or removing queries changes the numbers: the baseline must be rewritten with them."""
+    baseline = load_baseline(BASELINE)
+    counts: dict[str, int] = {}
+    for q in queries:
+        counts[q.category] = counts.get(q.category, 0) + 1
+    recorded = {c: m["n"] for c, m in baseline["ours"]["by_category"].items()}
+    assert baseline["queries"] == len(queries) and recorded == counts, (
+        "bench/eval/queries.jsonl changed since the baseline was written; run 'recollect eval --write-baseline'"
+    )
+
+
+def test_queries_are_labelled_against_the_corpus(queries: list[EvalQuery], corpus: Corpus) -> None:
+    assert len(queries) >= 80
+    corpus.check_gold(queries)  # raises on a gold id that is not a session of the corpus
+    categories = {q.category for q in queries}
+    expected = {"identifier", "path", "error_output", "paraphrase", "decision", "chinese", "typo", "recency"}
+    assert expected | {"scoped", "subagent", "near_duplicate"} <= categories
+
+
+def test_the_eval_can_fail(corpus: Corpus, queries: list[EvalQuery], report: EvalReport) -> None:
+    """A deliberately broken ranking (the engine's own results, reversed) must score lower and be
+    reported as a regression: the eval measures ranking, not just whether anything is found."""
+
+    def reversed_engine(q: EvalQuery, filters: Filters) -> list[Ranked]:
+        return list(reversed(corpus.search(q, filters)))
+
+    broken = run_corpus(corpus, queries, search=reversed_engine, baseline=False)
+    good, bad = report.summary()["ours"]["overall"], broken.summary()["ours"]["overall"]
+    assert bad["mrr"] < good["mrr"] - 0.1
+    assert bad["recall@1"] < good["recall@1"]
+    assert regressions(broken.summary()["ours"], report.summary()["ours"])
+
+
+def test_plain_fts5_baseline_runs(corpus: Corpus, queries: list[EvalQuery]) -> None:
+    """The comparison is reported by `recollect eval`, not held by a test; it must only work."""
+    exact = next(q for q in queries if q.category == "error_output")
+    assert rank_of(corpus.baseline_search(exact, exact.to_filters()), exact.gold) is not None
+
+
+# ---------------------------------------------------------------------------------- scoring rules
+
+
+def _q(gold: list[str], category: str = "c") -> EvalQuery:
+    return EvalQuery(id="q", query="x", category=category, gold=gold)
+
+
+def test_rank_credits_a_subagent_child_to_its_parent() -> None:
+    results = [Ranked("other"), Ranked("child", parent_id="parent"), Ranked("parent")]
+    assert rank_of(results, ["parent"]) == 2
+    assert rank_of(results, ["child"]) == 2
+    assert rank_of(results, ["missing"]) is None
+    assert rank_of(results, ["missing", "parent"]) == 2  # any gold counts
+
+
+def test_metrics_and_regressions() -> None:
+    results = [
+        QueryResult(_q(["a"], "x"), 1, []),
+        QueryResult(_q(["a"], "x"), 2, []),
+        QueryResult(_q(["a"], "y"), None, []),
+        QueryResult(_q(["a"], "y"), 7, []),
+    ]
+    m = metrics(results)
+    assert m.n == 4
+    assert m.mrr == pytest.approx((1 + 0.5 + 0 + 1 / 7) / 4)
+    assert m.recall == {1: 0.25, 5: 0.5, 10: 0.75}
+    summary = summarize(results)
+    assert set(summary["by_category"]) == {"x", "y"} and set(METRICS) <= set(summary["overall"])
+    assert regressions(summary, summary) == []
+    worse = json.loads(json.dumps(summary))
+    worse["by_category"]["y"]["recall@10"] -= TOLERANCE * 2
+    assert regressions(worse, summary) == ["category y: recall@10 0.4900 < baseline 0.5000"]
+    slightly = json.loads(json.dumps(summary))
+    slightly["overall"]["mrr"] -= TOLERANCE / 2
+    assert regressions(slightly, summary) == []
+    del worse["by_category"]["x"]
+    assert any("category x: missing" in p for p in regressions(worse, summary))
+
+
+def test_load_queries_rejects_bad_lines(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    path.write_text('{"id": "a", "query": "x", "category": "c", "gold": ["s"]}\n// a comment\n\n')
+    assert [q.id for q in load_queries(path)] == ["a"]
+    for bad, message in (
+        ('{"id": "a", "query": "x", "category": "c", "gold": []}', "'gold' is required"),
+        ('{"id": "a", "query": "x", "category": "c", "gold": ["s"], "scope": "project"}', "needs a 'directory'"),
+        ('{"id": "a", "query": "x", "category": "c", "gold": ["s"], "filters": {"when": 1}}', "unknown filters"),
+        ('{"id": "a", "query": "x", "category": "c", "gold": ["s"], "extra": 1}', "unknown keys"),
+    ):
+        path.write_text(bad + "\n")
+        with pytest.raises(EvalError, match=message):
+            load_queries(path)

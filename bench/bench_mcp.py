@@ -4,17 +4,22 @@
                                         [--workdir DIR] [--json OUT.json]
 
 It generates (or reuses) an OpenCode store with bench/storegen.py, indexes it once in a fresh
-process, then drives `python -m recollect.cli mcp` through the MCP SDK's own stdio client with the
-handshake OpenCode 1.18.33 uses (`initialize`, protocol 2025-11-25) and measures:
+process, then drives `python -m recollect.cli mcp` with the handshake OpenCode 1.18.33 uses
+(`initialize`, protocol 2025-11-25) and measures:
 
 - start-up: spawn -> `initialize` answered -> `tools/list` answered, over `--starts` fresh servers,
-  next to what a bare interpreter and the SDK import alone cost on the same machine;
-- warm `history_search` round trips on one server: back to back (the index was synced less than
-  2 s ago, so no sync runs: the pure query path), and paced 2.1 s apart the way an agent calls
-  (each call first reconciles the index with the store, as every search does when it is stale);
-- the same queries in process (`history.search`, no MCP) to show what the MCP layer adds.
+  through the MCP SDK's stdio client (wall time) and over raw pipes with OpenCode's exact messages
+  (wall time, and the server process's own CPU time read from /proc), next to what a bare
+  interpreter, the SDK import and the CLI import cost on the same machine;
+- warm `history_search` round trips on one server through the SDK client: back to back (the index
+  was synced less than 2 s before, so most calls run no sync: the query path), and paced 2.1 s apart
+  the way an agent calls (each call first reconciles the index with the store); the server's own
+  wall and CPU time per call come from its log;
+- the same queries in process (`history.search`, no MCP), wall and CPU.
 
-Everything lives under the work directory; the store is never written after generation.
+CPU times are reported because a shared machine's load inflates wall times; on an idle machine a
+single-threaded server's wall time is close to its CPU time. Everything lives under the work
+directory; the store is never written after generation.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ import json
 import os
 import platform
 import random
+import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -77,17 +84,60 @@ def summary(samples: list[float]) -> dict[str, float]:
     }
 
 
-def child_seconds(code: str, env: dict[str, str], runs: int = 3) -> float:
-    """Median wall time of a fresh interpreter running `code` (baselines for start-up)."""
-    times = []
+def child_seconds(code: str, env: dict[str, str], runs: int = 3) -> dict[str, float]:
+    """Median wall and CPU time of a fresh interpreter running `code` (baselines for start-up)."""
+    walls, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - t)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return {"wall_ms": round(statistics.median(walls) * 1000, 1), "cpu_ms": round(statistics.median(cpus) * 1000, 1)}
 
 
-async def measure_starts(params: Any, starts: int) -> dict[str, Any]:
+def process_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def raw_start(env: dict[str, str], cwd: Path) -> dict[str, float]:
+    """One start over raw pipes with OpenCode's messages; wall and server CPU at each step."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "recollect.cli", "mcp"],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def ask(message: dict[str, Any]) -> None:
+        proc.stdin.write((json.dumps(message) + "\n").encode())  # type: ignore[union-attr]
+        proc.stdin.flush()  # type: ignore[union-attr]
+        while json.loads(proc.stdout.readline()).get("id") != message["id"]:  # type: ignore[union-attr]
+            pass
+
+    init = {"protocolVersion": "2025-11-25", "capabilities": {"roots": {}}, "clientInfo": {"name": "opencode"}}
+    ask({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init})
+    initialized, cpu_initialized = time.perf_counter() - t, process_cpu_seconds(proc.pid)
+    proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    ask({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    listed, cpu_listed = time.perf_counter() - t, process_cpu_seconds(proc.pid)
+    proc.stdin.close()
+    proc.wait(timeout=60)
+    return {
+        "initialize": initialized,
+        "cpu_initialize": cpu_initialized,
+        "tools_listed": listed,
+        "cpu_listed": cpu_listed,
+    }
+
+
+async def measure_starts(params: Any, starts: int, env: dict[str, str], cwd: Path) -> dict[str, Any]:
     from mcp import Client
 
     initialized, listed = [], []
@@ -97,7 +147,11 @@ async def measure_starts(params: Any, starts: int) -> dict[str, Any]:
             initialized.append(time.perf_counter() - t)
             await client.list_tools()
             listed.append(time.perf_counter() - t)
-    return {"initialize": summary(initialized), "tools_listed": summary(listed)}
+    raw = [raw_start(env, cwd) for _ in range(starts)]
+    return {
+        "sdk_client": {"initialize": summary(initialized), "tools_listed": summary(listed)},
+        "raw_pipes": {key: summary([r[key] for r in raw]) for key in raw[0]},
+    }
 
 
 async def measure_round_trips(params: Any, queries: list[str], calls: int, paced: int) -> dict[str, Any]:
@@ -136,16 +190,33 @@ async def measure_round_trips(params: Any, queries: list[str], calls: int, paced
     }
 
 
-def in_process(queries: list[str], calls: int) -> dict[str, float]:
+def in_process(queries: list[str], calls: int) -> dict[str, Any]:
     from recollect import history
 
     history.search(queries[0])  # sync once, warm caches
-    samples = []
+    walls, cpus = [], []
     for i in range(calls):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         history.search(queries[i % len(queries)], sync_first=False)
-        samples.append(time.perf_counter() - t)
-    return summary(samples)
+        walls.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
+    return {"wall": summary(walls), "cpu": summary(cpus)}
+
+
+LOG_LINE = re.compile(r" (\d+) INFO recollect\.mcp: history_search ok ([\d.]+) ms \(cpu ([\d.]+) ms\)")
+
+
+def server_side(log: Path, calls: int, paced: int) -> dict[str, Any]:
+    """The round-trip server's own per-call wall and CPU time, from its log (the last pid in it)."""
+    rows = [(int(m[1]), float(m[2]) / 1000, float(m[3]) / 1000) for m in LOG_LINE.finditer(log.read_text())]
+    pid = rows[-1][0]
+    mine = [r for r in rows if r[0] == pid][1:]  # skip the first call
+    blocks = {"back_to_back": mine[:calls], "paced_2s_apart": mine[calls : calls + paced]}
+    return {
+        name: {"wall": summary([r[1] for r in block]), "cpu": summary([r[2] for r in block])}
+        for name, block in blocks.items()
+        if block
+    }
 
 
 def main() -> int:
@@ -196,14 +267,13 @@ def main() -> int:
         "sessions": manifest["counts"]["sessions"],
         "store_bytes": manifest["counts"]["db_bytes"],
         "index_pass_seconds": round(index_seconds, 1),
-        "baseline_python_ms": round(child_seconds("pass", full_env) * 1000, 1),
-        "baseline_sdk_import_ms": round(
-            child_seconds("import mcp.server.lowlevel, mcp.server.stdio", full_env) * 1000, 1
-        ),
-        "baseline_cli_import_ms": round(child_seconds("import recollect.cli", full_env) * 1000, 1),
+        "baseline_python": child_seconds("pass", full_env),
+        "baseline_sdk_import": child_seconds("import mcp.server.lowlevel, mcp.server.stdio", full_env),
+        "baseline_cli_import": child_seconds("import recollect.cli", full_env),
     }
-    results["start"] = anyio.run(measure_starts, params, args.starts)
+    results["start"] = anyio.run(measure_starts, params, args.starts, full_env, project)
     results["round_trip"] = anyio.run(measure_round_trips, params, queries, args.calls, args.paced)
+    results["round_trip"]["server_side"] = server_side(workdir / "home" / "log" / "mcp.log", args.calls, args.paced)
     results["in_process_search"] = in_process(queries, args.calls)
     results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     text = json.dumps(results, indent=2, ensure_ascii=False)

@@ -54,3 +54,52 @@ async def test_tools_are_listed_with_schemas_and_hints(tmp_path: Path) -> None:
     assert tools["memory_forget"].annotations.destructive_hint is True
     assert tools["memory_remember"].annotations.read_only_hint is False
     assert tools["history_read"].input_schema["required"] == ["cursor"]
+
+
+@pytest.mark.anyio
+async def test_the_index_is_refreshed_after_a_reply_not_before_it(
+    sample_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Within the inline window a call searches the index as it is; the refresh that follows the
+    reply makes the next call see the store's change (at most one call behind)."""
+    from recollect import history
+    from recollect.config import load_config
+    from recollect.mcp import history_tools
+    from tests.mcp.test_self_ingestion import ALPHA_SESSION, plant_tool_part
+
+    monkeypatch.setenv("RECOLLECT_SOURCES", "opencode")
+    history.index(load_config())
+    monkeypatch.setattr(history_tools, "INLINE_SYNC_AFTER", 3600.0)  # never sync inside a call
+    monkeypatch.setattr(history_tools, "BACKGROUND_SYNC_AFTER", 0.0)
+    plant_tool_part(sample_db, ALPHA_SESSION, "bash", "echo", "freshwordqx", 0)
+
+    async def wait_for_refresh() -> None:
+        import anyio
+
+        for _ in range(600):
+            await anyio.sleep(0.05)
+            if not mcp_server._refreshing.locked():
+                return
+        raise AssertionError("the background refresh did not finish")
+
+    async with Client(mcp_server.build_server(ServerSettings(cwd=str(tmp_path)))) as client:
+        stale = await client.call_tool("history_search", {"query": "freshwordqx"})
+        assert not stale.is_error and stale.structured_content["hits"] == []  # the reply did not wait
+        await wait_for_refresh()
+        fresh = await client.call_tool("history_search", {"query": "freshwordqx"})
+    assert fresh.structured_content["hits"], fresh.content[0].text  # positive: the refresh ran
+
+
+def test_an_older_index_is_synced_before_the_search(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recollect import history
+    from recollect.config import load_config
+    from recollect.mcp import history_tools
+    from recollect.mcp.registry import call_tool
+    from tests.mcp.test_self_ingestion import ALPHA_SESSION, plant_tool_part
+
+    monkeypatch.setenv("RECOLLECT_SOURCES", "opencode")
+    history.index(load_config())
+    plant_tool_part(sample_db, ALPHA_SESSION, "bash", "echo", "inlinewordqx", 0)
+    monkeypatch.setattr(history_tools, "INLINE_SYNC_AFTER", 0.0)  # any index counts as old
+    reply = call_tool("history_search", {"query": "inlinewordqx"}, ServerSettings(cwd="/"))
+    assert reply.structured["hits"], reply.text

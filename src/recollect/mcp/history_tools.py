@@ -11,12 +11,18 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from recollect.config import load_config
 from recollect.mcp.args import Param, Signature
 from recollect.mcp.base import SCOPES, Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
 from recollect.search.scope import AUTHORS, CLASSES, ROLES, Filters, parse_time
 
 MAX_SEARCH_LIMIT = 50
 MAX_SESSIONS_LIMIT = 100
+# A model's calls within one task come seconds apart. An index synced (by any process) this
+# recently is searched as it is, and the server brings it up to date after replying
+# (`refresh_index` in the background), so a call rarely waits for a sync; an older one is synced first.
+INLINE_SYNC_AFTER = 10.0
+BACKGROUND_SYNC_AFTER = 2.0  # the library's own freshness window
 
 FILTER_PARAMS: tuple[Param, ...] = (
     Param(
@@ -52,6 +58,21 @@ FILTER_PARAMS: tuple[Param, ...] = (
     ),
     Param("agent", "string_list", "Only sessions of these agents: opencode, claude-code, codex, gemini."),
 )
+
+
+def refresh_index(max_age: float) -> Any:
+    """Sync the index unless some process synced it within `max_age` seconds; never waits for
+    another writer. Returns the library's sync report, or None when nothing was due."""
+    from recollect import history
+
+    config = load_config()
+    with history.open_index(config) as conn:
+        return history.refresh(conn, config, max_age=max_age)
+
+
+def _note_busy(report: Any, coverage: Any) -> None:
+    if report is not None and report.lease_busy:
+        coverage.limited_by.append("index being updated by another process")
 
 
 def build_filters(args: dict[str, Any], settings: ServerSettings) -> Filters:
@@ -151,8 +172,10 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect import history  # the library loads after start-up, off the host's critical path
 
     filters = build_filters(args, settings)
-    result = history.search(args["query"], filters, limit=args["limit"], deep=args["deep"])
+    report = refresh_index(INLINE_SYNC_AFTER)
+    result = history.search(args["query"], filters, limit=args["limit"], sync_first=False, deep=args["deep"])
     cov = result.coverage
+    _note_busy(report, cov)
     out = Lines(settings.budget)
     if not result.hits:
         out.add(f"No hits for {args['query']!r}. {for_model(cov.hint)}".rstrip(), coverage_line(cov))
@@ -283,7 +306,8 @@ def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect import history
 
     filters = build_filters(args, settings)
-    rows = history.sessions(filters, limit=args["limit"], offset=args["offset"])
+    refresh_index(INLINE_SYNC_AFTER)
+    rows = history.sessions(filters, limit=args["limit"], offset=args["offset"], sync_first=False)
     offset = args["offset"]
     out = Lines(settings.budget)
     if not rows:

@@ -28,7 +28,7 @@ from mcp.server.stdio import stdio_server
 
 from recollect import __version__
 from recollect.config import ensure_private_dir, resolve_paths
-from recollect.mcp import registry
+from recollect.mcp import history_tools, registry
 from recollect.mcp.base import Reply, ServerSettings
 from recollect.text.redact import redact
 
@@ -94,9 +94,35 @@ def _warm_up() -> None:
             log.exception("warm-up import failed")
 
 
-def _call(name: str, arguments: dict[str, Any] | None, settings: ServerSettings) -> Reply:
+def _call(name: str, arguments: dict[str, Any] | None, settings: ServerSettings) -> tuple[Reply, float]:
+    """The reply and the CPU seconds this thread spent on it (logged: on a busy machine wall time
+    says little about the server's own cost)."""
     with _library:
-        return registry.call_tool(name, arguments, settings)
+        cpu = time.thread_time()
+        reply = registry.call_tool(name, arguments, settings)
+        return reply, time.thread_time() - cpu
+
+
+_refreshing = threading.Lock()
+SYNCING_TOOLS = ("history_search", "history_sessions")
+
+
+def _refresh_in_background() -> None:
+    """After a history call, bring the index up to date off the request path, so the model's next
+    call finds it fresh (see history_tools.INLINE_SYNC_AFTER). At most one refresh at a time; the
+    library's lease keeps it to one writer across every server process."""
+    if not _refreshing.acquire(blocking=False):
+        return
+
+    def work() -> None:
+        try:
+            history_tools.refresh_index(history_tools.BACKGROUND_SYNC_AFTER)
+        except Exception:  # the next call syncs inline and reports any real problem
+            log.warning("background refresh failed", exc_info=True)
+        finally:
+            _refreshing.release()
+
+    threading.Thread(target=work, name="recollect-refresh", daemon=True).start()
 
 
 def _args_for_log(arguments: dict[str, Any] | None) -> str:
@@ -138,16 +164,19 @@ def build_server(settings: ServerSettings) -> Server[Any]:
         async with anyio.create_task_group() as heartbeat:
             heartbeat.start_soon(_beat, ctx, started)
             async with lock:
-                reply = await anyio.to_thread.run_sync(_call, params.name, params.arguments, settings)
+                reply, cpu = await anyio.to_thread.run_sync(_call, params.name, params.arguments, settings)
             heartbeat.cancel_scope.cancel()
         log.info(
-            "%s %s %.1f ms, %d chars, args %s",
+            "%s %s %.1f ms (cpu %.1f ms), %d chars, args %s",
             params.name,
             "error" if reply.is_error else "ok",
             (time.perf_counter() - started) * 1000,
+            cpu * 1000,
             len(reply.text),
             _args_for_log(params.arguments),
         )
+        if params.name in SYNCING_TOOLS:
+            _refresh_in_background()
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=reply.text)],
             structured_content=_json_safe(reply.structured),

@@ -29,6 +29,7 @@ from recollect.config import xdg_dir
 from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.jsonl import (
+    SHAPE_ERRORS,
     compact_json,
     files_from_input,
     list_dir,
@@ -236,8 +237,13 @@ class ClaudeCodeSource:
         for file in files:
             result = read_jsonl(file)
             builder.malformed += result.malformed
-            for _, record in result.records:
-                builder.add(record)
+            for number, record in result.records:
+                try:
+                    builder.add(record)
+                except SHAPE_ERRORS as exc:
+                    # A record shaped unlike any we know is skipped and counted; it never ends the read.
+                    log.debug("claude %s %s:%d: %r", entry.id, file.name, number, exc)
+                    builder.malformed += 1
         session = builder.finish()
         if not session.title:
             session.title = self._summary_title(entry.project_dir, builder.leaf_order)
@@ -546,7 +552,8 @@ class _Transcript:
             parts = [Part(id=f"{uuid}:0", kind="compaction", raw_type=subtype, text=content, time=time)]
         elif subtype == "stop_hook_summary":
             lines = [str(record.get("stopReason") or "")]
-            for error in record.get("hookErrors") or []:
+            errors = record.get("hookErrors")
+            for error in errors if isinstance(errors, list) else []:
                 lines.append(compact_json(error))
             text = "\n".join(line for line in lines if line)
             if not text:

@@ -32,7 +32,9 @@ from typing import Any
 from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.jsonl import (
+    SHAPE_ERRORS,
     ZST_SUFFIX,
+    as_list,
     compact_json,
     files_from_input,
     first_records,
@@ -365,7 +367,12 @@ class _Builder:
             if payload.get("type") == "user_message" and isinstance(payload.get("message"), str):
                 self.typed.add(payload["message"].strip())
         for line, record in zip(lines, records, strict=True):
-            self._record(record, line)
+            try:
+                self._record(record, line)
+            except SHAPE_ERRORS as exc:
+                # A record shaped unlike any we know is skipped and counted; it never ends the read.
+                log.debug("codex %s line %d: %r", self.session.id, line, exc)
+                self.session.malformed += 1
         session = self.session
         session.messages = [m for m in self.messages if m.parts]
         session.model = self.model
@@ -377,7 +384,7 @@ class _Builder:
     # -- envelope ---------------------------------------------------------------------------
 
     def _record(self, record: dict[str, Any], line: int) -> None:
-        kind = record.get("type")
+        kind = record.get("type") if isinstance(record.get("type"), str) else None
         payload = record.get("payload")
         when = parse_time(record.get("timestamp"))
         if kind in _ENVELOPE_TYPES and isinstance(payload, dict):
@@ -463,9 +470,7 @@ class _Builder:
             self._message(item, line)
         elif itype == "reasoning":
             raw = _content_text(item.get("content"))
-            summary = "\n".join(
-                s["text"] for s in item.get("summary") or [] if isinstance(s, dict) and isinstance(s.get("text"), str)
-            )
+            summary = _content_text(as_list(item.get("summary")))
             text = raw or summary
             if text.strip():
                 part = Part(id=pid, kind="reasoning", raw_type="reasoning", text=text, time=self.last_time)

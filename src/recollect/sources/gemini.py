@@ -29,6 +29,8 @@ from typing import Any
 from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.jsonl import (
+    SHAPE_ERRORS,
+    as_list,
     compact_json,
     files_from_input,
     list_dir,
@@ -189,7 +191,7 @@ class GeminiSource:
                 record = None  # mid-write or damaged: nothing usable this time
             if isinstance(record, dict):
                 metadata = record
-                for message in record.get("messages") or []:
+                for message in as_list(record.get("messages")):
                     if isinstance(message, dict) and isinstance(message.get("id"), str):
                         messages[message["id"]] = message
             else:
@@ -308,29 +310,40 @@ def _build(
     tools: dict[str, Part] = {}
     last = session.time_created
     for record in records:
-        mid = record["id"]
-        when = parse_time(record.get("timestamp")) or last
-        last = max(last, when)
-        rtype = record.get("type")
-        if rtype == "gemini":
-            msg = _model_message(record, mid, when, tools, chat)
-            if msg.model:
-                session.model = msg.model
-        elif rtype == "user":
-            msg = _user_message(record, mid, when, tools)
-        elif rtype in ("info", "warning", "error"):
-            text = _parts_text(record.get("content"))
-            part = Part(id=f"{mid}:0", kind="text", raw_type=rtype, text=text, synthetic=True, time=when)
-            msg = Message(id=mid, role="system", time=when, parts=[part] if text.strip() else [])
-            if rtype == "error":
-                msg.error = text
-        else:
+        try:
+            msg = _message(record, last, tools, chat)
+        except SHAPE_ERRORS as exc:
+            # A record shaped unlike any we know is skipped and counted; it never ends the read.
+            log.debug("gemini %s message %r: %r", chat.id, record.get("id"), exc)
+            session.malformed += 1
+            continue
+        if msg is None:
             continue  # a message type from a newer Gemini CLI: valid, but nothing we can attribute
+        last = max(last, msg.time)
+        if msg.model:
+            session.model = msg.model
         if msg.parts:
             session.messages.append(msg)
     session.time_created = session.time_created or (session.messages[0].time if session.messages else 0)
     session.time_updated = max(session.time_updated, last)
     return session
+
+
+def _message(record: dict[str, Any], last: int, tools: dict[str, Part], chat: _Chat) -> Message | None:
+    mid = record["id"]
+    when = parse_time(record.get("timestamp")) or last
+    rtype = record.get("type")
+    if rtype == "gemini":
+        return _model_message(record, mid, when, tools, chat)
+    if rtype == "user":
+        return _user_message(record, mid, when, tools)
+    if rtype in ("info", "warning", "error"):
+        text = _parts_text(record.get("content"))
+        part = Part(id=f"{mid}:0", kind="text", raw_type=rtype, text=text, synthetic=True, time=when)
+        msg = Message(id=mid, role="system", time=when, parts=[part] if text.strip() else [])
+        msg.error = text if rtype == "error" else None
+        return msg
+    return None
 
 
 def _user_message(record: dict[str, Any], mid: str, when: int, tools: dict[str, Part]) -> Message:
@@ -374,7 +387,7 @@ def _user_message(record: dict[str, Any], mid: str, when: int, tools: dict[str, 
 def _model_message(record: dict[str, Any], mid: str, when: int, tools: dict[str, Part], chat: _Chat) -> Message:
     model = record.get("model") if isinstance(record.get("model"), str) else None
     msg = Message(id=mid, role="assistant", time=when, model=model)
-    for index, thought in enumerate(record.get("thoughts") or []):
+    for index, thought in enumerate(as_list(record.get("thoughts"))):
         if not isinstance(thought, dict):
             continue
         text = "\n".join(str(thought[k]) for k in ("subject", "description") if thought.get(k))
@@ -390,7 +403,7 @@ def _model_message(record: dict[str, Any], mid: str, when: int, tools: dict[str,
     text = _parts_text(content)
     if text.strip():
         msg.parts.append(Part(id=f"{mid}:0", kind="text", raw_type="text", text=text, time=when))
-    for index, call in enumerate(record.get("toolCalls") or []):
+    for index, call in enumerate(as_list(record.get("toolCalls"))):
         if not isinstance(call, dict):
             continue
         call_id = str(call.get("id") or f"{mid}:c{index}")

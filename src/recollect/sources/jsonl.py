@@ -31,6 +31,8 @@ from recollect.model import SourceError
 log = logging.getLogger(__name__)
 
 ZST_SUFFIX = ".zst"
+# What a record of an unexpected shape raises in an adapter; such a record counts as malformed.
+SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError)
 _CHUNK = 1 << 16
 
 
@@ -204,6 +206,11 @@ def files_from_input(value: Any) -> list[str]:
     if isinstance(paths, list):
         found.extend(p for p in paths if isinstance(p, str) and p and "\n" not in p)
     return list(dict.fromkeys(found))
+
+
+def as_list(value: Any) -> list[Any]:
+    """`value` if it is a list, else []: fields an agent documents as arrays are not always arrays."""
+    return value if isinstance(value, list) else []
 
 
 def compact_json(value: Any) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.conftest import opencode_bin, opencode_world  # noqa: F401 - the real-OpenCode fixtures
 from tests.e2e.fake_llm import FakeLLM
 
 from .store import Store

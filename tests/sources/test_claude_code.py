@@ -172,6 +172,10 @@ def test_legacy_summary_titles_are_found_across_files(sessions: dict[str, Sessio
     assert title not in own  # positive control: the title is not in the session's own file
     assert sessions["3bd9cf18-3c9b-42f5-8fd1-47f5456c1fec"].title == title
     assert sessions["e6804af6-fe01-478c-9e10-75e94f3e93cb"].title == ""  # a file holding only a summary
+    # Summaries Claude Code failed to generate hold the API error instead: never a title.
+    titles = [s.title for s in sessions.values()]
+    assert not any(t.startswith(("Invalid API key", "API Error", "Request timed out")) for t in titles)
+    assert sum(1 for t in titles if t) == 23  # measured
 
 
 def test_custom_title_wins_over_ai_title(tmp_path: Path):

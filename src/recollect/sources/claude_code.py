@@ -71,6 +71,12 @@ _INTERRUPTED_RE = re.compile(r"^\[Request interrupted by user[^\]]*\]$")
 _CONTINUATION = "This session is being continued from a previous conversation"
 _SESSION_ID_RE = re.compile(rb'"sessionId"\s*:\s*"([^"]+)"')
 _SUMMARY_MARK = b'"type":"summary"'
+# When Claude Code failed to generate a summary it stored the error in its place: not a title.
+_FAILED_SUMMARY_RE = re.compile(
+    r"^(API Error\b|Invalid API key\b|Request timed out|Prompt is too long|Credit balance is too low|"
+    r"Claude AI usage limit|OAuth token)",
+    re.I,
+)
 
 
 def config_dirs() -> list[Path]:
@@ -287,16 +293,26 @@ class ClaudeCodeSource:
                             end = data.find(b"\n", at)
                             if end == -1:
                                 break  # still being written
-                            record = parse_line(data[start:end])
-                            if record and record.get("type") == "summary":
-                                leaf, text = record.get("leafUuid"), record.get("summary")
-                                if isinstance(leaf, str) and isinstance(text, str) and text.strip():
-                                    found.append((leaf, text.strip()))
+                            summary = _summary_of(parse_line(data[start:end]))
+                            if summary is not None:
+                                found.append(summary)
                             at = data.find(_SUMMARY_MARK, end)
         except (OSError, ValueError):
             return []
         self._summaries[path] = (mark, found)
         return found
+
+
+def _summary_of(record: dict[str, Any] | None) -> tuple[str, str] | None:
+    """(leaf uuid, title) of a legacy `summary` record."""
+    if not record or record.get("type") != "summary":
+        return None
+    leaf, text = record.get("leafUuid"), record.get("summary")
+    if not isinstance(leaf, str) or not isinstance(text, str) or not text.strip():
+        return None
+    if _FAILED_SUMMARY_RE.match(text.strip()):
+        return None  # the error Claude Code got while summarizing, stored in place of a summary
+    return leaf, text.strip()
 
 
 def _result_text(content: Any) -> str:

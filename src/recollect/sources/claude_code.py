@@ -178,7 +178,10 @@ class ClaudeCodeSource:
     def _head_session_id(self, path: Path) -> str | None:
         cached = self._head_ids.get(path)
         if cached is None:
-            match = _SESSION_ID_RE.search(read_head(path, 1 << 14))
+            try:
+                match = _SESSION_ID_RE.search(read_head(path, 1 << 14))
+            except OSError:
+                return None  # deleted or unreadable since the listing; the read will tell
             if match is None:
                 return None
             cached = self._head_ids[path] = match.group(1).decode("utf-8", "replace")

@@ -202,7 +202,10 @@ class CodexSource:
 
     def _parent_of(self, path: Path) -> str | None:
         if path not in self._parents:
-            head = first_records(path, 1)
+            try:
+                head = first_records(path, 1)
+            except OSError:
+                return None  # deleted or unreadable since the listing; the read will tell
             meta = head[0].get("payload") if head and head[0].get("type") == "session_meta" else None
             self._parents[path] = _spawn_parent(meta) if isinstance(meta, dict) else None
         return self._parents[path]

@@ -5,8 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from recollect.memory.catalog import Loaded
-from recollect.memory.files import Memory
+import numpy as np
+import pytest
+
+from recollect.memory.catalog import Loaded, RootContents
+from recollect.memory.files import Memory, MemoryRoot
 from recollect.memory.score import rehearsal_boost, score_memories, time_decay
 from recollect.text.tokenize import query_terms, tokenize
 
@@ -28,11 +31,38 @@ def loaded(mid: str, text: str, *, scope: str = "project", age_days: float = 0, 
     return Loaded(memory, counts)
 
 
+def contents_of(scope: str, docs: list[Loaded]) -> RootContents:
+    postings: dict[str, set[str]] = {}
+    for doc in docs:
+        for term in doc.terms:
+            postings.setdefault(term, set()).add(doc.memory.id)
+    root = MemoryRoot(Path(f"/{scope}"), scope)  # type: ignore[arg-type]
+    return RootContents(root, files={d.memory.id: d for d in docs}, postings=postings)
+
+
 def rank(candidates: list[Loaded], query: str, half_life: float = 14, hits: dict[str, int] | None = None) -> list[str]:
-    scored = score_memories(
-        candidates, query_terms(query), now=NOW, half_life_days=half_life, hits_of=lambda m: (hits or {}).get(m.id, 0)
-    )
+    roots = []
+    for scope in ("project", "global"):
+        docs = [c for c in candidates if c.memory.scope == scope]
+        roots.append((contents_of(scope, docs), np.ones(len(docs), dtype=bool)))
+    scored = score_memories(roots, query_terms(query), now=NOW, half_life_days=half_life, hits={"project": hits or {}})
     return [s.memory.id for s in scored]
+
+
+def test_only_eligible_rows_score() -> None:
+    docs = [loaded("facts/a", "pnpm"), loaded("facts/b", "pnpm")]
+    contents = contents_of("project", docs)
+    both = score_memories([(contents, np.array([True, True]))], ["pnpm"], now=NOW, half_life_days=14, hits={})
+    assert [s.memory.id for s in both] == ["facts/a", "facts/b"]  # positive control
+    one = score_memories([(contents, np.array([False, True]))], ["pnpm"], now=NOW, half_life_days=14, hits={})
+    assert [s.memory.id for s in one] == ["facts/b"]
+
+
+def test_limit_keeps_the_best_and_breaks_ties_by_id() -> None:
+    docs = [loaded(f"facts/n{i:02d}", "pnpm") for i in range(30)]
+    roots = [(contents_of("project", docs[::-1]), np.ones(30, dtype=bool))]
+    scored = score_memories(roots, ["pnpm"], now=NOW, half_life_days=0, hits={}, limit=3)
+    assert [s.memory.id for s in scored] == ["facts/n00", "facts/n01", "facts/n02"]
 
 
 def test_rare_terms_outweigh_common_ones() -> None:
@@ -47,10 +77,12 @@ def test_project_beats_global_on_a_tie() -> None:
 
 
 def test_decay_halves_every_half_life_and_can_be_disabled() -> None:
-    assert time_decay(loaded("facts/a", "x", age_days=14).memory, NOW, 14) == 0.5
-    assert time_decay(loaded("facts/a", "x", age_days=28).memory, NOW, 14) == 0.25
-    assert time_decay(loaded("facts/a", "x", age_days=28).memory, NOW, 0) == 1.0
-    assert time_decay(loaded("facts/a", "x", age_days=280, pinned=True).memory, NOW, 14) == 1.0
+    day = 86400.0
+    assert time_decay(14 * day, pinned=False, half_life_days=14) == pytest.approx(0.5)
+    assert time_decay(28 * day, pinned=False, half_life_days=14) == pytest.approx(0.25)
+    assert time_decay(28 * day, pinned=False, half_life_days=0) == 1.0
+    assert time_decay(280 * day, pinned=True, half_life_days=14) == 1.0
+    assert time_decay(-day, pinned=False, half_life_days=14) == 1.0  # a clock skew is not a bonus
     docs = [loaded("facts/old", "pnpm", age_days=60), loaded("facts/new", "pnpm", age_days=1)]
     assert rank(docs, "pnpm") == ["facts/new", "facts/old"]
     assert rank(docs, "pnpm", half_life=0) == ["facts/new", "facts/old"]  # tie broken by id

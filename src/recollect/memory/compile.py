@@ -42,13 +42,19 @@ def is_listed_active(memory: Memory) -> bool:
     return memory.status == "active" and not memory.superseded_by
 
 
+def standing(memory: Memory) -> str:
+    """What a memory is by its file alone — no clock, no tombstones (see `space.effective_status`)."""
+    if memory.status != "active":
+        return memory.status
+    if memory.superseded_by:
+        return "superseded"
+    if memory.category == RULES_CATEGORY and not (memory.by_person or memory.reviewed_by):
+        return "proposed"  # a rule only a model vouches for is a proposal, whatever its file says
+    return "active"
+
+
 def is_hard_rule(memory: Memory) -> bool:
-    # A rule only a model vouches for is a proposal, whatever its file says.
-    return (
-        memory.category == RULES_CATEGORY
-        and is_listed_active(memory)
-        and (memory.by_person or bool(memory.reviewed_by))
-    )
+    return memory.category == RULES_CATEGORY and standing(memory) == "active"
 
 
 def _one_line(text: str) -> str:

@@ -15,15 +15,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from recollect.memory.compile import goals_text, is_hard_rule
+import numpy as np
+
+from recollect.memory.compile import goals_text
 from recollect.memory.files import ROOT_FILE, Memory, utcnow
 from recollect.memory.ops import match_memories
-from recollect.memory.space import MemorySpace, load_view
+from recollect.memory.space import MemorySpace, View, load_view
 from recollect.text.redact import redact
 
 INJECTION_MARKER = "<recollect-memory>"
 INJECTION_END = "</recollect-memory>"
 _TRUNCATED = "…"
+_MIN_LINE = len("- a/b — x")
 
 
 def _safe(text: str) -> str:
@@ -40,6 +43,29 @@ def _outline_line(memory: Memory) -> str:
     return f"- {memory.id} — {_one_line(memory.summary)}{when}"
 
 
+def _outline_candidates(view: View, limit: int) -> tuple[list[Memory], int]:
+    """The first `limit` live memories that are not rules, project before global, then pinned,
+    then most recently updated; and how many there are in all. No outline line is shorter than
+    _MIN_LINE, so no more than `limit` can fit: the rest are never sorted."""
+    picked: list[Memory] = []
+    total = 0
+    for scope in ("project", "global"):
+        if scope not in view.contents:
+            continue
+        contents = view.contents[scope]
+        columns = contents.columns
+        rows = np.flatnonzero(view.eligible(scope) & ~columns.rule)
+        total += rows.size
+        if len(picked) >= limit or not rows.size:
+            continue
+        when = np.nan_to_num(columns.when_ts[rows], nan=view.now.timestamp())
+        # lexsort sorts by its last key first: pinned first, then newest; it is stable and rows
+        # are in id order, so ties go by id.
+        ordered = rows[np.lexsort((-when, ~columns.pinned[rows]))][: limit - len(picked)]
+        picked.extend(contents.order[r].memory for r in ordered)
+    return picked, total
+
+
 def injection_block(
     space: MemorySpace,
     message: str,
@@ -53,10 +79,14 @@ def injection_block(
     max_entries = settings.max_inject_entries if max_entries is None else max_entries
     max_chars = settings.max_inject_chars if max_chars is None else max_chars
     view = load_view(space, now or utcnow())
-    surfacing = [e.memory for e in view.surfacing()]
-    rules = sorted((m for m in surfacing if is_hard_rule(m)), key=lambda m: (m.scope != "global", m.id))
+    rules: list[Memory] = []
+    for scope in ("global", "project"):  # global hard rules first; project rules are appended
+        if scope in view.contents:
+            contents = view.contents[scope]
+            rows = np.flatnonzero(view.eligible(scope) & contents.columns.rule)
+            rules.extend(sorted((contents.order[r].memory for r in rows), key=lambda m: m.id))
     rule_ids = {(m.scope, m.id) for m in rules}
-    others = [m for m in surfacing if (m.scope, m.id) not in rule_ids]
+    others, others_count = _outline_candidates(view, settings.max_outline_chars // _MIN_LINE + 1)
 
     sections: list[str] = []
     if rules:
@@ -74,16 +104,11 @@ def injection_block(
         sections.append("## Current goals\n" + "\n".join(goals))
 
     if others:
-        # Pinned and recent first, so the bounded outline keeps what matters most.
-        def rank(m: Memory) -> tuple[bool, bool, float]:
-            return (m.scope != "project", not m.pinned, -(m.updated or m.created or view.now).timestamp())
-
-        ordered = sorted(others, key=rank)
         lines, used = [], 0
-        for i, memory in enumerate(ordered):
+        for i, memory in enumerate(others):
             line = _outline_line(memory)
             if used + len(line) + 1 > settings.max_outline_chars:
-                lines.append(f"- … and {len(ordered) - i} more; search them with memory_recall")
+                lines.append(f"- … and {others_count - i} more; search them with memory_recall")
                 break
             lines.append(line)
             used += len(line) + 1
@@ -91,7 +116,7 @@ def injection_block(
 
     bodies: list[str] = []
     budget = max_chars
-    for scored in match_memories(view, message):
+    for scored in match_memories(view, message, limit=max_entries + len(rule_ids)):
         if len(bodies) >= max_entries or budget <= 0:
             break
         memory = scored.memory

@@ -15,10 +15,13 @@ Writes to one root happen under that root's lock; reads never block.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
+
+import numpy as np
 
 from recollect.memory import audit
 from recollect.memory.catalog import Loaded, forget_cached, load_memory_file, load_root
@@ -161,33 +164,39 @@ def recall(
     """
     now = now or utcnow()
     view = load_view(space, now)
-    terms = query_terms(query)
-    candidates = [e for e in view.surfacing() if category is None or e.memory.category == category]
-    scored = score_memories(
-        candidates, terms, now=now, half_life_days=space.settings.half_life_days, hits_of=view.hits_of
+    top = match_memories(
+        view, query, limit=limit if limit is not None else space.settings.recall_limit, category=category
     )
-    top = scored[: limit if limit is not None else space.settings.recall_limit]
     if record_hits:
         for root in space.roots():
             add_hits(root, [s.memory.id for s in top if s.memory.scope == root.scope])
     return [Recalled(s.memory, s.score, s.why) for s in top]
 
 
-def match_memories(view: View, message: str) -> list[ScoredMemory]:
-    """Scored surfacing memories for a message, without touching counters (injection uses this)."""
+def match_memories(
+    view: View, message: str, *, limit: int | None = None, category: str | None = None
+) -> list[ScoredMemory]:
+    """Scored surfacing memories for a text, without touching counters (injection uses this)."""
+    roots = []
+    for scope, contents in view.contents.items():
+        eligible = view.eligible(scope)
+        if category is not None:
+            eligible = eligible & np.array([e.memory.category == category for e in contents.order], dtype=bool)
+        roots.append((contents, eligible))
     return score_memories(
-        view.surfacing(),
+        roots,
         query_terms(message),
         now=view.now,
         half_life_days=view.space.settings.half_life_days,
-        hits_of=view.hits_of,
+        hits=view.hits,
+        limit=limit,
     )
 
 
 def list_memories(
     space: MemorySpace, *, include_inactive: bool = False, category: str | None = None, now: datetime | None = None
 ) -> list[MemoryEntry]:
-    view = load_view(space, now or utcnow())
+    view = load_view(space, now or utcnow(), exact=True)
     out: list[MemoryEntry] = []
     for entry in view.entries():
         memory = entry.memory
@@ -202,7 +211,7 @@ def list_memories(
 
 
 def get_memory(space: MemorySpace, ref: str, *, now: datetime | None = None) -> MemoryEntry:
-    view = load_view(space, now or utcnow())
+    view = load_view(space, now or utcnow(), exact=True)
     memory = view.find(ref).memory
     return MemoryEntry(memory, view.status(memory), view.shadowed(memory))
 
@@ -344,11 +353,11 @@ def remember(
     root = space.root(scope)
     # Screen once without the lock so a refused write creates nothing, not even the root; then
     # again under it, since another process may have written in between.
-    screened = _screen(space, root, draft, now)
+    screened = _screen(space, root, draft, now, exact=False)
     if isinstance(screened, RememberResult):
         return screened
     with root_lock(root):
-        screened = _screen(space, root, draft, now)
+        screened = _screen(space, root, draft, now, exact=True)
         if isinstance(screened, RememberResult):
             return screened
         candidate, old, lifted = screened
@@ -419,12 +428,12 @@ class _Draft:
 
 
 def _screen(
-    space: MemorySpace, root: MemoryRoot, draft: _Draft, now: datetime
+    space: MemorySpace, root: MemoryRoot, draft: _Draft, now: datetime, *, exact: bool
 ) -> RememberResult | tuple[Memory, Loaded | None, list[tuple[Scope, str]]]:
     """Either why the draft must not be written, or (the memory to write, what it supersedes,
     the tombstones a person's force lifts)."""
     person = is_person(draft.author)
-    view = load_view(space, now)
+    view = load_view(space, now, exact=exact)
     old: Loaded | None = None
     if draft.supersedes is not None:
         old = _find_in_root(view, root, draft.supersedes)
@@ -498,10 +507,9 @@ def _screen(
             similarity=1.0,
         )
     if not draft.force:
-        pool = view.surfacing() if person else view.entries()
         best: tuple[float, Memory] | None = None
-        for entry in pool:
-            if old is not None and entry is old:
+        for entry in _near_duplicate_candidates(view, terms, draft.threshold):
+            if (old is not None and entry is old) or (person and not view.surfaces(entry.memory)):
                 continue  # superseding a memory with similar words is the point
             similarity = jaccard(terms, entry.terms.keys())
             if similarity >= draft.threshold and (best is None or similarity > best[0]):
@@ -531,11 +539,34 @@ def supersede(space: MemorySpace, old_ref: str, body: str, **fields: Any) -> Rem
     The old one is kept, marked `superseded` with `superseded_by`, and no longer surfaces. When the
     new one is only a proposal, the old one stays active until a person accepts it.
     """
-    view = load_view(space, fields.get("now") or utcnow())
+    view = load_view(space, fields.get("now") or utcnow(), exact=True)
     old = view.find(old_ref).memory
     fields.setdefault("category", old.category)
     fields["scope"] = old.scope
     return remember(space, body, supersedes=old.id, **fields)
+
+
+def _near_duplicate_candidates(view: View, terms: set[str], threshold: float) -> list[Loaded]:
+    """Every memory that could reach `threshold` Jaccard similarity with `terms`, without comparing all.
+
+    Prefix filter: J(A, B) >= t needs |A ∩ B| >= ceil(t·|A|), so B holds at least one of any
+    |A| - ceil(t·|A|) + 1 terms of A. Taking the rarest ones keeps the postings to union short.
+    """
+    if not terms:
+        return []
+    needed = len(terms) - math.ceil(threshold * len(terms)) + 1
+    if needed <= 0:
+        return []
+    contents = list(view.contents.values())
+    frequency = {t: sum(len(c.postings.get(t, ())) for c in contents) for t in terms}
+    rarest = sorted(terms, key=lambda t: (frequency[t], t))[:needed]
+    out: list[Loaded] = []
+    for c in contents:
+        ids: set[str] = set()
+        for term in rarest:
+            ids |= c.postings.get(term, set())
+        out.extend(c.files[i] for i in sorted(ids) if i in c.files)
+    return out
 
 
 def _find_in_root(view: View, root: MemoryRoot, ref: str) -> Loaded:
@@ -581,7 +612,7 @@ def forget(
     """
     now = now or utcnow()
     check_author(author)
-    view = load_view(space, now)
+    view = load_view(space, now, exact=True)
     entry = view.find(ref)
     memory = entry.memory
     if not is_person(author) and memory.category == RULES_CATEGORY and is_hard_rule(memory):
@@ -638,7 +669,7 @@ def accept(
     """A person accepts a proposal: it becomes active (and what it supersedes, superseded)."""
     now = now or utcnow()
     _require_person(reviewer, "accept a proposal")
-    view = load_view(space, now)
+    view = load_view(space, now, exact=True)
     entry = view.find(ref)
     if view.status(entry.memory) != "proposed":
         raise InvalidMemory(f"{entry.memory.id} is {view.status(entry.memory)}, not a proposal; nothing to accept")
@@ -666,7 +697,7 @@ def reject(
     _require_person(reviewer, "reject a proposal")
     if not reason.strip():
         raise InvalidMemory("a rejection needs a reason (it is kept in the file and the audit log)")
-    view = load_view(space, now)
+    view = load_view(space, now, exact=True)
     entry = view.find(ref)
     if view.status(entry.memory) != "proposed":
         raise InvalidMemory(f"{entry.memory.id} is {view.status(entry.memory)}, not a proposal; nothing to reject")
@@ -702,7 +733,7 @@ def edit(
     """A person changes a memory's text or fields in place (None leaves a field as it is)."""
     now = now or utcnow()
     _require_person(author, "edit a memory (a model supersedes instead)")
-    view = load_view(space, now)
+    view = load_view(space, now, exact=True)
     entry = view.find(ref)
     memory = entry.memory
     changes: dict[str, Any] = {}
@@ -733,7 +764,10 @@ def edit(
 
 
 def _recompile(space: MemorySpace, root: MemoryRoot) -> list[str]:
-    memories = [e.memory for e in load_root(root, space.cache_dir).entries]
+    # Called under the lock right after an exact load: our own writes are seen without a new sweep.
+    memories = [
+        e.memory for e in load_root(root, space.cache_dir, rescan_seconds=space.settings.rescan_seconds).entries
+    ]
     planned = plan_compile(root, memories, space.settings.categories, set(read_tombstones(root)))
     return [str(p) for p in write_compiled(planned)]
 
@@ -748,7 +782,7 @@ def compile_memory(space: MemorySpace, *, check: bool = False) -> list[str]:
     for root in space.roots():
         if not root.path.is_dir():
             continue
-        memories = [e.memory for e in load_root(root, space.cache_dir).entries]
+        memories = [e.memory for e in load_root(root, space.cache_dir, rescan_seconds=0).entries]
         planned: list[CompiledFile] = plan_compile(
             root, memories, space.settings.categories, set(read_tombstones(root))
         )
@@ -770,7 +804,7 @@ def _rel(root: MemoryRoot, path: Any) -> str:
 def inspect(space: MemorySpace, *, now: datetime | None = None) -> Inspection:
     """Every memory with its effective status, and a consistency self-check of every root."""
     now = now or utcnow()
-    view = load_view(space, now)
+    view = load_view(space, now, exact=True)
     result = Inspection()
     for root in space.roots():
         contents = view.contents[root.scope]

@@ -11,18 +11,20 @@
   relevance.
 
 Owns the arithmetic and the "why it matched" record only; it never decides which memories are
-eligible (ops.py filters status, validity and tombstones first) and never touches files.
+eligible (it is handed a mask: `space.View.eligible`) and never touches files.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from recollect.memory.catalog import Loaded
+import numpy as np
+
+from recollect.memory.catalog import Loaded, RootContents
 from recollect.memory.files import Memory
 
 SCOPE_PRIOR = {"project": 1.0, "global": 0.5}
@@ -61,12 +63,17 @@ def idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
-def time_decay(memory: Memory, now: datetime, half_life_days: float) -> float:
-    when = memory.updated or memory.created
-    if memory.pinned or half_life_days <= 0 or when is None:
+def decay_rate(half_life_days: float) -> float:
+    """The rate r of 0.5 ** (age / half-life) = exp(-r · age), per second; 0 when decay is off."""
+    return math.log(2) / (half_life_days * 86400.0) if half_life_days > 0 else 0.0
+
+
+def time_decay(age_seconds: float | None, *, pinned: bool, half_life_days: float) -> float:
+    """0.5 ** (age / half-life); 1 for pinned or undated memories, or when decay is off (0)."""
+    rate = decay_rate(half_life_days)
+    if pinned or not rate or age_seconds is None or age_seconds <= 0:
         return 1.0
-    age_days = max(0.0, (now - when).total_seconds() / 86400.0)
-    return 0.5 ** (age_days / half_life_days)
+    return math.exp(-rate * age_seconds)
 
 
 def rehearsal_boost(hits: int) -> float:
@@ -74,37 +81,64 @@ def rehearsal_boost(hits: int) -> float:
 
 
 def score_memories(
-    candidates: Sequence[Loaded],
+    roots: Sequence[tuple[RootContents, np.ndarray]],
     terms: Sequence[str],
     *,
     now: datetime,
     half_life_days: float,
-    hits_of: Callable[[Memory], int],
+    hits: Mapping[str, Mapping[str, int]],
+    limit: int | None = None,
 ) -> list[ScoredMemory]:
-    """Candidates that share at least one term with the query, best first (ties by id)."""
+    """The memories that share a term with the query, best first (ties by id, then scope).
+
+    `roots` pairs each root's snapshot with the row mask of what may surface (`View.eligible`);
+    `hits` maps scope -> memory id -> recall count. idf counts every memory file in view. The
+    arithmetic runs over numpy columns, so a query matching thousands of memories stays cheap;
+    only the returned ones get a `Why`.
+    """
     query = list(dict.fromkeys(terms))
-    if not query or not candidates:
+    if not query or not roots:
         return []
-    matched: list[tuple[Loaded, dict[str, int]]] = []
-    df = dict.fromkeys(query, 0)
-    for loaded in candidates:
-        doc_terms = loaded.terms
-        found = {t: doc_terms[t] for t in query if t in doc_terms}
-        if found:
-            matched.append((loaded, found))
-            for t in found:
-                df[t] += 1
-    n = len(candidates)
-    weights = {t: idf(df[t], n) for t in query}
+    n = sum(len(contents.files) for contents, _ in roots)
+    weights = [(t, idf(sum(len(c.postings.get(t, ())) for c, _ in roots), n)) for t in query]
+    now_ts = now.timestamp()
+    rate = decay_rate(half_life_days)
+    picked: list[tuple[float, str, str, Loaded]] = []
+    for contents, eligible in roots:
+        if not contents.files:
+            continue
+        scope = contents.root.scope
+        relevance = np.zeros(len(contents.order))
+        for term, weight in weights:
+            rows = contents.term_rows(term)
+            if rows.size:
+                relevance[rows] += weight
+        score = np.where(eligible, relevance * SCOPE_PRIOR[scope], 0.0)
+        if rate:
+            columns = contents.columns
+            age = now_ts - columns.when_ts  # NaN when undated
+            ages = np.where(columns.pinned | ~(age > 0), 0.0, age)  # pinned, undated, future: no decay
+            score *= np.exp(-rate * ages)  # = time_decay per row
+        for memory_id, count in hits.get(scope, {}).items():
+            row = contents.position.get(memory_id)
+            if row is not None and count:
+                score[row] *= rehearsal_boost(count)
+        rows = np.flatnonzero(score > 0)
+        if limit is not None and rows.size > limit:
+            # Keep everything tied with the limit-th best, so ties are then broken by id, not by chance.
+            kth = np.partition(score[rows], rows.size - limit)[rows.size - limit]
+            rows = rows[score[rows] >= kth]
+        order = contents.order
+        picked.extend((-float(score[r]), order[r].memory.id, scope, order[r]) for r in rows)
+    picked.sort(key=lambda p: (p[0], p[1], p[2]))
     scored: list[ScoredMemory] = []
-    for loaded, found in matched:
+    for negative, _, scope, loaded in picked[:limit] if limit is not None else picked:
         memory = loaded.memory
-        relevance = sum(weights[t] for t in found)
-        prior = SCOPE_PRIOR[memory.scope]
-        decay = time_decay(memory, now, half_life_days)
-        hits = hits_of(memory)
-        boost = rehearsal_boost(hits)
-        why = Why(found, relevance, prior, decay, boost, hits)
-        scored.append(ScoredMemory(memory, relevance * prior * decay * boost, why))
-    scored.sort(key=lambda s: (-s.score, s.memory.id, s.memory.scope))
+        found = {t: loaded.terms[t] for t, _ in weights if t in loaded.terms}
+        relevance = sum(w for t, w in weights if t in loaded.terms)
+        age = None if loaded.when_ts is None else now_ts - loaded.when_ts
+        decay = time_decay(age, pinned=memory.pinned, half_life_days=half_life_days)
+        count = hits.get(scope, {}).get(memory.id, 0)
+        why = Why(found, relevance, SCOPE_PRIOR[scope], decay, rehearsal_boost(count), count)
+        scored.append(ScoredMemory(memory, -negative, why))
     return scored

@@ -28,6 +28,10 @@ class MemorySettings:
     similarity_threshold: float = 0.8
     # When true, everything a model remembers waits for review, not only rules.
     review_model_memories: bool = False
+    # Recall and injection notice a file edited in place by hand within this many seconds; a full
+    # stat of every file costs ~10-60 ms at 10,000 memories. Creating, deleting or renaming a file
+    # (every write of ours) is noticed at once, and list/show/inspect/compile/writes always stat all.
+    rescan_seconds: float = 10.0
 
     @classmethod
     def from_section(cls, section: dict[str, Any]) -> MemorySettings:

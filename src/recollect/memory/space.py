@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
+
 from recollect.config import Paths, load_config, resolve_paths
 from recollect.memory.catalog import Loaded, RootContents, load_root
-from recollect.memory.compile import is_hard_rule
+from recollect.memory.compile import is_hard_rule, standing
 from recollect.memory.files import (
     PROJECT_DIR_NAME,
     InvalidMemory,
@@ -103,12 +105,13 @@ def effective_status(memory: Memory, now: datetime, tombstoned: bool = False) ->
     """What a memory is now, as opposed to what its file says."""
     if tombstoned:
         return "forgotten"
-    if memory.status != "active":
-        return memory.status
-    if memory.superseded_by:
-        return "superseded"
-    if memory.category == RULES_CATEGORY and not is_hard_rule(memory):
-        return "proposed"  # a rule only a model vouches for is still a proposal
+    written = standing(memory)
+    if written != "active":
+        return written
+    return _by_clock(memory, now)
+
+
+def _by_clock(memory: Memory, now: datetime) -> str:
     if memory.valid_to is not None and memory.valid_to <= now:
         return "expired"
     if memory.valid_from is not None and memory.valid_from > now:
@@ -125,6 +128,7 @@ class View:
     contents: dict[Scope, RootContents]
     tombstones: dict[Scope, dict[str, Tombstone]]
     hits: dict[Scope, dict[str, int]]
+    _eligible: dict[Scope, np.ndarray] = field(default_factory=dict, repr=False)
 
     def entries(self) -> list[Loaded]:
         return [e for scope in ("project", "global") if scope in self.contents for e in self.contents[scope].entries]
@@ -140,25 +144,48 @@ class View:
             return False
         return memory.id in self.contents["project"].by_id
 
-    def surfacing(self) -> list[Loaded]:
-        """What recall and injection may return: active, valid now, not forgotten, not shadowed."""
-        project_ids = set(self.contents["project"].by_id) if "project" in self.contents else set()
-        out: list[Loaded] = []
-        for entry in self.entries():
-            memory = entry.memory
-            if self.status(memory) != SURFACING:
-                continue
-            if (
-                memory.scope == "global"
-                and memory.id in project_ids
-                and not (memory.category == RULES_CATEGORY and is_hard_rule(memory))
-            ):
-                continue
-            out.append(entry)
-        return out
+    def eligible(self, scope: Scope) -> np.ndarray:
+        """Row mask of the memories of `scope` that may surface now: the rules of `status` and
+        `shadowed`, as one vectorized pass (recall runs it on every query)."""
+        cached = self._eligible.get(scope)
+        if cached is not None:
+            return cached
+        contents = self.contents[scope]
+        columns, position = contents.columns, contents.position
+        mask = columns.active.copy()
+        for memory_id in self.tombstones.get(scope, {}):
+            row = position.get(memory_id)
+            if row is not None:
+                mask[row] = False
+        for row in columns.bounded:
+            if mask[row] and _by_clock(contents.order[row].memory, self.now) != SURFACING:
+                mask[row] = False
+        if scope == "global" and "project" in self.contents:
+            # Shadowed by the project's file with the same id; a global hard rule never is.
+            project_files = self.contents["project"].files
+            for memory_id, row in position.items():
+                if memory_id in project_files and not columns.rule[row]:
+                    mask[row] = False
+        self._eligible[scope] = mask
+        return mask
 
-    def hits_of(self, memory: Memory) -> int:
-        return self.hits.get(memory.scope, {}).get(memory.id, 0)
+    def surfaces(self, memory: Memory) -> bool:
+        """Whether recall and injection may return it: active, valid now, not forgotten, not shadowed."""
+        contents = self.contents.get(memory.scope)
+        row = contents.position.get(memory.id) if contents else None
+        return (
+            row is not None
+            and contents is not None
+            and contents.order[row].memory is memory
+            and bool(self.eligible(memory.scope)[row])
+        )
+
+    def surfacing(self) -> list[Loaded]:
+        out: list[Loaded] = []
+        for scope, contents in self.contents.items():
+            order = contents.order
+            out.extend(order[row] for row in np.flatnonzero(self.eligible(scope)))
+        return out
 
     def find(self, ref: str) -> Loaded:
         scope, memory_id = parse_ref(ref)
@@ -175,12 +202,15 @@ class View:
         raise MemoryNotFound(f"no memory {memory_id} in {where}; 'recollect memory list' shows the ids")
 
 
-def load_view(space: MemorySpace, now: datetime) -> View:
+def load_view(space: MemorySpace, now: datetime, *, exact: bool = False) -> View:
+    """Read every root. `exact` stats every file now; otherwise files edited in place by hand may
+    take up to `rescan_seconds` to be noticed (creations, deletions and renames never do)."""
+    rescan = 0.0 if exact else space.settings.rescan_seconds
     contents: dict[Scope, RootContents] = {}
     tombstones: dict[Scope, dict[str, Tombstone]] = {}
     hits: dict[Scope, dict[str, int]] = {}
     for root in space.roots():
-        contents[root.scope] = load_root(root, space.cache_dir)
+        contents[root.scope] = load_root(root, space.cache_dir, rescan_seconds=rescan)
         tombstones[root.scope] = read_tombstones(root)
         hits[root.scope] = read_hits(root)
     return View(space, now, contents, tombstones, hits)

@@ -33,7 +33,7 @@ def add_hits(root: MemoryRoot, memory_ids: Iterable[str]) -> None:
         for memory_id in ids:
             hits[memory_id] = hits.get(memory_id, 0) + 1
         with contextlib.suppress(OSError):  # counters are a ranking hint, not worth failing a recall
-            write_text_atomic(root.path / STATE_FILE, json.dumps({"hits": dict(sorted(hits.items()))}, indent=1) + "\n")
+            _write(root, hits)
 
 
 def drop_hits(root: MemoryRoot, memory_id: str) -> None:
@@ -41,4 +41,10 @@ def drop_hits(root: MemoryRoot, memory_id: str) -> None:
     if memory_id in hits:
         del hits[memory_id]
         with contextlib.suppress(OSError):
-            write_text_atomic(root.path / STATE_FILE, json.dumps({"hits": dict(sorted(hits.items()))}, indent=1) + "\n")
+            _write(root, hits)
+
+
+def _write(root: MemoryRoot, hits: dict[str, int]) -> None:
+    # Compact on purpose: json's indent switches to its slow pure-Python encoder.
+    text = json.dumps({"hits": dict(sorted(hits.items()))}, separators=(",", ":")) + "\n"
+    write_text_atomic(root.path / STATE_FILE, text)

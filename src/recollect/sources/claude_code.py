@@ -111,6 +111,7 @@ class _Entry:
     project_dir: Path
     role: str  # main | agent (2.0, beside the main files) | subagent (2.1, under <session>/subagents/)
     files: list[Path] = field(default_factory=list)
+    marks: list[str] = field(default_factory=list)  # size:mtime of each file, taken while listing
     parent_id: str | None = None
 
 
@@ -122,7 +123,7 @@ class ClaudeCodeSource:
         self.location = spec.path
         self._discovered = spec.discovered
         # First sessionId of a file never changes once written (the file only grows).
-        self._head_ids: dict[Path, str] = {}
+        self._head_ids: dict[str, str] = {}
         self._summaries: dict[Path, tuple[str, list[tuple[str, str]]]] = {}
 
     # -- layout -------------------------------------------------------------------------------
@@ -157,26 +158,32 @@ class ClaudeCodeSource:
     def _entries(self, project_dirs: list[Path]) -> dict[str, _Entry]:
         entries: dict[str, _Entry] = {}
 
-        def add(sid: str, project_dir: Path, role: str, file: Path, parent: str | None = None) -> None:
+        def add(sid: str, project_dir: Path, role: str, item: os.DirEntry[str], parent: str | None = None) -> None:
+            try:
+                st = item.stat()  # listing stats are cheap; the watermark needs nothing else
+            except FileNotFoundError:
+                return  # deleted while we listed
             entry = entries.get(sid)
             if entry is None:
                 entry = entries[sid] = _Entry(id=sid, project_dir=project_dir, role=role, parent_id=parent)
             # The same session in two project folders (moved cwd): one session, records deduplicated.
-            entry.files.append(file)
+            entry.files.append(Path(item.path))
+            entry.marks.append(f"{st.st_size}:{st.st_mtime_ns}")
 
         for project_dir in project_dirs:
             for item in list_dir(project_dir):
                 if item.name.endswith(".jsonl") and item.is_file():
                     sid = item.name[: -len(".jsonl")]
-                    add(sid, project_dir, "agent" if sid.startswith("agent-") else "main", Path(item.path))
+                    add(sid, project_dir, "agent" if sid.startswith("agent-") else "main", item)
                 elif item.is_dir():
                     for sub in list_dir(Path(item.path) / "subagents"):
                         if sub.name.endswith(".jsonl") and sub.is_file():
-                            add(sub.name[: -len(".jsonl")], project_dir, "subagent", Path(sub.path), item.name)
+                            add(sub.name[: -len(".jsonl")], project_dir, "subagent", sub, item.name)
         return entries
 
     def _head_session_id(self, path: Path) -> str | None:
-        cached = self._head_ids.get(path)
+        key = str(path)
+        cached = self._head_ids.get(key)
         if cached is None:
             try:
                 match = _SESSION_ID_RE.search(read_head(path, 1 << 14))
@@ -184,7 +191,7 @@ class ClaudeCodeSource:
                 return None  # deleted or unreadable since the listing; the read will tell
             if match is None:
                 return None
-            cached = self._head_ids[path] = match.group(1).decode("utf-8", "replace")
+            cached = self._head_ids[key] = match.group(1).decode("utf-8", "replace")
         return cached
 
     # -- protocol -----------------------------------------------------------------------------
@@ -195,19 +202,15 @@ class ClaudeCodeSource:
             return ScanResult(stamps={})
         stamps: dict[str, SessionStamp] = {}
         problems: list[str] = []
-        for entry in self._entries(project_dirs).values():
-            try:
-                marks = []
-                for file in sorted(entry.files):
-                    if not readable(file):
-                        raise PermissionError(f"{file} is not readable")
-                    marks.append(stat_mark(file))
-            except FileNotFoundError:
-                continue  # deleted while we listed: gone, and the sync drops it
-            except PermissionError as exc:
-                problems.append(f"{exc}; session {entry.id} is left out until its permissions are fixed")
+        entries = self._entries(project_dirs)
+        for entry in entries.values():
+            unreadable = [f for f in entry.files if not readable(f)]
+            if unreadable:
+                problems.append(
+                    f"{unreadable[0]} is not readable; session {entry.id} is left out until its permissions are fixed"
+                )
                 continue
-            mark = "|".join(marks)
+            mark = "|".join(sorted(entry.marks))
             parent = entry.parent_id
             if entry.role == "agent":
                 parent = self._head_session_id(entry.files[0])
@@ -216,7 +219,8 @@ class ClaudeCodeSource:
                 # dropped while the original file exists, so the original's presence is part of the mark.
                 first = self._head_session_id(entry.files[0])
                 if first and first != entry.id:
-                    mark += f"|from:{first}:{int((entry.project_dir / f'{first}.jsonl').exists())}"
+                    original = entries.get(first)
+                    mark += f"|from:{first}:{int(original is not None and original.project_dir == entry.project_dir)}"
             stamps[entry.id] = SessionStamp(id=entry.id, watermark=mark, parent_id=parent)
         return ScanResult(stamps=stamps, problems=problems)
 
@@ -225,12 +229,13 @@ class ClaudeCodeSource:
         if project_dirs is None:
             return
         entries = self._entries(project_dirs)
+        summaries: dict[Path, dict[str, str]] = {}  # per project folder, built once per call
         for sid in ids:
             entry = entries.get(sid)
             if entry is None:
                 continue
             try:
-                session = self._read(entry)
+                session = self._read(entry, summaries)
             except FileNotFoundError:
                 continue
             except OSError as exc:
@@ -240,7 +245,7 @@ class ClaudeCodeSource:
 
     # -- reading ------------------------------------------------------------------------------
 
-    def _read(self, entry: _Entry) -> Session:
+    def _read(self, entry: _Entry, summaries: dict[Path, dict[str, str]]) -> Session:
         files = sorted(entry.files, key=lambda p: (p.stat().st_mtime_ns, str(p)))
         builder = _Transcript(entry, self)
         for file in files:
@@ -254,27 +259,28 @@ class ClaudeCodeSource:
                     log.debug("claude %s %s:%d: %r", entry.id, file.name, number, exc)
                     builder.malformed += 1
         session = builder.finish()
-        if not session.title:
-            session.title = self._summary_title(entry.project_dir, builder.leaf_order)
+        if not session.title and builder.leaf_order:
+            if entry.project_dir not in summaries:
+                summaries[entry.project_dir] = self._project_summaries(entry.project_dir)
+            by_leaf = summaries[entry.project_dir]
+            # The legacy title is the summary whose leaf is the latest message of this session.
+            session.title = next((by_leaf[u] for u in reversed(builder.leaf_order) if u in by_leaf), "")
         if not session.time_created:
             session.time_created = session.time_updated = max(f.stat().st_mtime_ns for f in files) // 1_000_000
         return session
 
-    def _summary_title(self, project_dir: Path, leaves: list[str]) -> str:
-        """The legacy `summary` title whose leaf is the latest message of this session, from any file."""
-        if not leaves:
-            return ""
+    def _project_summaries(self, project_dir: Path) -> dict[str, str]:
+        """Legacy `summary` titles by leaf message, from every file of the project folder.
+
+        Claude Code appended them to whichever file was current, not to the session they describe.
+        """
         summaries: dict[str, str] = {}
         files = [Path(e.path) for e in list_dir(project_dir) if e.name.endswith(".jsonl") and e.is_file()]
         with contextlib.suppress(OSError):
-            files.sort(key=lambda p: p.stat().st_mtime_ns)
+            files.sort(key=lambda p: p.stat().st_mtime_ns)  # the newest summary of a leaf wins
         for file in files:
-            for leaf, text in self._file_summaries(file):
-                summaries[leaf] = text
-        for leaf in reversed(leaves):
-            if leaf in summaries:
-                return summaries[leaf]
-        return ""
+            summaries.update(self._file_summaries(file))
+        return summaries
 
     def _file_summaries(self, path: Path) -> list[tuple[str, str]]:
         try:

@@ -1,6 +1,6 @@
-"""`recollect extract`: propose memories from sessions, by hand or from the OpenCode plugin.
+"""`recollect extract` (memories from sessions) and `recollect summarize` (sentences per session).
 
-Thin: it calls `recollect.extract` and prints the report. The plugin runs
+Thin: they call `recollect.extract` and print the report. The plugin runs
 `recollect extract --session ID` detached on `session.idle`, so this command fails fast (a
 missing model or session is one line on stderr before any network call) and is silent on
 success unless it writes to a terminal, or `-v` / `--json` asks for the report.
@@ -97,5 +97,61 @@ def extract_cmd(
         _say_report(report)
     for session in report.failed:
         click.echo(f"recollect: extract {session.session}: {session.status}: {session.reason}", err=True)
+    if report.failed:
+        sys.exit(1)
+
+
+@click.command("summarize")
+@click.option("--session", "session_ref", metavar="ID", help="One session (ses_… or source::id).")
+@click.option("--since", metavar="WHEN", help="Sessions updated since WHEN (2026-10-01, 7d). Default: all.")
+@click.option("--force", is_flag=True, help="Rewrite summaries even when the session's card did not change.")
+@click.option("--dry-run", is_flag=True, help="Ask the model, but store nothing.")
+@click.option("--model", default="", help="Model to use: provider/model for OpenCode, a name for an endpoint.")
+@click.option("--opencode-url", default="", metavar="URL", help="OpenCode server (else $RECOLLECT_OPENCODE_URL).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def summarize_cmd(
+    session_ref: str | None,
+    since: str | None,
+    force: bool,
+    dry_run: bool,
+    model: str,
+    opencode_url: str,
+    as_json: bool,
+) -> None:
+    """Write two or three sentences per session, from its card; redone only when the session changed.
+
+    Uses the same model as 'recollect extract'. Summaries are kept beside the index
+    (extract/summaries.json under the data dir) and spend the model's tokens: fifteen sessions per
+    prompt, at most twenty prompts per run. Exit status: 0 done, 1 a batch failed, 2 nothing to
+    summarize with or bad arguments.
+    """
+    from recollect.extract import ModelError
+    from recollect.extract.summaries import summarize
+    from recollect.search.scope import FilterError, parse_time
+
+    if session_ref and since:
+        fail("give --session or --since, not both", EXIT_USAGE)
+    try:
+        report = summarize(
+            since=parse_time(since) if since else None,
+            session_ref=session_ref,
+            opencode_url=opencode_url,
+            model=model,
+            dry_run=dry_run,
+            force=force,
+        )
+    except (ModelError, ConfigError, FilterError) as exc:
+        fail(str(exc), EXIT_USAGE)
+    if as_json:
+        print_json(report.to_dict())
+    elif sys.stdout.isatty():
+        for item in report.written:
+            click.echo(f"{item['session']}: {item['summary']}")
+        click.echo(
+            f"{len(report.written)} written, {report.unchanged} unchanged, {len(report.skipped)} skipped"
+            + (" (dry run: nothing stored)" if dry_run else "")
+        )
+    for reason in report.failed:
+        click.echo(f"recollect: summarize: {reason}", err=True)
     if report.failed:
         sys.exit(1)

@@ -13,7 +13,8 @@ until a person accepts them. Every outcome goes to the extraction log.
 Modules: `settings` ([extract] config), `transcript` (what the model sees), `candidates` (the
 prompt and the strict reply format), `models` (OpenCode worker sessions or an OpenAI-compatible
 endpoint; choosing the cheapest suitable model), `state` (per-session progress and the log),
-`run` (the pipeline). Nothing here prints.
+`run` (the pipeline), `summaries` (optional two-or-three-sentence session summaries from cards,
+by the same model path). Nothing here prints.
 """
 
 from recollect.extract.candidates import Candidate, MalformedOutput, looks_like_rule, parse_candidates
@@ -36,6 +37,7 @@ from recollect.extract.run import (
     extract_since,
 )
 from recollect.extract.settings import ExtractSettings
+from recollect.extract.summaries import SummaryReport, read_summaries, summarize
 from recollect.extract.transcript import Transcript, build_transcript, count_turns, is_worker_session
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "OpenAIBackend",
     "OpenCodeBackend",
     "SessionReport",
+    "SummaryReport",
     "Transcript",
     "build_transcript",
     "choose_model",
@@ -62,4 +65,6 @@ __all__ = [
     "looks_like_rule",
     "open_backend",
     "parse_candidates",
+    "read_summaries",
+    "summarize",
 ]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from recollect.model import Session, SourceError
+from recollect.sources import gemini
 from recollect.sources.base import FACTORIES, SourceSpec
 from recollect.sources.gemini import KIND, GeminiSource, discover
 
@@ -201,3 +202,18 @@ def test_discovery_honours_home_and_gemini_cli_home(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("GEMINI_CLI_HOME", str(profile))  # Gemini CLI's replacement for the home dir
     assert [s.path for s in discover()] == [profile / ".gemini"]
     assert KIND in FACTORIES
+
+
+def test_an_unreadable_recording_is_reported(store: Path, monkeypatch: pytest.MonkeyPatch):
+    real = gemini.read_head
+
+    def denied(path: Path, limit: int = 1 << 16) -> bytes:
+        if path.name.startswith("session-2025-10-02"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, limit)
+
+    # chmod 000 means nothing to root (CI containers), so the denial is stubbed.
+    monkeypatch.setattr(gemini, "read_head", denied)
+    scan = source_for(store).scan()
+    assert MAIN not in scan.stamps and SUB in scan.stamps
+    assert any("session-2025-10-02" in problem for problem in scan.problems)

@@ -206,7 +206,9 @@ class CodexSource:
                 head = first_records(path, 1)
             except OSError:
                 return None  # deleted or unreadable since the listing; the read will tell
-            meta = head[0].get("payload") if head and head[0].get("type") == "session_meta" else None
+            if not head:
+                return None  # the first line is still being written: ask again next scan
+            meta = head[0].get("payload") if head[0].get("type") == "session_meta" else None
             self._parents[path] = _spawn_parent(meta) if isinstance(meta, dict) else None
         return self._parents[path]
 

@@ -87,6 +87,7 @@ class GeminiSource:
         self.location = spec.path
         self._discovered = spec.discovered
         self._ids: dict[Path, str] = {}  # a recording's session id never changes
+        self._unreadable: list[Path] = []  # recordings the last listing could not open
 
     def _tmp_root(self) -> Path | None:
         path = self.location
@@ -115,6 +116,7 @@ class GeminiSource:
 
     def _chats(self, root: Path) -> dict[str, _Chat]:
         chats: dict[str, _Chat] = {}
+        self._unreadable = []
         for project in list_dir(root):
             if not project.is_dir():
                 continue
@@ -131,7 +133,10 @@ class GeminiSource:
     def _add(self, chats: dict[str, _Chat], path: Path, project: Path, parent: str | None) -> None:
         try:
             sid = self._session_id(path)
+        except FileNotFoundError:
+            return  # deleted while we listed
         except OSError:
+            self._unreadable.append(path)  # its session id is inside: nothing to list it under
             return
         if sid is None:
             if parent is None:
@@ -148,7 +153,9 @@ class GeminiSource:
             return ScanResult(stamps={})
         stamps: dict[str, SessionStamp] = {}
         problems: list[str] = []
-        for chat in self._chats(root).values():
+        chats = self._chats(root)
+        problems += [f"{path} is not readable; its session is left out" for path in self._unreadable]
+        for chat in chats.values():
             try:
                 if not readable(chat.path):
                     problems.append(f"{chat.path} is not readable; session {chat.id} is left out")

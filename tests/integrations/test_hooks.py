@@ -165,7 +165,7 @@ def test_idle_sync_is_debounced_with_one_trailing_run(monkeypatch: pytest.Monkey
     service = HookService()
     started: list[list[str]] = []
 
-    def spawn(args: list[str], cwd: str | None = None) -> Any:
+    def spawn(args: list[str], cwd: str | None = None, env: dict[str, str] | None = None) -> Any:
         started.append(args)
         return FakeProc(running=False)
 
@@ -181,7 +181,7 @@ def test_idle_sync_waits_for_a_running_one(monkeypatch: pytest.MonkeyPatch) -> N
     write_config("[opencode]\nidle_sync_seconds = 0\n")
     service = HookService()
     procs: list[FakeProc] = []
-    monkeypatch.setattr(service, "_spawn", lambda args, cwd=None: procs.append(FakeProc(True)) or procs[-1])
+    monkeypatch.setattr(service, "_spawn", lambda args, cwd=None, env=None: procs.append(FakeProc(True)) or procs[-1])
     assert service.on_idle("s", ALPHA)["started"] == ["index"]
     assert service.on_idle("s", ALPHA)["started"] == []
     procs[0].running = False
@@ -193,12 +193,18 @@ def test_idle_sync_waits_for_a_running_one(monkeypatch: pytest.MonkeyPatch) -> N
 def test_auto_extract_only_when_on_and_available(monkeypatch: pytest.MonkeyPatch, available: bool) -> None:
     write_config("[opencode]\nsync_on_idle = false\n[memory]\nauto_extract = true\n")
     service = HookService()
-    started: list[tuple[list[str], str | None]] = []
-    monkeypatch.setattr(service, "_spawn", lambda args, cwd=None: started.append((args, cwd)) or FakeProc(False))
+    started: list[tuple[list[str], str | None, Any]] = []
+    monkeypatch.setattr(
+        service, "_spawn", lambda args, cwd=None, env=None: started.append((args, cwd, env)) or FakeProc(False)
+    )
     monkeypatch.setattr(service, "extract_available", lambda: available)
-    out = service.on_idle("ses_1", ALPHA)
+    out = service.on_idle("ses_1", ALPHA, "http://127.0.0.1:4096")
     if available:
-        assert out == {"started": ["extract"]} and started == [(["extract", "--session", "ses_1"], ALPHA)]
+        assert out == {"started": ["extract"]}
+        # The extractor may ask this OpenCode server for a model: it gets its address.
+        assert started == [
+            (["extract", "--session", "ses_1"], ALPHA, {"RECOLLECT_OPENCODE_URL": "http://127.0.0.1:4096"})
+        ]
         assert service.on_idle("ses_1", ALPHA) == {"started": []}  # once per interval per session
     else:
         assert out == {"started": []} and started == []
@@ -206,7 +212,7 @@ def test_auto_extract_only_when_on_and_available(monkeypatch: pytest.MonkeyPatch
 
 def test_auto_extract_is_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     service = HookService()
-    monkeypatch.setattr(service, "_spawn", lambda args, cwd=None: pytest.fail("spawned"))
+    monkeypatch.setattr(service, "_spawn", lambda args, cwd=None, env=None: pytest.fail("spawned"))
     write_config("[opencode]\nsync_on_idle = false\n")
     assert service.on_idle("ses_1", ALPHA) == {"started": []}
 
@@ -215,3 +221,21 @@ def test_extract_available_asks_the_cli(service: HookService) -> None:
     # This build may or may not have `recollect extract`; the probe must answer either way, once.
     first = service.extract_available()
     assert service.extract_available() is first
+
+
+def test_recollects_own_worker_directory_gets_nothing(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The extractor's worker sessions run in a directory under our data dir, with this plugin loaded.
+    remember(open_memory(no_project=True), "Listing files uses eza, not ls.", category="preferences")
+    service = HookService()
+    worker = service.paths.data_dir / "opencode-worker"
+    worker.mkdir(parents=True)
+    assert service.on_message("s", ALPHA, "list files like last time")["inject"]  # positive control
+    assert service.on_message("w", str(worker), "list files like last time") == {
+        "inject": "",
+        "recall": "",
+        "cue": None,
+    }
+    assert service.on_system(str(worker)) == {"inject": ""}
+    assert service.on_compact("w", str(worker)) == {"context": []}
+    monkeypatch.setattr(service, "_spawn", lambda args, cwd=None, env=None: pytest.fail("spawned"))
+    assert service.on_idle("w", str(worker)) == {"started": []}

@@ -47,7 +47,7 @@ def handle(service: HookService, request: dict[str, Any]) -> dict[str, Any]:
     if op == "compact":
         return service.on_compact(session, directory, _str(request, "text"))
     if op == "idle":
-        return service.on_idle(session, directory)
+        return service.on_idle(session, directory, _str(request, "server_url"))
     raise ValueError(f"unknown op {op!r}")
 
 

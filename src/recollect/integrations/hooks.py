@@ -27,6 +27,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,9 @@ RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
 CONTEXT_TAG, CONTEXT_END = "<recollect-context>", "</recollect-context>"
 RECALL_MAX_CHARS = 900
 RECALL_SESSIONS = 3
+QUERY_WORDS = 24  # words of the message searched for on a cue
 LOG_NAME = "opencode-plugin.log"
+EXTRACT_URL_ENV = "RECOLLECT_OPENCODE_URL"  # read by `recollect extract` (extract/settings.py)
 
 # History cues (seed 000 §8): phrases that mean "look at earlier sessions". English ones match on
 # word boundaries, case-insensitively; Chinese ones anywhere. Longer phrases first, so the query
@@ -68,10 +71,11 @@ def detect_cue(text: str) -> str | None:
     return min(found)[1] if found else None
 
 
-def derive_query(text: str) -> str:
-    """The message without its cue phrases: what to search earlier sessions for."""
+def derive_query(text: str, max_words: int = QUERY_WORDS) -> str:
+    """The message without its cue phrases: what to search earlier sessions for. Bounded: a long
+    message would make a slow search (an OR over every word) for a hint that must stay cheap."""
     rest = _CUE_ZH_RE.sub(" ", _CUE_EN_RE.sub(" ", text))
-    return " ".join(rest.split())[:400]
+    return " ".join(rest.split()[:max_words])[:400]
 
 
 @dataclass(frozen=True)
@@ -153,16 +157,22 @@ class HookService:
         self._settings = PluginSettings()
         self._spaces: dict[str, Any] = {}
         self._lock = threading.Lock()
+        self._config_lock = threading.RLock()
         self._last_sync = 0.0
         self._sync_proc: subprocess.Popen[bytes] | None = None
         self._sync_timer: threading.Timer | None = None
         self._last_extract: dict[str, float] = {}
         self._extract_available: bool | None = None
         self.spawned: list[list[str]] = []  # every command line started (tests read it)
+        self._executor: ThreadPoolExecutor | None = None
 
     # --- config ----------------------------------------------------------------------------
 
     def _refresh(self) -> None:
+        with self._config_lock:  # the recall thread and the read loop both ask
+            self._refresh_locked()
+
+    def _refresh_locked(self) -> None:
         try:
             st = self.paths.config_file.stat()
             key: tuple[float, int] | None = (st.st_mtime, st.st_size)
@@ -236,17 +246,39 @@ class HookService:
         hits = [h for h in result.hits if len(set(h.matched)) >= need][:RECALL_SESSIONS]
         return format_recall(cue, hits), cue
 
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="recollect-recall")
+        return self._executor
+
+    def ours(self, directory: str) -> bool:
+        """A directory of recollect's own (the extractor's worker sessions run under the data dir):
+        nothing is injected there and no idle work starts, so a worker never sees or feeds itself."""
+        try:
+            return Path(directory).resolve().is_relative_to(self.paths.data_dir.resolve())
+        except (OSError, ValueError):
+            return False
+
     def on_message(self, session: str, directory: str, text: str) -> dict[str, Any]:
         out: dict[str, Any] = {"inject": "", "recall": "", "cue": None}
+        if self.ours(directory):
+            return out
         errors: list[str] = []
+        # A cue means a history search (SQLite, which releases the GIL) next to the injection
+        # (pure Python): run them side by side, so the message waits for the slower one only.
+        pending = None
+        if self.settings.auto_recall and detect_cue(text):
+            self._refresh()
+            pending = self._pool().submit(self.recall_block, session, directory, text)
         try:
             out["inject"] = self.injection(directory, text)
         except Exception as exc:  # one failing tier must not cost the other
             errors.append(f"inject: {type(exc).__name__}: {exc}")
-        try:
-            out["recall"], out["cue"] = self.recall_block(session, directory, text)
-        except Exception as exc:
-            errors.append(f"recall: {type(exc).__name__}: {exc}")
+        if pending is not None:
+            try:
+                out["recall"], out["cue"] = pending.result()
+            except Exception as exc:
+                errors.append(f"recall: {type(exc).__name__}: {exc}")
         if errors:
             out["errors"] = errors
             for e in errors:
@@ -254,10 +286,10 @@ class HookService:
         return out
 
     def on_system(self, directory: str) -> dict[str, Any]:
-        return {"inject": self.injection(directory, "")}
+        return {"inject": "" if self.ours(directory) else self.injection(directory, "")}
 
     def on_compact(self, session: str, directory: str, text: str = "") -> dict[str, Any]:
-        if not self.settings.compaction_recall:
+        if not self.settings.compaction_recall or self.ours(directory):
             return {"context": []}
         from recollect import history
         from recollect.memory import recall
@@ -289,18 +321,26 @@ class HookService:
         block = "\n".join([CONTEXT_TAG, "Preserve in the summary if still true (from recollect):", *lines, CONTEXT_END])
         return {"context": [block]}
 
-    def on_idle(self, session: str, directory: str) -> dict[str, Any]:
+    def on_idle(self, session: str, directory: str, server_url: str = "") -> dict[str, Any]:
         settings = self.settings
         started: list[str] = []
+        if self.ours(directory):
+            return {"started": started}
         if settings.sync_on_idle and self._sync(settings.idle_sync_seconds):
             started.append("index")
-        if settings.auto_extract and session and self._extract(session, directory, settings.extract_interval_seconds):
+        if (
+            settings.auto_extract
+            and session
+            and self._extract(session, directory, server_url, settings.extract_interval_seconds)
+        ):
             started.append("extract")
         return {"started": started}
 
     # --- idle work -------------------------------------------------------------------------
 
-    def _spawn(self, args: list[str], cwd: str | None = None) -> subprocess.Popen[bytes]:
+    def _spawn(
+        self, args: list[str], cwd: str | None = None, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
         cmd = [self.python, "-m", "recollect.cli", *args]
         log = open(self.paths.log_dir / "opencode-background.log", "ab")  # noqa: SIM115 - handed to the child
         try:
@@ -311,6 +351,7 @@ class HookService:
                 stdout=log,
                 stderr=log,
                 cwd=cwd if cwd and os.path.isdir(cwd) else None,
+                env={**os.environ, **(env or {})},
                 start_new_session=True,
             )
         finally:
@@ -358,7 +399,7 @@ class HookService:
                 self.log("auto_extract is on but this recollect has no 'extract' command; skipped")
         return self._extract_available
 
-    def _extract(self, session: str, directory: str, interval: float) -> bool:
+    def _extract(self, session: str, directory: str, server_url: str, interval: float) -> bool:
         now = time.monotonic()
         with self._lock:
             if now - self._last_extract.get(session, -interval) < interval:
@@ -366,12 +407,16 @@ class HookService:
             self._last_extract[session] = now
         if not self.extract_available():
             return False
-        self._spawn(["extract", "--session", session], cwd=directory)
+        # The extractor can ask this very OpenCode server for a model (extract/settings.py).
+        env = {EXTRACT_URL_ENV: server_url} if server_url.startswith(("http://", "https://")) else None
+        self._spawn(["extract", "--session", session], cwd=directory, env=env)
         return True
 
     def close(self) -> None:
         if self._sync_timer is not None:
             self._sync_timer.cancel()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False)
 
 
 def format_recall(cue: str, hits: list[Any]) -> str:

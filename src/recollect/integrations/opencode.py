@@ -20,6 +20,7 @@ that needs `force`, and uninstall then puts the person's version back.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -192,6 +193,16 @@ def detect_opencode_version() -> str | None:
         return None
     m = re.search(r"\b(\d+\.\d+\.\d+(?:-[\w.]+)?)\b", r.stdout)
     return m.group(1) if r.returncode == 0 and m else None
+
+
+def _has_mcp_sdk(python: str) -> bool:
+    if python == sys.executable:
+        return importlib.util.find_spec("mcp") is not None
+    try:
+        r = subprocess.run([python, "-c", "import mcp"], capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return r.returncode == 0
 
 
 def _sha(text: str | bytes) -> str:
@@ -435,6 +446,11 @@ def install(
         report.notes.append(
             f"npm pre-install skipped: OpenCode installs {PLUGIN_PACKAGE} itself at start-up; offline, start it "
             "with npm_config_fetch_retries=0 to avoid a ~71 s wait"
+        )
+    if not _has_mcp_sdk(python):
+        report.notes.append(
+            f"the MCP SDK is not importable by {python}: install it (pip install 'recollect[mcp]'), else "
+            "OpenCode lists the recollect server as failed"
         )
     manifest["installs"][str(config_dir)] = {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

@@ -196,6 +196,7 @@ function userText(parts) {
 export const RecollectPlugin = async (input) => {
   if (DISABLED) return {}
   const directory = input?.directory || input?.worktree || process.cwd()
+  const serverUrl = input?.serverUrl ? String(input.serverUrl) : ""
   return {
     event: async ({ event }) => {
       const type = event?.type || ""
@@ -204,7 +205,7 @@ export const RecollectPlugin = async (input) => {
       const sessionID = event.properties?.sessionID
       if (type === "session.idle" && sessionID) {
         // Fire and forget: the helper starts detached, debounced work.
-        void call("idle", { session: sessionID, directory }, COMPACT_MS)
+        void call("idle", { session: sessionID, directory, server_url: serverUrl }, COMPACT_MS)
       } else if (type === "session.deleted") {
         cache.delete(event.properties?.info?.id ?? sessionID)
       }

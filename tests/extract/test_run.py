@@ -203,6 +203,14 @@ def test_min_turns_is_configurable(
     assert extract_session(short).sessions[0].status == "extracted"
 
 
+def test_the_plugins_auto_extract_switch_does_not_break_extraction(
+    world: dict[str, Any], configure: Callable[..., Path]
+) -> None:
+    path = configure()
+    path.write_text(path.read_text() + "\n[memory]\nauto_extract = true\n")
+    assert _outcomes(extract_session(world["sid"]))[0] == ("written", "decisions")
+
+
 def test_a_dry_run_reports_exactly_and_writes_nothing(world: dict[str, Any]) -> None:
     home = resolve_paths().data_dir
     before_memory, before_home = listing(world["project"] / ".memory"), listing(home)
@@ -240,6 +248,26 @@ def test_a_sweep_covers_sessions_changed_since_the_last_one(world: dict[str, Any
     second = extract_since()
     assert [(s.title, s.status) for s in second.sessions if s.status != "skipped"] == [("later", "extracted")]
     assert len([r for r in llm.requests() if "ALPHA" in json.dumps(r["request"])]) == 1
+
+
+def test_a_sweep_retries_a_session_whose_model_call_failed(world: dict[str, Any], llm: FakeLLM) -> None:
+    llm.set_rules([{"kind": "any", "match": ["ALPHA"], "error_status": 503, "text": "busy"}])
+    assert [s.status for s in extract_since(0).sessions] == ["failed"]
+    llm.set_rules([reply_rule(["ALPHA"], [])])
+    assert [s.status for s in extract_since().sessions] == ["extracted"]
+
+
+def test_a_sweep_stops_at_max_sessions_and_continues_next_time(
+    world: dict[str, Any], store: Store, llm: FakeLLM, configure: Callable[..., Path]
+) -> None:
+    configure(max_sessions=1)
+    store.session(world["project"], _conversation("HOTEL"), title="second")
+    llm.set_rules([reply_rule(["ALPHA"], []), reply_rule(["HOTEL"], [])])
+    first = extract_since(0)
+    assert [s.title for s in first.sessions if s.status == "extracted"] == ["deploy fixes"]
+    assert first.limited_by and "max_sessions" in first.limited_by[0]
+    second = extract_since()
+    assert [s.title for s in second.sessions if s.status == "extracted"] == ["second"]
 
 
 def test_a_global_preference_goes_to_the_global_root(world: dict[str, Any], llm: FakeLLM) -> None:

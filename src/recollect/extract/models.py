@@ -19,6 +19,7 @@ says what to fix.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import logging
 import os
@@ -161,6 +162,7 @@ def choose_model(
 
 class Backend(Protocol):
     label: str  # the model, as recorded in memories' author and the log: "fake/cheap"
+    choice: ModelChoice | None  # how the model was chosen, once it was (OpenCode only)
 
     def complete(self, system: str, prompt: str, *, purpose: str) -> str: ...
 
@@ -210,7 +212,7 @@ class OpenCodeBackend:
         self.settings = settings
         self.worker_dir = worker_dir
         self.configured = model or settings.model
-        self._choice: ModelChoice | None = None
+        self.choice: ModelChoice | None = None
         self.label = self.configured or "opencode (model not chosen yet)"
         self.deleted_workers: list[str] = []
 
@@ -228,7 +230,7 @@ class OpenCodeBackend:
         return _request(method, url, body, headers=self._headers(), timeout=self.settings.timeout, what=what)
 
     def choose(self) -> ModelChoice:
-        if self._choice is None:
+        if self.choice is None:
             self.worker_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             listing = self._api("GET", "/config/providers", what="listing OpenCode's models")
             providers = listing.get("providers") if isinstance(listing, dict) else None
@@ -239,11 +241,11 @@ class OpenCodeBackend:
                 config = self._api("GET", "/config", what="reading OpenCode's config")
                 if isinstance(config, dict):
                     preferred = [v for k in ("small_model", "model") if isinstance(v := config.get(k), str)]
-            self._choice = choose_model(
+            self.choice = choose_model(
                 providers, min_context=self.settings.min_context, configured=self.configured, preferred=preferred
             )
-            self.label = self._choice.id
-        return self._choice
+            self.label = self.choice.id
+        return self.choice
 
     def complete(self, system: str, prompt: str, *, purpose: str) -> str:
         choice = self.choose()
@@ -254,6 +256,7 @@ class OpenCodeBackend:
         session_id = session.get("id") if isinstance(session, dict) else None
         if not isinstance(session_id, str):
             raise ModelError("OpenCode did not return a session id for the worker session")
+        finished = False
         try:
             reply = self._api(
                 "POST",
@@ -266,7 +269,12 @@ class OpenCodeBackend:
                 },
                 what=f"prompting {choice.id}",
             )
+            finished = True
         finally:
+            if not finished:
+                # A timed-out prompt may still be generating: stop it before it is deleted.
+                with contextlib.suppress(ModelError):
+                    self._api("POST", f"/session/{session_id}/abort", {}, what="aborting the worker session")
             self._delete(session_id)
         info = reply.get("info") if isinstance(reply, dict) else None
         if not isinstance(info, dict):
@@ -301,6 +309,7 @@ class OpenAIBackend:
         self.settings = settings
         self.model = model or settings.model
         self.label = self.model
+        self.choice: ModelChoice | None = None  # the endpoint serves the model it is told to
         if not self.model:
             raise NoBackend(
                 f"[extract] endpoint is {_safe(self.endpoint)} but no model is named; set [extract] model "

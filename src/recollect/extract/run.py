@@ -41,6 +41,7 @@ from recollect.extract.transcript import build_transcript, count_turns, is_worke
 from recollect.memory import (
     MemoryOperationError,
     MemoryRoot,
+    MemorySettings,
     MemorySpace,
     SecretRefused,
     find_project_root,
@@ -255,7 +256,7 @@ def extract_since(
                     continue  # cheap skips from the index, before reading anything
                 if budget == 0:
                     report.limited_by.append(f"max_sessions ({settings.max_sessions}); the rest are next run's")
-                    done_through = row.time_updated
+                    done_through = min(done_through, row.time_updated)
                     break
                 spec = specs.get(row.source)
                 session = _read(spec, row.session_id) if spec else None
@@ -266,6 +267,9 @@ def extract_since(
                 report.sessions.append(result)
                 if result.status != "skipped":
                     budget -= 1  # only sessions a model was asked about count
+                if result.status == "failed":
+                    # Keep the mark at or before it, so the next sweep retries its turns.
+                    done_through = min(done_through, row.time_updated)
             if not dry_run:
                 run.state.last_sweep = max(run.state.last_sweep or 0, done_through)
                 save_state(config.paths, run.state)
@@ -282,7 +286,7 @@ def _locked(run: _Run) -> contextlib.AbstractContextManager[None]:
 
 
 def _finish(run: _Run, started: float) -> None:
-    choice = getattr(run.backend, "_choice", None)
+    choice = run.backend.choice
     run.report.model = choice.to_dict() if choice is not None else {"id": run.backend.label}
     run.report.seconds = time.monotonic() - started
 
@@ -328,12 +332,16 @@ def _space_for(config: Config, session: Session) -> MemorySpace:
     Never `open_memory(project=dir)` on a plain directory: that would make a `.memory/` inside
     whatever directory a session happened to run in (a home directory, /tmp).
     """
+    # `[memory] auto_extract` is the plugin's switch for this very feature, not a MemorySettings
+    # key; left in, it would make every extraction it starts fail on "not a setting".
+    section = {k: v for k, v in config.section("memory").items() if k != "auto_extract"}
+    settings = MemorySettings.from_section(section)
     for candidate in (session.directory, session.project_root):
         if candidate and Path(candidate).is_dir():
             top = find_project_root(Path(candidate))
             if top is not None:
-                return open_memory(project=top, paths=config.paths)
-    return open_memory(no_project=True, paths=config.paths)
+                return open_memory(project=top, paths=config.paths, settings=settings)
+    return open_memory(no_project=True, paths=config.paths, settings=settings)
 
 
 def _author(label: str) -> str:

@@ -24,6 +24,7 @@ import shlex
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,10 @@ pytestmark = pytest.mark.e2e
 PRIOR_WORD = "zephyrquokka"  # only in the prior session (and what we fetch from it)
 MEMORY_WORD = "plumbicorn"  # only in the memory
 NEW_WORD = "vortexmint"  # only in the new session's prompt
+
+# Semantic search is not what this test is about, and building its model in a throwaway home takes
+# minutes: off for the CLI here and for everything OpenCode starts (MCP server, helper, idle sync).
+QUIET_ENV = {"RECOLLECT_EMBEDDINGS": "off"}
 
 USER_JSONC = """// My OpenCode config: hand-written, with comments that must survive.
 {
@@ -62,10 +67,14 @@ def recollect_cmd() -> list[str]:
     return [sys.executable, "-m", "recollect.cli"]
 
 
+def cli_env(world: OpenCodeWorld) -> dict[str, str]:
+    return {**world.env, **QUIET_ENV}
+
+
 def run(world: OpenCodeWorld, *args: str, cwd: Path, env: dict[str, str] | None = None) -> str:
     r = subprocess.run(
         [*recollect_cmd(), *args],
-        env=env or world.env,
+        env=env or cli_env(world),
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -120,9 +129,9 @@ def wait_for(check: Any, timeout: float, what: str) -> Any:
         time.sleep(0.5)
 
 
-def test_install_tools_plugin_and_uninstall(opencode_world: OpenCodeWorld) -> None:
+def test_install_tools_plugin_and_uninstall(opencode_world_factory: Callable[..., OpenCodeWorld]) -> None:
     started = time.monotonic()
-    world = opencode_world
+    world = opencode_world_factory(extra_env=QUIET_ENV)
     project = world.project("alpha")
     user_config = world.config_dir / "opencode.jsonc"
     user_config.write_text(USER_JSONC)
@@ -157,7 +166,7 @@ def test_install_tools_plugin_and_uninstall(opencode_world: OpenCodeWorld) -> No
     assert (project / ".memory").is_dir()
 
     # --- 2. install (offline npm: the pre-install fails fast and says what to do instead) -----------
-    env = world.env
+    env = cli_env(world)
     env.update(npm_config_registry="http://127.0.0.1:9/", npm_config_fetch_retries="0")
     out = run(world, "install", "opencode", "--opencode-version", "1.18.33", cwd=world.home, env=env)
     assert "opencode.jsonc" in out and "mcp.recollect" in out, out
@@ -222,6 +231,8 @@ def test_install_tools_plugin_and_uninstall(opencode_world: OpenCodeWorld) -> No
     )
     log = (world.home / ".local" / "share" / "recollect" / "log" / "opencode-plugin.log").read_text()
     assert "started index" in log, log[-3000:]
+    problems = [line for line in log.splitlines() if "timed out" in line or "error" in line.lower() or "failed" in line]
+    assert not problems, log[-3000:]
     # "flushed" reached the new session only inside our blocks and our tools' outputs.
     assert search_sessions(world, project, "flushed") == {prior}
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -28,7 +29,6 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +45,10 @@ from recollect.memory.files import (
     write_text_atomic,
 )
 from recollect.memory.settings import RULES_CATEGORY
+from recollect.text import tokenize as tokenize_module
 from recollect.text.tokenize import tokenize
 
-SIDECAR_VERSION = 2
+SIDECAR_VERSION = 3
 _TIME_FIELDS = ("created", "updated", "valid_from", "valid_to", "reviewed_at")
 # A directory modified this recently may change again within the same mtime tick: don't trust it.
 _RACY_NS = 1_000_000_000
@@ -58,7 +59,9 @@ _EAGER_SIDECAR_FILES = 200
 @dataclass
 class Loaded:
     memory: Memory
-    terms: dict[str, int]  # token -> occurrences in memory.search_text()
+    # token -> occurrences in memory.search_text(); computed on first use when the parse came from
+    # the sidecar, which keeps postings rather than every file's terms (they were most of its bulk).
+    _terms: dict[str, int] | None = None
     # Derived once per parse, because recall reads them for thousands of memories per query:
     standing: str = field(init=False)  # compile.standing(memory)
     when_ts: float | None = field(init=False)  # epoch seconds of updated (or created), for decay
@@ -67,6 +70,12 @@ class Loaded:
         self.standing = standing(self.memory)
         when = self.memory.updated or self.memory.created
         self.when_ts = when.timestamp() if when else None
+
+    @property
+    def terms(self) -> dict[str, int]:
+        if self._terms is None:
+            self._terms = dict(Counter(tokenize(self.memory.search_text())))
+        return self._terms
 
 
 @dataclass
@@ -81,7 +90,7 @@ class RootContents:
     postings: dict[str, set[str]] = field(default_factory=dict)  # term -> ids (live: read, never change)
     _rows: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
-    @cached_property
+    @functools.cached_property
     def entries(self) -> list[Loaded]:
         return [self.files[k] for k in sorted(self.files)]
 
@@ -94,11 +103,11 @@ class RootContents:
         """Row i of every column is order[i]; rows are sorted by id, so stable sorts tie by id."""
         return self.entries
 
-    @cached_property
+    @functools.cached_property
     def position(self) -> dict[str, int]:
         return {loaded.memory.id: i for i, loaded in enumerate(self.order)}
 
-    @cached_property
+    @functools.cached_property
     def columns(self) -> Columns:
         order = self.order
         return Columns(
@@ -273,22 +282,41 @@ class RootIndex:
         assert self.sidecar is not None
         try:
             raw = json.loads(self.sidecar.read_text(encoding="utf-8"))
-            if raw.get("version") != SIDECAR_VERSION or raw.get("root") != str(self.root.path):
+            if (raw.get("version"), raw.get("tokenizer"), raw.get("root")) != (
+                SIDECAR_VERSION,
+                _tokenizer_fingerprint(),
+                str(self.root.path),
+            ):
                 return
-            for mid, (mtime, size, data) in raw["files"].items():
-                self._put(mid, (mtime, size, _unpack(data, self.root, mid)))
-        except (OSError, ValueError, KeyError, TypeError):
-            self.files.clear()  # the sidecar is disposable: anything wrong with it means "rebuild"
-            self.postings.clear()
+            ids: list[str] = raw["ids"]
+            dirs: dict[str, Path] = {}  # joining a name to a known dir parses far less than a full path
+            for mid, (mtime, size, data) in zip(ids, raw["files"], strict=True):
+                category, slug = mid.split("/", 1)
+                directory = dirs.get(category) or dirs.setdefault(category, self.root.path / category)
+                self.files[mid] = (mtime, size, _unpack(data, self.root, mid, directory / f"{slug}.md"))
+                self.by_category.setdefault(mid.split("/", 1)[0], set()).add(mid)
+            self.postings = {term: {ids[row] for row in rows} for term, rows in raw["postings"].items()}
+            self.version += 1
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            # The sidecar is disposable: anything wrong with it means "rebuild from the files".
+            self.files.clear()
+            self.by_category.clear()
+            self.postings = {}
         self.sidecar_dirty = False
 
     def write_sidecar(self) -> None:
         if self.sidecar is None:
             return
+        ids = [mid for mid, (mtime, _, _) in self.files.items() if mtime >= 0]  # skip stale entries
+        row = {mid: i for i, mid in enumerate(ids)}
+        postings = {term: sorted(row[mid] for mid in members if mid in row) for term, members in self.postings.items()}
         payload = {
             "version": SIDECAR_VERSION,
+            "tokenizer": _tokenizer_fingerprint(),
             "root": str(self.root.path),
-            "files": {mid: [m, s, _pack(loaded)] for mid, (m, s, loaded) in self.files.items() if m >= 0},
+            "ids": ids,
+            "files": [[self.files[mid][0], self.files[mid][1], _pack(self.files[mid][2])] for mid in ids],
+            "postings": postings,
         }
         with contextlib.suppress(OSError):  # a read-only cache dir costs speed, never correctness
             write_text_atomic(self.sidecar, json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
@@ -355,22 +383,25 @@ def _sidecar_path(root: MemoryRoot, cache_dir: Path) -> Path:
     return cache_dir / "memory" / f"{root.scope}-{digest}.json"
 
 
+@functools.cache
+def _tokenizer_fingerprint() -> str:
+    """Postings made by another tokenizer would not match today's queries: they are rebuilt."""
+    return hashlib.sha256(Path(tokenize_module.__file__).read_bytes()).hexdigest()[:16]
+
+
 def _pack(loaded: Loaded) -> dict[str, Any]:
     memory = loaded.memory
     data: dict[str, Any] = {}
     for f in fields(Memory):
-        if f.name in ("scope", "path", "id"):
+        if f.name in ("scope", "path", "id") or not f.init:
             continue
         value = getattr(memory, f.name)
         data[f.name] = value.timestamp() if isinstance(value, datetime) else value
-    data["terms"] = loaded.terms
     return data
 
 
-def _unpack(data: dict[str, Any], root: MemoryRoot, memory_id: str) -> Loaded:
-    terms = data.pop("terms")
+def _unpack(data: dict[str, Any], root: MemoryRoot, memory_id: str, path: Path) -> Loaded:
     for name in _TIME_FIELDS:
         if data.get(name) is not None:
             data[name] = datetime.fromtimestamp(data[name], UTC)
-    path = Path(f"{root.path}/{memory_id}.md")
-    return Loaded(Memory(id=memory_id, scope=root.scope, path=path, **data), terms)
+    return Loaded(Memory(id=memory_id, scope=root.scope, path=path, **data))

@@ -9,6 +9,7 @@ on file contents only (never on the clock), so compiling twice changes nothing.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,12 +109,12 @@ def _render_region(name: str, memories: list[Memory], categories: list[str], ind
             return "_(none: hard rules are files in rules/, written by a person)_"
         return "\n".join(f"- {_one_line(m.summary)} ([{m.id}]({m.id}.md))" for m in sorted(rules, key=lambda m: m.id))
     if name == "registry":
+        files = Counter(m.category for m in memories)
+        active = Counter(m.category for m in memories if is_listed_active(m))
         rows = ["| category | active | files | index |", "|---|---:|---:|---|"]
         for category in categories:
-            in_category = [m for m in memories if m.category == category]
-            active = sum(1 for m in in_category if is_listed_active(m))
             link = f"[{category}/{INDEX_FILE}]({category}/{INDEX_FILE})" if category in indexed else "—"
-            rows.append(f"| {category} | {active} | {len(in_category)} | {link} |")
+            rows.append(f"| {category} | {active[category]} | {files[category]} | {link} |")
         return "\n".join(rows)
     # routing: every load_when trigger of a live memory -> the memories it loads
     routes: dict[str, tuple[str, set[str]]] = {}
@@ -181,17 +182,31 @@ class CompiledFile:
 
 
 def plan_compile(
-    root: MemoryRoot, memories: list[Memory], categories: Iterable[str], forgotten_ids: set[str] | frozenset[str]
+    root: MemoryRoot,
+    memories: list[Memory],
+    categories: Iterable[str],
+    forgotten_ids: set[str] | frozenset[str],
+    *,
+    only: set[str] | None = None,
 ) -> list[CompiledFile]:
-    """Every derived file of `root` with the text it should hold. Pure apart from reading the files."""
+    """Every derived file of `root` with the text it should hold. Pure apart from reading the files.
+
+    `only` limits the index.md files to those categories (after a write that touched only them);
+    ROOT.md is always planned, since its tables span every category.
+    """
     # A category whose last memory was forgotten keeps an index.md, which must then say so.
     with_index = {d.name for d in root.category_dirs() if (d / INDEX_FILE).is_file()}
-    present = sorted({m.category for m in memories} | with_index)
+    by_category: dict[str, list[Memory]] = {}
+    for memory in memories:
+        by_category.setdefault(memory.category, []).append(memory)
+    present = sorted(set(by_category) | with_index)
     all_categories = list(dict.fromkeys([*categories, *present]))
     planned: list[CompiledFile] = []
     for category in present:
+        if only is not None and category not in only:
+            continue
         path = root.path / category / INDEX_FILE
-        text = render_index(category, [m for m in memories if m.category == category], forgotten_ids)
+        text = render_index(category, by_category.get(category, []), forgotten_ids)
         planned.append(CompiledFile(path, text, _read(path)))
     root_path = root.path / ROOT_FILE
     current_root = _read(root_path)

@@ -442,17 +442,14 @@ class Memory:
     has_frontmatter: bool = True
     problems: list[str] = field(default_factory=list)  # what parsing found wrong, for inspect
 
+    # Derived from id (read for every memory on every compile, so split once):
+    category: str = field(init=False, repr=False, compare=False)
+    slug: str = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
+        self.category, _, self.slug = self.id.partition("/")
         if not self.kind:
             self.kind = kind_of(self.category)
-
-    @property
-    def category(self) -> str:
-        return self.id.split("/", 1)[0]
-
-    @property
-    def slug(self) -> str:
-        return self.id.split("/", 1)[1]
 
     @property
     def qualified_id(self) -> str:

@@ -390,7 +390,7 @@ def remember(
         if old is not None and candidate.status == "active":
             _mark_superseded(root, old.memory, candidate.id, actor=author, now=now)
             superseded = old.memory.id
-        _recompile(space, root)
+        _recompile(space, root, {candidate.category} | ({old.memory.category} if old else set()))
 
     if candidate.status == "proposed":
         why = "rules from a model wait" if category == RULES_CATEGORY else "it waits"
@@ -627,7 +627,7 @@ def forget(
             root, actor=author, op="forget", memory_id=memory.id, before=before, after=None, now=now, note=reason
         )
         drop_hits(root, memory.id)
-        _recompile(space, root)
+        _recompile(space, root, {memory.category})
     return ForgetResult(
         memory.id, memory.scope, f"forgot {memory.qualified_id} (a tombstone keeps it from coming back)"
     )
@@ -659,7 +659,7 @@ def _rewrite(
                 old = load_memory_file(path, old_id, root).memory if path.is_file() else None
                 if old is not None and old.status == "active" and not old.superseded_by:
                     _mark_superseded(root, old, updated.id, actor=actor, now=now)
-        _recompile(space, root)
+        _recompile(space, root, {updated.category, *(i.split("/", 1)[0] for i in updated.supersedes)})
     return updated
 
 
@@ -763,12 +763,13 @@ def edit(
 # --- compile / inspect ---------------------------------------------------------------------------
 
 
-def _recompile(space: MemorySpace, root: MemoryRoot) -> list[str]:
+def _recompile(space: MemorySpace, root: MemoryRoot, categories: set[str]) -> list[str]:
+    """After a write that touched `categories`: their index.md files and ROOT.md."""
     # Called under the lock right after an exact load: our own writes are seen without a new sweep.
-    memories = [
-        e.memory for e in load_root(root, space.cache_dir, rescan_seconds=space.settings.rescan_seconds).entries
-    ]
-    planned = plan_compile(root, memories, space.settings.categories, set(read_tombstones(root)))
+    contents = load_root(root, space.cache_dir, rescan_seconds=space.settings.rescan_seconds)
+    memories = [e.memory for e in contents.entries]
+    tombstones = set(read_tombstones(root))
+    planned = plan_compile(root, memories, space.settings.categories, tombstones, only=categories)
     return [str(p) for p in write_compiled(planned)]
 
 

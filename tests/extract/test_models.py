@@ -157,3 +157,14 @@ def test_an_unreachable_endpoint_is_a_model_error_naming_it() -> None:
     backend = OpenAIBackend("http://127.0.0.1:9/v1", ExtractSettings(timeout=5), model="m")
     with pytest.raises(ModelError, match=re.escape("cannot reach http://127.0.0.1:9/v1")):
         backend.complete("s", "p", purpose="t")
+
+
+def test_a_proxy_from_the_environment_never_sees_a_loopback_conversation(
+    recorder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("http_proxy", "HTTP_PROXY", "all_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")  # a dead proxy: using it would fail the call
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    backend = OpenAIBackend(recorder, ExtractSettings(), model="m")
+    assert backend.complete("sys", "prompt", purpose="t") == '{"memories": []}'

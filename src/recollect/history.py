@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.config import Config, load_config
-from recollect.index import store
+from recollect.index import store, vectors
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
 from recollect.search.deep import deep_search
@@ -36,10 +36,12 @@ def open_index(config: Config | None = None, *, readonly: bool = False) -> Itera
 
 
 def index(config: Config | None = None, *, progress: Progress | None = None, wait: bool = False) -> SyncReport:
-    """Sync every configured source into the index."""
+    """Sync every configured source into the index and embed new text (building the model on first use)."""
     config = config or load_config()
+    build_progress = (lambda done, total: progress("semantic model (first use)", done, total)) if progress else None
+    embedder = vectors.embedder_for(config, build=True, progress=build_progress)
     with open_index(config) as conn:
-        return sync(conn, configured_specs(config), progress=progress, wait=wait)
+        return sync(conn, configured_specs(config), progress=progress, wait=wait, embedder=embedder)
 
 
 def _last_sync_ms(conn: sqlite3.Connection) -> int:
@@ -54,7 +56,8 @@ def refresh(conn: sqlite3.Connection, config: Config, *, max_age: float = FRESH_
         recorded = {r[0] for r in conn.execute("SELECT id FROM source")}
         if recorded == {s.id for s in specs if s.enabled}:
             return None
-    return sync(conn, specs)
+    # A search embeds what changed only if the model is already built; it never waits for a build.
+    return sync(conn, specs, embedder=vectors.embedder_for(config))
 
 
 def search(
@@ -75,7 +78,9 @@ def search(
             specs = {s.id: s for s in configured_specs(config)}
             result = deep_search(conn, specs, query, filters or Filters(), limit=limit)
         else:
-            result = rank_search(conn, query, filters, limit=limit, per_session=per_session)
+            result = rank_search(
+                conn, query, filters, limit=limit, per_session=per_session, embedder=vectors.embedder_for(config)
+            )
     if report is not None and report.lease_busy:
         result.coverage.limited_by.append("index being updated by another process")
     return result

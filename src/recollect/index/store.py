@@ -9,6 +9,7 @@ several processes (CLI, MCP servers, plugin) share one index while readers never
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sqlite3
 import time
@@ -20,7 +21,7 @@ from pathlib import Path
 from recollect.config import ensure_private_dir
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 LEASE_TTL_MS = 30_000
 
 
@@ -30,7 +31,7 @@ class IndexUnavailable(Exception):
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
     """Run statements one by one: executescript() would COMMIT the migration's transaction early."""
-    for statement in script.split(";\n"):
+    for statement in re.split(r";\s*\n", script):
         if statement.strip():
             conn.execute(statement)
 
@@ -113,9 +114,32 @@ def _m001_initial(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m002_vectors(conn: sqlite3.Connection) -> None:
+    _run_script(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+        -- content hash of embeddable text, else NULL
+        ALTER TABLE chunk ADD COLUMN hash BLOB;
+        ALTER TABLE session ADD COLUMN card_text TEXT;
+        ALTER TABLE session ADD COLUMN card_hash BLOB;
+        CREATE INDEX chunk_hash ON chunk(hash) WHERE hash IS NOT NULL;
+        -- Keyed by content, not by row: re-read sessions and duplicated text reuse their vectors.
+        CREATE TABLE vector (
+            hash BLOB NOT NULL,
+            model TEXT NOT NULL,
+            dim INTEGER NOT NULL,
+            vec BLOB NOT NULL,                             -- float32, L2-normalised
+            PRIMARY KEY (hash, model)
+        ) WITHOUT ROWID
+        """,
+    )
+
+
 # Ordered, named, append-only. Never edit an applied step: add a new one.
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
+    ("002_vectors", _m002_vectors),
 ]
 
 

@@ -12,13 +12,14 @@ index: an unreadable store never empties the index. Never writes a source.
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from recollect.index import chunks as chunking
+from recollect.index import vectors
 from recollect.index.store import Lease, now_ms, transaction
 from recollect.model import Session, SourceError
 from recollect.sources import Source, SourceSpec, open_source
@@ -51,6 +52,7 @@ class SyncReport:
     removed_sources: list[str] = field(default_factory=list)
     seconds: float = 0.0
     lease_busy: bool = False  # another process was syncing; nothing was written by this one
+    semantic: vectors.BackfillReport | None = None  # None: semantic search off or unavailable
 
     @property
     def changed(self) -> int:
@@ -70,6 +72,8 @@ class SyncReport:
             parts.append(text)
         if not parts:
             parts.append("no sources found (run 'recollect doctor')")
+        if self.semantic is not None and self.semantic.embedded:
+            parts.append(f"{self.semantic.embedded} new texts embedded")
         return "; ".join(parts) + f" in {self.seconds:.2f}s"
 
 
@@ -102,13 +106,7 @@ def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
                 (sid, *card_fts_values(card)),
             )
         conn.execute("DELETE FROM session WHERE sid = ?", (sid,))
-        _delete_hook(conn, sid)
-
-
-def _delete_hook(conn: sqlite3.Connection, sid: int) -> None:
-    """Rows of optional layers keyed by session (vectors) go with it; absent tables are fine."""
-    with contextlib.suppress(sqlite3.OperationalError):
-        conn.execute("DELETE FROM vector WHERE sid = ?", (sid,))
+    # Vectors are keyed by content and dropped by the next embedding pass when nothing uses them.
 
 
 def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, root_id: str | None) -> int:
@@ -122,11 +120,12 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         "\n".join(card.errors),
         card.last_outcome,
     )
+    about = vectors.card_text(session.title, card.first_human, card.last_outcome, values[2])
     cur = conn.execute(
         "INSERT INTO session (source_id, native_id, agent_kind, parent_id, root_id, project_id, project_root, "
         "directory, title, agent, model, time_created, time_updated, time_archived, watermark, first_human, "
-        "identifiers, files, errors, last_outcome, tools, message_count, chunk_count, chunks_dropped, malformed) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "identifiers, files, errors, last_outcome, tools, message_count, chunk_count, chunks_dropped, malformed, "
+        f"card_text, card_hash) VALUES ({', '.join('?' * 27)})",
         (
             session.source,
             session.id,
@@ -149,6 +148,8 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
             len(rows),
             card.chunks_dropped,
             session.malformed,
+            about,
+            vectors.content_hash(about) if about else None,
         ),
     )
     sid = int(cur.lastrowid or 0)
@@ -158,8 +159,8 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
     )
     for chunk in rows:
         cur = conn.execute(
-            "INSERT INTO chunk (sid, message_id, part_id, ord, role, class, author, tool, time, text) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO chunk (sid, message_id, part_id, ord, role, class, author, tool, time, text, hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 sid,
                 chunk.message_id,
@@ -171,10 +172,18 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
                 chunk.tool,
                 chunk.time,
                 chunk.text,
+                embed_hash(chunk),
             ),
         )
         conn.execute("INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)", (cur.lastrowid, fts_body(chunk.text)))
     return sid
+
+
+def embed_hash(chunk: chunking.Chunk) -> bytes | None:
+    """Content hash of the text to embed, for the classes whose meaning is searched; None otherwise."""
+    if chunk.klass not in vectors.EMBED_CLASSES or chunk.author == "injected":
+        return None
+    return vectors.content_hash(vectors.embed_text(chunk.text))
 
 
 def _root_of(session_id: str, parents: dict[str, str | None]) -> str | None:
@@ -289,8 +298,9 @@ def sync(
     *,
     progress: Progress | None = None,
     wait: bool = False,
+    embedder: Any = None,
 ) -> SyncReport:
-    """Bring the index up to date with every enabled source in `specs`."""
+    """Bring the index up to date with every enabled source in `specs`, then embed what is new."""
     started = time.perf_counter()
     report = SyncReport()
     lease = Lease(conn)
@@ -322,6 +332,9 @@ def sync(
                 source_report.status, source_report.message = "unreadable", str(exc)
                 continue
             _sync_source(conn, source, source_report, lease, progress)
+        if embedder is not None:
+            embed_progress = (lambda done, total: progress("embedding", done, total)) if progress else None
+            report.semantic = vectors.backfill(conn, embedder, renew=lease.renew, progress=embed_progress)
     finally:
         lease.release()
     report.seconds = time.perf_counter() - started

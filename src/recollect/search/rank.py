@@ -17,12 +17,20 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import numpy as np
+
+from recollect.embed.topk import top_k
+from recollect.index.vectors import load_matrix
 from recollect.search.scope import Filters, predicate
 from recollect.text.tokenize import fold, query_terms, stem
 
 CHUNK_CANDIDATES = 400
 CARD_CANDIDATES = 100
 RRF_K = 20
+SEMANTIC_WEIGHT = 1.0  # weight of the semantic arm in the fusion (decided on the eval)
+SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
+RESCUE_MIN_COSINE = 0.45  # a session with no shared words enters only above this similarity
+RESCUE_WEIGHT = 1.0
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0)  # title, head, idents, files, errors, outcome
 SNIPPET_CHARS = 280
 
@@ -45,7 +53,7 @@ class Hit:
     tool: str | None
     snippet: str
     matched: list[str]
-    why: str  # terms | card | both | semantic
+    why: str  # terms (words matched) | semantic (meaning only) | both
     parent_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -254,7 +262,9 @@ def search(
     limit: int = 10,
     per_session: int = 2,
     now_ms: int | None = None,
+    embedder: Any = None,
 ) -> SearchResult:
+    """Ranked hits for `query` within `filters`; `embedder` (optional) adds the semantic arm."""
     started = time.perf_counter()
     filters = (filters or Filters()).resolve(conn)
     terms = query_terms(query)
@@ -267,25 +277,28 @@ def search(
         coverage.limited_by.append("scope")
     if filters.since is not None or filters.until is not None:
         coverage.limited_by.append("time window")
-    if not terms:
+    if not terms and embedder is None:
         coverage.hint = "the query has no searchable words; use a word, an identifier, a path or an error message"
         return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000)
 
     match_terms, weights, corrections = plan_terms(conn, terms)
-    match = fts_match(match_terms)
-    chunk_rows = conn.execute(
-        f"SELECT c.id, c.sid, bm25(chunk_fts) AS r FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
-        f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} ORDER BY r LIMIT ?",
-        [match, *chunk_params, CHUNK_CANDIDATES],
-    ).fetchall()
+    chunk_rows: list[tuple[int, int, float]] = []
     card_rows: list[tuple[int, float]] = []
-    if not filters.chunk_level:
-        card_weights = ", ".join(str(w) for w in CARD_WEIGHTS)
-        card_rows = conn.execute(
-            f"SELECT s.sid, bm25(card_fts, {card_weights}) AS r FROM card_fts JOIN session s ON s.sid = card_fts.rowid "
-            f"WHERE card_fts MATCH ? AND {session_where} ORDER BY r LIMIT ?",
-            [match, *session_params, CARD_CANDIDATES],
+    if match_terms:
+        match = fts_match(match_terms)
+        chunk_rows = conn.execute(
+            f"SELECT c.id, c.sid, bm25(chunk_fts) AS r FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
+            f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} ORDER BY r LIMIT ?",
+            [match, *chunk_params, CHUNK_CANDIDATES],
         ).fetchall()
+        if not filters.chunk_level:
+            card_weights = ", ".join(str(w) for w in CARD_WEIGHTS)
+            card_rows = conn.execute(
+                f"SELECT s.sid, bm25(card_fts, {card_weights}) AS r FROM card_fts "
+                f"JOIN session s ON s.sid = card_fts.rowid WHERE card_fts MATCH ? AND {session_where} "
+                "ORDER BY r LIMIT ?",
+                [match, *session_params, CARD_CANDIDATES],
+            ).fetchall()
     if len(chunk_rows) >= CHUNK_CANDIDATES:
         coverage.limited_by.append("candidate cap")
 
@@ -297,8 +310,19 @@ def search(
             chunk_rank[sid] = len(chunk_rank) + 1
         session_chunks.setdefault(sid, []).append(cid)
     card_rank = {sid: i + 1 for i, (sid, _) in enumerate(card_rows)}
-    candidates = set(chunk_rank) | set(card_rank)
+    semantic = (
+        semantic_candidates(conn, embedder, query, session_where, session_params)
+        if embedder is not None and not filters.chunk_level
+        else {}
+    )
+    semantic_rank = {sid: i + 1 for i, sid in enumerate(semantic)}
+    lexical = set(chunk_rank) | set(card_rank)
+    # The rescue lane: sessions that share no words with the query but mean the same.
+    rescued = {sid for sid, (score, _) in semantic.items() if sid not in lexical and score >= RESCUE_MIN_COSINE}
+    candidates = lexical | rescued
     coverage.sessions_matched = len(candidates)
+    if embedder is None:
+        coverage.skipped_by_reason["semantic_off"] = 1
     if not candidates:
         coverage.hint = _hint(filters, coverage)
         return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000, corrections)
@@ -306,8 +330,15 @@ def search(
     fused = {
         sid: (1 / (RRF_K + chunk_rank[sid]) if sid in chunk_rank else 0.0)
         + (1 / (RRF_K + card_rank[sid]) if sid in card_rank else 0.0)
+        + (SEMANTIC_WEIGHT / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
         for sid in candidates
     }
+    for sid in rescued:
+        # Semantic-only sessions: keep them below clear lexical matches, ordered by cosine.
+        fused[sid] = RESCUE_WEIGHT * semantic[sid][0] / (RRF_K + semantic_rank[sid])
+    for sid, (_, best) in semantic.items():
+        if sid in candidates and best is not None and sid not in session_chunks:
+            session_chunks[sid] = [best]
     shortlist = sorted(candidates, key=lambda sid: -fused[sid])[: max(limit * 3, 30)]
     sessions = _session_rows(conn, shortlist)
     top_chunks = [cid for sid in shortlist for cid in session_chunks.get(sid, [])[: per_session + 1]]
@@ -328,6 +359,8 @@ def search(
         matched = [t for t in weights if t in haystack]
         matched_terms[sid] = matched
         coverage_factor = (sum(weights[t] for t in matched) / total_weight) ** 1.5 if total_weight else 1.0
+        if sid in rescued:
+            coverage_factor = 1.0  # no shared words by construction; its rank already reflects that
         directory = row["directory"] or ""
         if directory == caller:
             place = 1.2
@@ -349,9 +382,9 @@ def search(
         row = sessions[sid]
         chunk_ids = session_chunks.get(sid, [])
         returned_sessions += 1
-        why = "both" if sid in chunk_rank and sid in card_rank else "terms" if sid in chunk_rank else "card"
+        why = "semantic" if sid in rescued else "both" if sid in semantic_rank else "terms"
         if not chunk_ids:
-            hits.append(_card_hit(conn, row, score, matched_terms[sid], terms))
+            hits.append(_card_hit(conn, row, score, matched_terms[sid], terms, why))
             continue
         for cid in chunk_ids[:per_session]:
             if len(hits) >= limit:
@@ -374,6 +407,29 @@ def search(
         coverage.skipped_by_reason["malformed_records"] = malformed
     coverage.hint = _hint(filters, coverage)
     return SearchResult(query, terms, hits, coverage, (time.perf_counter() - started) * 1000, corrections)
+
+
+def semantic_candidates(
+    conn: sqlite3.Connection, embedder: Any, query: str, where: str, params: list[object]
+) -> dict[int, tuple[float, int | None]]:
+    """Sessions nearest to the query by meaning, best first: sid -> (cosine, best chunk id or None for the card).
+
+    The scope predicate is applied before ranking: vectors of sessions outside it are masked out."""
+    matrix = load_matrix(conn, embedder.model_id)
+    if not len(matrix.ids):
+        return {}
+    allowed = np.fromiter((r[0] for r in conn.execute(f"SELECT sid FROM session s WHERE {where}", params)), np.int64)
+    mask = np.isin(matrix.sids, allowed)
+    query_vec = np.asarray(embedder.embed([query]), dtype=np.float32)[0]
+    rows, scores = top_k(matrix.matrix, query_vec, SEMANTIC_CANDIDATES, mask)
+    best: dict[int, tuple[float, int | None]] = {}
+    for row, score in zip(rows.tolist(), scores.tolist(), strict=True):
+        sid = int(matrix.sids[row])
+        if sid not in best:
+            best[sid] = (float(score), int(matrix.ids[row]) if matrix.kinds[row] == 0 else None)
+        elif best[sid][1] is None and matrix.kinds[row] == 0:
+            best[sid] = (best[sid][0], int(matrix.ids[row]))  # prefer a chunk to show, keep the top score
+    return best
 
 
 def display_title(session: sqlite3.Row) -> str:
@@ -433,7 +489,7 @@ def _chunk_hit(
 
 
 def _card_hit(
-    conn: sqlite3.Connection, session: sqlite3.Row, score: float, matched: list[str], terms: list[str]
+    conn: sqlite3.Connection, session: sqlite3.Row, score: float, matched: list[str], terms: list[str], why: str
 ) -> Hit:
     first = conn.execute(
         "SELECT message_id, part_id, role, class, author, tool, time FROM chunk WHERE sid = ? ORDER BY ord, id LIMIT 1",
@@ -458,6 +514,6 @@ def _card_hit(
         tool=None,
         snippet=snippet(text, matched or terms),
         matched=matched,
-        why="card",
+        why=why,
         parent_id=session["parent_id"],
     )

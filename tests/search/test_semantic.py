@@ -1,0 +1,93 @@
+"""Search by meaning: hybrid retrieval over the shipped model, with the same scope predicate."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from recollect import history
+from recollect.config import load_config
+from recollect.index import store, vectors
+
+ALPHA = "/srv/oc/projects/alpha"
+BETA = "/srv/oc/projects/beta"
+
+
+@pytest.fixture
+def indexed(sample_db: Path, semantic: None) -> Path:
+    report = history.index(load_config())
+    assert report.semantic is not None and report.semantic.embedded > 0
+    return sample_db
+
+
+def test_cross_lingual_paraphrase_is_rescued_and_says_why(indexed: Path) -> None:
+    query = "列出项目里的文件"  # "list the files in the project": no word in common with the sessions
+    result = history.search(query, limit=5)
+    assert result.hits, result.coverage
+    assert result.hits[0].why == "semantic"
+    assert any("list files" in h.title.lower() or "alpha main" in h.title.lower() for h in result.hits[:3])
+
+
+def test_semantic_off_cleanly_without_the_model(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RECOLLECT_EMBEDDINGS", "off")
+    history.index(load_config())
+    result = history.search("列出项目里的文件")
+    assert result.hits == [] and result.coverage.skipped_by_reason.get("semantic_off") == 1
+    assert history.search("readme").hits  # lexical search works as before
+
+
+def test_semantic_hits_honour_the_scope(indexed: Path) -> None:
+    from recollect.search.scope import Filters
+
+    everywhere = history.search("列出项目里的文件", limit=10)
+    assert {h.directory for h in everywhere.hits} & {ALPHA, BETA}  # positive control
+    beta_only = history.search("列出项目里的文件", Filters(scope="directory", directory=BETA), limit=10)
+    assert beta_only.hits and {h.directory for h in beta_only.hits} == {BETA}
+
+
+def test_unchanged_text_is_never_embedded_again(indexed: Path) -> None:
+    config = load_config()
+    again = history.index(config)
+    assert again.semantic is not None and again.semantic.embedded == 0
+    raw = sqlite3.connect(indexed)
+    sid = "ses_dd4b4cefbffeyxl9UhQgJ4OAnb"
+    raw.execute("UPDATE session SET title = 'Renamed once more' WHERE id = ?", (sid,))
+    raw.execute("UPDATE event_sequence SET seq = seq + 1 WHERE aggregate_id = ?", (sid,))
+    raw.commit()
+    changed = history.index(config)
+    assert changed.sources[0].updated == 1
+    assert changed.semantic is not None and changed.semantic.embedded == 1  # only the card's new text
+
+
+def test_vectors_of_another_model_are_dropped_never_mixed(indexed: Path) -> None:
+    config = load_config()
+    conn = store.connect(config.index_path)
+    conn.execute("INSERT INTO vector(hash, model, dim, vec) SELECT hash, 'other-model:1', dim, vec FROM vector")
+    before = conn.execute("SELECT count(*) FROM vector WHERE model = 'other-model:1'").fetchone()[0]
+    assert before > 0
+    embedder = vectors.embedder_for(config)
+    matrix = vectors.load_matrix(conn, embedder.model_id)
+    expected = conn.execute(
+        "SELECT (SELECT count(*) FROM chunk c JOIN vector v ON v.hash = c.hash AND v.model = ?)"
+        " + (SELECT count(*) FROM session s JOIN vector v ON v.hash = s.card_hash AND v.model = ?)",
+        (embedder.model_id, embedder.model_id),
+    ).fetchone()[0]
+    assert matrix.matrix.shape == (expected, embedder.dim)  # the other model's copies are not in it
+    history.index(config)
+    assert conn.execute("SELECT count(*) FROM vector WHERE model = 'other-model:1'").fetchone()[0] == 0
+
+
+def test_deleted_session_takes_its_vectors(indexed: Path) -> None:
+    config = load_config()
+    conn = store.connect(config.index_path)
+    total = conn.execute("SELECT count(*) FROM vector").fetchone()[0]
+    raw = sqlite3.connect(indexed)
+    raw.execute("PRAGMA foreign_keys=ON")
+    raw.execute("DELETE FROM event_sequence WHERE aggregate_id = 'ses_dd4b43d5cffe1Zr8O8DpTMm9Yl'")
+    raw.execute("DELETE FROM session WHERE id = 'ses_dd4b43d5cffe1Zr8O8DpTMm9Yl'")
+    raw.commit()
+    report = history.index(config)
+    assert report.sources[0].removed == 1 and report.semantic is not None and report.semantic.dropped > 0
+    assert conn.execute("SELECT count(*) FROM vector").fetchone()[0] < total

@@ -8,6 +8,7 @@ runs through recollect.history.search. After an intentional ranking change, upda
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -98,6 +99,38 @@ def test_queries_are_labelled_against_the_corpus(queries: list[EvalQuery], corpu
     categories = {q.category for q in queries}
     expected = {"identifier", "path", "error_output", "paraphrase", "decision", "chinese", "typo", "recency"}
     assert expected | {"scoped", "subagent", "near_duplicate"} <= categories
+
+
+def test_error_queries_occur_only_in_tool_output(queries: list[EvalQuery], corpus: Corpus) -> None:
+    """The error_output category means what it says: the pasted line is in a tool's output of the gold
+    session (or its subagent child) and nowhere in any session's text, reasoning or tool input."""
+    errors = [q for q in queries if q.category == "error_output"]
+    found: dict[str, set[tuple[str, str]]] = {q.id: set() for q in errors}
+    for path in corpus.stores.values():
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            parents = dict(db.execute("SELECT id, parent_id FROM session"))
+            for session_id, data in db.execute("SELECT session_id, data FROM part"):
+                part = json.loads(data)
+                state = part.get("state") or {}
+                places = {
+                    "text": str(part.get("text") or "") if part.get("type") in ("text", "reasoning") else "",
+                    "tool_input": json.dumps(state.get("input"), ensure_ascii=False) if "input" in state else "",
+                    "tool_output": str(state.get("output") or ""),
+                }
+                for q in errors:
+                    for place, text in places.items():
+                        if q.query in text:
+                            found[q.id].add((parents.get(session_id) or session_id, place))
+        finally:
+            db.close()
+    wrong = {
+        q.id: sorted(found[q.id])
+        for q in errors
+        if not found[q.id] or {place for _, place in found[q.id]} != {"tool_output"}
+        or not {s for s, _ in found[q.id]} <= set(q.gold)
+    }  # fmt: skip
+    assert not wrong, f"error_output queries not confined to a gold session's tool output: {wrong}"
 
 
 def test_the_eval_can_fail(corpus: Corpus, queries: list[EvalQuery], report: EvalReport) -> None:

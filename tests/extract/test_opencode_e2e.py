@@ -20,6 +20,7 @@ import re
 import shlex
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -115,8 +116,15 @@ def test_extraction_through_the_real_opencode_server(opencode_world: OpenCodeWor
     forget(space, wal.id, reason="obsolete")
 
     sid = world.create_session(project)
+    # OpenCode boots an instance per directory once per server lifetime (seconds on a busy CI
+    # machine); let the worker directory's boot overlap the person's turns instead of following them.
+    worker_dir = home / "opencode-worker"
+    worker_dir.mkdir(parents=True)
+    warm = threading.Thread(target=world.api, args=("GET", "/config/providers"), kwargs={"directory": worker_dir})
+    warm.start()
     for turn in TURNS:
         world.prompt(sid, turn)
+    warm.join()
     world.wait_settled()
     before_messages = len(world.messages(sid))
     before_title = world.session(sid)["title"]
@@ -156,8 +164,8 @@ def test_extraction_through_the_real_opencode_server(opencode_world: OpenCodeWor
     created = re.findall(r"message=created id=(ses_\w+) .*directory=(\S+) .*title=\"([^\"]*)\"", serve_log)
     workers = [(wid, d) for wid, d, title in created if title == f"{WORKER_TITLE_MARKER} extract opencode::{sid}"]
     assert len(workers) == 1, created
-    worker_id, worker_dir = workers[0]
-    assert worker_dir == str(home / "opencode-worker")
+    worker_id, logged_dir = workers[0]
+    assert logged_dir == str(worker_dir)
     assert world.query("select count(*) from session where id = ?", (worker_id,)) == [(0,)]
     titles = [row[0] for row in world.query("select title from session")]
     assert not [t for t in titles if WORKER_TITLE_MARKER in t], titles

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import opencode_bin, opencode_world  # noqa: F401 - the real-OpenCode fixtures
+# The real-OpenCode fixtures, and the hook that lets them print the server log when a test fails.
+from tests.e2e.conftest import opencode_bin, opencode_world, pytest_runtest_makereport  # noqa: F401
 from tests.e2e.fake_llm import FakeLLM
 
 from .store import Store

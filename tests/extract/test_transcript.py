@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from recollect.extract.transcript import build_transcript, count_turns, is_worker_session
+from recollect.extract.transcript import build_transcript, count_turns, estimate_tokens, is_worker_session
 from recollect.model import Message, Part, Session
 from recollect.text.markers import WORKER_TITLE_MARKER
 
@@ -71,13 +71,21 @@ def test_only_turns_after_the_watermark_and_newest_within_budget() -> None:
     s = _session(msgs)
     after = build_transcript(s, after=30_000)
     assert {ln.message_id for ln in after.lines} == {f"m{i}" for i in range(31, 41)}
-    small = build_transcript(s, max_chars=1500)
+    small = build_transcript(s, max_tokens=400)
     assert small.omitted > 0 and small.lines[-1].message_id == "m40"
-    assert len(small.render()) <= 1500 + 60
+    assert estimate_tokens(small.render()) <= 400 + 20
     # Numbers stay those of the whole session, so evidence always names the same line.
     assert small.lines[0].number == small.omitted + 1
     assert small.line(small.lines[0].number) == small.lines[0]
     assert small.line(1) is None
+
+
+def test_the_budget_counts_chinese_as_about_a_token_per_character() -> None:
+    assert estimate_tokens("a" * 400) == 100
+    assert estimate_tokens("部署脚本用 pnpm") == 5 + 2
+    chinese = _session([_msg(i, "user", _text("部署脚本不兼容" * 30)) for i in range(1, 21)])
+    kept = build_transcript(chinese, max_tokens=1000).lines
+    assert 3 <= len(kept) <= 5  # 210 characters a line: about four fit, not sixteen
 
 
 def test_secrets_are_redacted_before_a_model_sees_them() -> None:

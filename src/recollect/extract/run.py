@@ -363,7 +363,7 @@ def _process(run: _Run, key: str, session: Session) -> SessionReport:
         report.reason = f"{report.turns} turns, fewer than min_turns ({settings.min_turns})"
         return report
     after = 0 if run.redo else run.state.through(key)
-    transcript = build_transcript(session, after=after, max_chars=settings.max_transcript_chars)
+    transcript = build_transcript(session, after=after, max_tokens=settings.max_transcript_tokens)
     report.lines = len(transcript.lines)
     if not transcript.lines:
         report.reason = "no new turns since the last extraction"
@@ -371,7 +371,7 @@ def _process(run: _Run, key: str, session: Session) -> SessionReport:
             run.state.mark(key, through=transcript.through, outcome="nothing new", model="")
         return report
     if transcript.omitted:
-        report.reason = f"{transcript.omitted} older lines left out (max_transcript_chars)"
+        report.reason = f"{transcript.omitted} older lines left out (max_transcript_tokens)"
 
     space = _space_for(run.config, session)
     categories = space.settings.categories

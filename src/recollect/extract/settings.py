@@ -31,7 +31,9 @@ class ExtractSettings:
     # A candidate whose keyword terms (summary, highlight, load_when) lie this much inside one
     # existing memory of any status, or a forgotten one, adds nothing: it is skipped and logged.
     overlap_threshold: float = 0.7
-    max_transcript_chars: int = 16_000  # the newest lines of a session beyond this are kept
+    # Estimated tokens of transcript per prompt (the newest lines are kept). With OpenCode's own
+    # agent prompt (~2.5k tokens), ours and an answer, this fits the smallest 8k-context model.
+    max_transcript_tokens: int = 4000
     max_candidates: int = 8  # an output proposing more is rejected whole
     max_sessions: int = 20  # per run of `recollect extract` without --session
     timeout: float = 120.0  # seconds for one model call
@@ -59,8 +61,8 @@ class ExtractSettings:
             raise ConfigError("[extract] overlap_threshold must be in (0, 1]")
         if settings.max_candidates < 1 or settings.max_sessions < 1:
             raise ConfigError("[extract] max_candidates and max_sessions must be at least 1")
-        if settings.max_transcript_chars < 1000:
-            raise ConfigError("[extract] max_transcript_chars must be at least 1000")
+        if settings.max_transcript_tokens < 250:
+            raise ConfigError("[extract] max_transcript_tokens must be at least 250")
         if settings.api_key_env and not settings.api_key_env.replace("_", "").isalnum():
             raise ConfigError(
                 "[extract] api_key_env is the NAME of an environment variable (e.g. OPENAI_API_KEY), "

@@ -76,8 +76,16 @@ def count_turns(session: Session) -> int:
     return sum(1 for m in session.messages if m.role == "user" and _spoken(m))
 
 
-def build_transcript(session: Session, *, after: int = 0, max_chars: int = 16_000) -> Transcript:
-    """Numbered lines of the messages newer than `after` (epoch ms), newest kept within `max_chars`."""
+def estimate_tokens(text: str) -> int:
+    """A tokenizer-free estimate that does not undercount CJK: ~4 ASCII characters per token,
+    one token for any other character (a Chinese character is about one token, not a quarter)."""
+    ascii_chars = sum(1 for ch in text if ch < "\x80")
+    return (ascii_chars + 3) // 4 + (len(text) - ascii_chars)
+
+
+def build_transcript(session: Session, *, after: int = 0, max_tokens: int = 4000) -> Transcript:
+    """Numbered lines of the messages newer than `after` (epoch ms), the newest that fit in
+    `max_tokens` (estimated) kept."""
     transcript = Transcript(session.id, session.title, session.directory)
     transcript.through = max((m.time for m in session.messages), default=after)
     lines: list[tuple[str, str, str]] = []
@@ -93,9 +101,9 @@ def build_transcript(session: Session, *, after: int = 0, max_chars: int = 16_00
                     clean = clean[: MAX_LINE_CHARS - 1] + "…"
                 lines.append((message.role, clean, message.id))
     # Keep the newest lines: on idle, the turn that just ended is what matters most.
-    budget, keep = max_chars, 0
-    for role, text, _ in reversed(lines):
-        cost = len(text) + len(role) + 8
+    budget, keep = max_tokens, 0
+    for _role, text, _mid in reversed(lines):
+        cost = estimate_tokens(text) + 4  # the "L12 role: " prefix
         if cost > budget:
             break
         budget -= cost

@@ -151,6 +151,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", type=Path, help="Use (and keep) this directory instead of a temporary one.")
+    parser.add_argument(
+        "--model-cache",
+        type=Path,
+        help="Directory of an already built embedding model (RECOLLECT_MODEL_CACHE), so the run does not build one.",
+    )
+    parser.add_argument("--no-semantic", action="store_true", help="Lexical search only (RECOLLECT_EMBEDDINGS=off).")
     args = parser.parse_args()
     if not shutil.which("node"):
         sys.exit("bench_plugin needs node on PATH (it runs the plugin file as OpenCode would)")
@@ -161,13 +167,17 @@ def main() -> None:
         tmp.mkdir(parents=True, exist_ok=True)
         home = tmp / "home"
         os.environ.update(RECOLLECT_HOME=str(home), OPENCODE_DB=str(tmp / "opencode.db"), RECOLLECT_SOURCES="opencode")
+        if args.model_cache:
+            os.environ["RECOLLECT_MODEL_CACHE"] = str(args.model_cache.expanduser().absolute())
+        if args.no_semantic:
+            os.environ["RECOLLECT_EMBEDDINGS"] = "off"
         db, _ = make_store(tmp, args.sessions, args.seed)
 
         from recollect import history
 
         started = time.perf_counter()
         report = history.index()
-        print(f"index: {report.summary()} ({time.perf_counter() - started:.1f} s)")
+        print(f"indexed in {time.perf_counter() - started:.1f} s")
 
         # The busiest project plays the instance's directory.
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -215,6 +225,7 @@ def main() -> None:
     plain = [s["total"] for s, m in zip(timed, messages[args.warmup :], strict=True) if not m.startswith(CUES)]
     print()
     print(f"instance directory: {project.name} ({args.sessions} sessions in the store, {args.memories} memories)")
+    print(f"index: {report.summary()}")
     print(f"cold start (plugin init -> first message answered): {cold:.0f} ms")
     print(line("per message, all", [s["total"] for s in timed]))
     print(line("  without a cue", plain))

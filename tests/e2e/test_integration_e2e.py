@@ -13,6 +13,7 @@ One world, in order:
    plugin's memory block (system prompt) and its auto-recall block (user message);
 5. the plugin's idle sync indexes the new session by itself; what the plugin injected is not
    indexed back; a compaction carries our context block; the recall subagent is listed;
+   `opencode run` (its own process, plugin and helper included) still exits when done;
 6. `recollect uninstall opencode` gives back the person's `opencode.jsonc` byte for byte.
 """
 
@@ -252,11 +253,18 @@ def test_install_tools_plugin_and_uninstall(opencode_world_factory: Callable[...
     agents = {a["name"]: a for a in world.api("GET", "/agent", directory=project)}
     assert agents["recall"]["mode"] == "subagent", agents.get("recall")
 
-    # --- 5. uninstall restores the person's file byte for byte ---------------------------------------
+    # `opencode run` loads the plugin and its helper too, and must still exit when done.
     world.stop()
+    started_run = time.monotonic()
+    ran = world.run_cli(["run", f"{NEW_WORD} one more time, like before"], cwd=project, timeout=180)
+    assert "Done." in ran.stdout, ran.stdout[-2000:]
+    run_seconds = time.monotonic() - started_run
+    assert run_seconds < 120, run_seconds
+
+    # --- 5. uninstall restores the person's file byte for byte ---------------------------------------
     out = run(world, "uninstall", "opencode", cwd=world.home)
     assert "restore" in out, out
     assert user_config.read_bytes() == original
     assert not (world.config_dir / "plugin" / "recollect.js").exists()
     assert not (world.config_dir / "agent" / "recall.md").exists()
-    print(f"\ne2e integration test body took {time.monotonic() - started:.1f} s")
+    print(f"\ne2e integration test body took {time.monotonic() - started:.1f} s (opencode run: {run_seconds:.1f} s)")

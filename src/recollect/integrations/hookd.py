@@ -93,10 +93,17 @@ class Server:
                 self.answer(request)
 
 
-def _warm() -> None:
-    # The first history cue should not pay for these imports.
-    import recollect.history
-    import recollect.search.scope  # noqa: F401
+def _warm(service: HookService) -> None:
+    """Pay, off the request path, what the first history cue would: imports, and whatever the
+    search loads once per process (e.g. an embedding model). A search matching nothing does it."""
+    try:
+        from recollect import history
+        from recollect.search.scope import Filters
+
+        if service.settings.auto_recall and service.paths.data_dir.exists():
+            history.search("warm", Filters(scope="session", sessions=["-"]), limit=1, sync_first=False)
+    except Exception as exc:  # only a warm-up: the real request will report a real problem
+        service.log(f"warm-up: {type(exc).__name__}: {exc}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             }
         }
     )
-    threading.Thread(target=_warm, daemon=True).start()
+    threading.Thread(target=_warm, args=(service,), daemon=True).start()
     try:
         server.serve(sys.stdin)
     except KeyboardInterrupt:

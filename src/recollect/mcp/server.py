@@ -84,14 +84,17 @@ _library = threading.Lock()
 
 
 def _warm_up() -> None:
-    """Import the library in the background once the host has listed the tools, so the first
-    call does not pay for it and start-up (on the host's critical path) does not either."""
+    """Load the library in the background once the host has listed the tools, so neither start-up
+    (on the host's critical path) nor the first call pays for it: the imports, then one tiny search
+    without a sync, which loads the embedding model (when semantic search is on) and warms the index."""
     with _library:
         try:
-            import recollect.history
             import recollect.memory  # noqa: F401
-        except Exception:
-            log.exception("warm-up import failed")
+            from recollect import history
+
+            history.search("recollect", limit=1, sync_first=False)
+        except Exception:  # a broken config or index is reported by the call that meets it
+            log.info("warm-up incomplete", exc_info=True)
 
 
 def _call(name: str, arguments: dict[str, Any] | None, settings: ServerSettings) -> tuple[Reply, float]:

@@ -83,8 +83,18 @@ def timed(fn: Callable[[], object]) -> float:
 
 def percentiles(samples: list[float]) -> str:
     ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return f"p50 {statistics.median(ordered):7.1f} ms   p95 {p95:7.1f} ms   (n={len(ordered)})"
+
+
+def calibration_ms() -> float:
+    """A fixed pure-Python loop, so numbers from a busy or slow machine can be scaled: it takes
+    roughly 100 ms on one idle core of a 2020s laptop."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(3_000_000):
+        total += i
+    return (time.perf_counter() - start) * 1000.0
 
 
 def main() -> None:
@@ -96,6 +106,8 @@ def main() -> None:
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[attr-defined]
     rng = random.Random(args.seed)
 
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"calibration loop: {calibration_ms():.0f} ms (about 100 ms on an idle core); load average {load:.1f}")
     with tempfile.TemporaryDirectory(prefix="recollect-bench-") as tmp:
         home, project = Path(tmp) / "home", Path(tmp) / "project"
         os.environ["RECOLLECT_HOME"] = str(home)
@@ -127,9 +139,9 @@ def main() -> None:
         print(f"recall, no hit count:  {percentiles(warm_nohits)}")
         inject = [timed(lambda q=q: injection_block(space, q)) for q in queries[:100]]
         print(f"injection block:       {percentiles(inject)}")
+        bodies = [sentence(rng, 30) + f" unique{i}" for i in range(10)]
         writes = [
-            timed(lambda i=i: remember(space, sentence(rng, 30) + f" unique{i}", category="facts", summary=f"bench {i}"))
-            for i in range(10)
+            timed(lambda b=b, i=i: remember(space, b, category="facts", summary=f"w{i}")) for i, b in enumerate(bodies)
         ]
         print(f"remember (one write):  {percentiles(writes)}")
 

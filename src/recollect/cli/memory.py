@@ -8,17 +8,16 @@ non-zero exit, never a traceback.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from recollect import memory as mem
+from recollect.cli.output import console, fail, is_terminal, print_json
 from recollect.config import ConfigError
 
 # Exit status when a write was screened out (duplicate, forgotten) or a check found problems.
@@ -26,16 +25,16 @@ EXIT_NOT_DONE = 1
 
 
 class _MemoryGroup(click.Group):
-    """Turns the library's expected failures into `Error: <message>` and exit 1."""
+    """Turns the library's expected failures into one `recollect: <message>` line and exit 1."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except (mem.MemoryOperationError, ConfigError) as exc:
-            raise click.ClickException(str(exc)) from None
+            fail(str(exc))
         except OSError as exc:
             where = f" ({exc.filename})" if exc.filename else ""
-            raise click.ClickException(f"{exc.strerror or exc}{where}") from None
+            fail(f"{exc.strerror or exc}{where}")
 
 
 def _space(ctx: click.Context) -> mem.MemorySpace:
@@ -45,17 +44,8 @@ def _space(ctx: click.Context) -> mem.MemorySpace:
     return options["space"]
 
 
-def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
-
-
-def _echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
-
-
 def _table(columns: list[str], rows: list[list[str]], *, title: str | None = None) -> None:
-    console = _console()
-    if not console.is_terminal:
+    if not is_terminal():
         for row in rows:
             click.echo("\t".join(cell.replace("\t", " ").replace("\n", " ") for cell in row))
         return
@@ -64,7 +54,7 @@ def _table(columns: list[str], rows: list[list[str]], *, title: str | None = Non
         table.add_column(column, overflow="fold")
     for row in rows:
         table.add_row(*(escape(cell) for cell in row))
-    console.print(table)
+    console().print(table)
 
 
 def _say(text: str, *, err: bool = False) -> None:
@@ -150,7 +140,7 @@ def add_command(
         force=force,
     )
     if as_json:
-        _echo_json(result.to_dict())
+        print_json(result.to_dict())
     else:
         _say(result.message, err=not result.written)
     if not result.written:
@@ -168,7 +158,7 @@ def list_command(ctx: click.Context, include_all: bool, category: str | None, as
     """List memories (active ones unless --all)."""
     entries = mem.list_memories(_space(ctx), include_inactive=include_all, category=category)
     if as_json:
-        _echo_json([e.to_dict() for e in entries])
+        print_json([e.to_dict() for e in entries])
         return
     if not entries:
         _say("no memories" + ("" if include_all else " (try --all)"), err=True)
@@ -194,7 +184,7 @@ def show_command(ctx: click.Context, memory_id: str, as_json: bool) -> None:
     """Show one memory: its fields and full text. MEMORY_ID is like pitfalls/deploy-tool (or global:…)."""
     entry = mem.get_memory(_space(ctx), memory_id)
     if as_json:
-        _echo_json(entry.to_dict())
+        print_json(entry.to_dict())
         return
     m = entry.memory
     lines = [
@@ -236,19 +226,20 @@ def recall_command(
     """Find the memories that match QUERY, with their full text and why they matched."""
     hits = mem.recall(_space(ctx), " ".join(query), limit=limit, category=category, record_hits=not no_count)
     if as_json:
-        _echo_json([h.to_dict() for h in hits])
+        print_json([h.to_dict() for h in hits])
         return
     if not hits:
         _say("no memory matches", err=True)
         return
-    console = _console()
+    terminal = is_terminal()
+    out = console()
     for hit in hits:
         m = hit.memory
         terms = ", ".join(f"{t}×{n}" for t, n in hit.why.terms.items())
         head = f"{m.id}  ({m.scope}, score {hit.score:.3f}) — {m.summary}"
-        if console.is_terminal:
-            console.print(f"[bold]{escape(m.id)}[/]  ({m.scope}, score {hit.score:.3f}) — {escape(m.summary)}")
-            console.print(f"  [dim]matched: {escape(terms)}[/]")
+        if terminal:
+            out.print(f"[bold]{escape(m.id)}[/]  ({m.scope}, score {hit.score:.3f}) — {escape(m.summary)}")
+            out.print(f"  [dim]matched: {escape(terms)}[/]")
         else:
             click.echo(head)
             click.echo(f"  matched: {terms}")
@@ -267,7 +258,7 @@ def forget_command(ctx: click.Context, memory_id: str, reason: str, author: str,
     """Forget a memory: delete its file and leave a tombstone so it never comes back."""
     result = mem.forget(_space(ctx), memory_id, author=author, reason=reason)
     if as_json:
-        _echo_json(result.to_dict())
+        print_json(result.to_dict())
     else:
         _say(result.message)
 
@@ -280,7 +271,7 @@ def inspect_command(ctx: click.Context, strict: bool, as_json: bool) -> None:
     """Every memory, plus a self-check: index drift, dangling supersedes, unknown categories, bad files."""
     report = mem.inspect(_space(ctx))
     if as_json:
-        _echo_json(report.to_dict())
+        print_json(report.to_dict())
     else:
         for root in report.roots:
             state = f"{root['memories']} memories" if root["exists"] else "not created yet"
@@ -314,7 +305,7 @@ def review(ctx: click.Context, as_json: bool) -> None:
         return
     pending = mem.proposals(_space(ctx))
     if as_json:
-        _echo_json([e.to_dict() for e in pending])
+        print_json([e.to_dict() for e in pending])
         return
     if not pending:
         _say("nothing to review")
@@ -332,7 +323,7 @@ def accept_command(ctx: click.Context, memory_id: str, note: str, as_json: bool)
     """Accept a proposal: it becomes active."""
     accepted = mem.accept(_space(ctx), memory_id, note=note)
     if as_json:
-        _echo_json(accepted.to_dict())
+        print_json(accepted.to_dict())
     else:
         _say(f"accepted {accepted.qualified_id}")
 
@@ -346,7 +337,7 @@ def reject_command(ctx: click.Context, memory_id: str, reason: str, as_json: boo
     """Reject a proposal, with a reason."""
     rejected = mem.reject(_space(ctx), memory_id, reason=reason)
     if as_json:
-        _echo_json(rejected.to_dict())
+        print_json(rejected.to_dict())
     else:
         _say(f"rejected {rejected.qualified_id}")
 
@@ -393,7 +384,7 @@ def edit_command(
         **changes,
     )
     if as_json:
-        _echo_json(edited.to_dict())
+        print_json(edited.to_dict())
     else:
         _say(f"edited {edited.qualified_id}")
 
@@ -407,7 +398,7 @@ def log_command(ctx: click.Context, limit: int, memory_id: str | None, as_json: 
     """The audit log: every change to memories, who made it, and the before/after file hashes."""
     entries = mem.read_log(_space(ctx), limit=limit, memory_id=memory_id)
     if as_json:
-        _echo_json([e.to_dict() for e in entries])
+        print_json([e.to_dict() for e in entries])
         return
     if not entries:
         _say("no changes recorded", err=True)
@@ -426,7 +417,7 @@ def compile_command(ctx: click.Context, check: bool, as_json: bool) -> None:
     """Regenerate every index.md and ROOT.md's tables from the memory files' frontmatter."""
     changed = mem.compile_memory(_space(ctx), check=check)
     if as_json:
-        _echo_json({"changed": changed, "check": check})
+        print_json({"changed": changed, "check": check})
     elif changed:
         _say(("out of date:\n" if check else "compiled:\n") + "\n".join(f"  {p}" for p in changed))
     else:

@@ -19,9 +19,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-Scope = Literal["global", "project"]
-SCOPES: tuple[Scope, ...] = ("project", "global")
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory locks; writes stay atomic, not serialized
+    fcntl = None  # type: ignore[assignment]
 
+Scope = Literal["global", "project"]
 PROJECT_DIR_NAME = ".memory"
 ROOT_FILE = "ROOT.md"
 INDEX_FILE = "index.md"
@@ -111,10 +114,6 @@ class MemoryRoot:
     path: Path
     scope: Scope
 
-    @property
-    def exists(self) -> bool:
-        return (self.path / ROOT_FILE).is_file() or self.path.is_dir()
-
     def file_for(self, memory_id: str) -> Path:
         category, slug = split_id(memory_id)
         path = self.path / category / f"{slug}.md"
@@ -159,10 +158,6 @@ def root_lock(root: MemoryRoot) -> Iterator[None]:
     ensure_root(root)
     fd = os.open(root.path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: no advisory locks, writes stay atomic
-            fcntl = None  # type: ignore[assignment]
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX)
         yield

@@ -108,6 +108,44 @@ def test_build_writes_a_loadable_model_and_caches_it(tmp_path: Path, monkeypatch
     assert not list(model.path.parent.glob(".build-*"))  # no temp dir left behind
 
 
+def test_an_interrupted_build_resumes_from_saved_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(st, "_RESUME_BLOCK", 100)
+    monkeypatch.setattr(st, "_BUILD_BATCH", 50)
+    encoded: list[int] = []
+
+    class Interrupting(_FakeBackend):
+        def _encode_batch(self, group: list[list[int]], n_tokens: int, out: np.ndarray) -> None:
+            if len(encoded) >= 250:
+                raise KeyboardInterrupt  # the user gave up mid-build
+            encoded.extend(ids[1] for ids in group)
+            super()._encode_batch(group, n_tokens, out)
+
+    class Enc(_FakeEncoder):
+        _model = Interrupting()
+
+    monkeypatch.setattr(st, "load_encoder", lambda threads=2: Enc())
+    source = _fake_source(tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        st.load_or_build(tmp_path / "cache", source)
+    assert len(list((tmp_path / "cache" / "embed").glob(".partial-*/block-*.npy"))) == 2
+    encoded.clear()
+
+    class Counting(_FakeBackend):
+        def _encode_batch(self, group: list[list[int]], n_tokens: int, out: np.ndarray) -> None:
+            encoded.extend(ids[1] for ids in group)
+            super()._encode_batch(group, n_tokens, out)
+
+    class Enc2(_FakeEncoder):
+        _model = Counting()
+
+    monkeypatch.setattr(st, "load_encoder", lambda threads=2: Enc2())
+    resumed = st.load_or_build(tmp_path / "cache", source)
+    assert len(encoded) == 302 - 200  # only the block that was cut off, and the last one
+    assert not list((tmp_path / "cache" / "embed").glob(".partial-*"))  # cleaned up once done
+    fresh = st.build_static_model(source, tmp_path / "fresh" / "m")
+    assert np.array_equal(np.load(resumed.path / "vectors.npy"), np.load(fresh / "vectors.npy"))
+
+
 def test_model_id_follows_the_source_content(tmp_path: Path) -> None:
     a = _fake_source(tmp_path / "a", b"model")
     b = _fake_source(tmp_path / "b", b"model")

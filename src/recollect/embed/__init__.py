@@ -42,7 +42,7 @@ INSTALL_HINT = "pip install 'recollect[semantic]'"
 
 
 def default_embedder(
-    cache_dir: Path, *, progress: Progress | None = None, threads: int = 2
+    cache_dir: Path, *, progress: Progress | None = None, threads: int = 1
 ) -> Embedder | None:
     """The static model, built on first use into ``cache_dir``; None if not installed.
 
@@ -66,7 +66,7 @@ def from_config(
     ``threads``. Returns None for "static"/"muse" when the package is missing.
     """
     provider = str(cfg.get("provider", "static")).lower()
-    threads = int(cfg.get("threads", 2))
+    threads = int(cfg.get("threads", 1))
     common: dict[str, Any] = {
         "dim": int(cfg["dim"]) if cfg.get("dim") is not None else None,
         "timeout": float(cfg.get("timeout", 120.0)),
@@ -119,6 +119,10 @@ def describe(cache_dir: Path) -> dict[str, Any]:
     )
     if built:
         info["cache_bytes"] = sum(f.stat().st_size for f in path.iterdir() if f.is_file())
+    else:
+        blocks = list(path.parent.glob(f".partial-{path.name}/block-*.npy"))
+        if blocks:
+            info["partial_build_blocks"] = len(blocks)  # an interrupted build; resumes on next use
     others = sorted(p.name for p in path.parent.glob("static-muse-*") if p.is_dir() and p != path)
     if others:
         info["stale_models"] = others  # built from another source/recipe; safe to delete

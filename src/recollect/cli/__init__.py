@@ -1,23 +1,51 @@
-"""The command line for people. Thin: it parses arguments and prints what the library computed."""
+"""The command line for people. Thin: it parses arguments and prints what the library computed.
+
+Commands are imported only when used, so `recollect extract` or `recollect index` spawned by a
+plugin does not pay for importing every other command's dependencies.
+"""
+
+from __future__ import annotations
+
+import importlib
 
 import click
 
-from recollect.cli.history import COMMANDS as _HISTORY_COMMANDS
+# name -> "module:attribute" of the click command
+_COMMANDS = {
+    "index": "recollect.cli.history:index_cmd",
+    "search": "recollect.cli.history:search_cmd",
+    "read": "recollect.cli.history:read_cmd",
+    "sessions": "recollect.cli.history:sessions_cmd",
+    "doctor": "recollect.cli.history:doctor_cmd",
+    "demo": "recollect.cli.history:demo_cmd",
+    "memory": "recollect.cli.memory:memory",
+    "extract": "recollect.cli.extract:extract_cmd",
+    "summarize": "recollect.cli.extract:summarize_cmd",
+    "mcp": "recollect.cli.mcp:mcp_cmd",
+    "install": "recollect.cli.install:install",
+    "uninstall": "recollect.cli.install:uninstall",
+    "eval": "recollect.cli.eval:eval_cmd",
+}
 
 
-@click.group()
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = _COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module, attribute = target.split(":")
+        command = getattr(importlib.import_module(module), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup)
 @click.version_option(package_name="recollect")
 def main() -> None:
     """recollect: search your coding agents' past sessions, and keep curated memories.
 
     Start with 'recollect doctor' (what it found), 'recollect index', then 'recollect search WORDS'.
     """
-
-
-for _command in _HISTORY_COMMANDS:
-    main.add_command(_command)
-from recollect.cli.memory import memory as _memory; main.add_command(_memory)  # noqa: E402, E702, I001  # fmt: skip
-from recollect.cli.mcp import mcp_cmd as _mcp; main.add_command(_mcp)  # noqa: E402, E702, I001  # fmt: skip
-from recollect.cli.install import install, uninstall; main.add_command(install); main.add_command(uninstall)  # noqa: E402, E702, I001  # fmt: skip
-from recollect.cli.extract import extract_cmd as _extract; main.add_command(_extract)  # noqa: E402, E702, I001  # fmt: skip
-from recollect.cli.eval import eval_cmd as _eval; main.add_command(_eval)  # noqa: E402, E702, I001  # fmt: skip

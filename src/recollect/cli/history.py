@@ -371,4 +371,3 @@ def demo_cmd(builtin: bool) -> None:
     click.echo("\nPoint recollect at your own store with OPENCODE_DB=/path/to/opencode.db, then 'recollect search …'.")
 
 
-COMMANDS = [index_cmd, search_cmd, read_cmd, sessions_cmd, doctor_cmd, demo_cmd]

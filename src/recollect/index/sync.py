@@ -23,6 +23,7 @@ from recollect.index import vectors
 from recollect.index.store import Lease, now_ms, transaction
 from recollect.model import Session, SourceError
 from recollect.sources import Source, SourceSpec, open_source
+from recollect.text.markers import WORKER_TITLE_MARKER
 from recollect.text.tokenize import tokenize
 
 BATCH_SESSIONS = 50
@@ -43,6 +44,7 @@ class SourceReport:
     updated: int = 0
     removed: int = 0
     malformed: int = 0
+    skipped_workers: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -246,6 +248,11 @@ def _sync_source(
         returned = {s.id for s in sessions}
         with transaction(conn):
             for session in sessions:
+                if WORKER_TITLE_MARKER in session.title:
+                    # Our own worker sessions (extraction, summaries) are never indexed back.
+                    returned.discard(session.id)
+                    report.skipped_workers += 1
+                    continue
                 old = indexed.get(session.id)
                 if old is not None:
                     delete_sessions(conn, [old[0]])

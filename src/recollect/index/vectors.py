@@ -21,10 +21,12 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from recollect.config import Config
+
+if TYPE_CHECKING:  # numpy is imported only when vectors are used: it costs the CLI's start-up ~0.2 s
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +127,8 @@ def backfill(
     conn: sqlite3.Connection, embedder, *, renew: Callable[[], None] | None = None, progress: Progress | None = None
 ) -> BackfillReport:  # type: ignore[no-untyped-def]
     """Embed every chunk and card text that has no vector for `embedder.model_id`; drop orphans."""
+    import numpy as np
+
     from recollect.index.store import transaction
 
     model = embedder.model_id
@@ -180,6 +184,8 @@ _MATRICES: dict[tuple[str, str, str], VectorMatrix] = {}
 
 def load_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
     """The vectors of `model`, cached per process until the index's vector generation changes."""
+    import numpy as np
+
     path = conn.execute("PRAGMA database_list").fetchone()[2]
     key = (path, model, generation(conn))
     cached = _MATRICES.get(key)

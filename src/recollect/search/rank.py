@@ -17,9 +17,6 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import numpy as np
-
-from recollect.embed.topk import top_k
 from recollect.index.vectors import load_matrix
 from recollect.search.scope import Filters, predicate
 from recollect.text.tokenize import fold, query_terms, stem
@@ -415,6 +412,10 @@ def semantic_candidates(
     """Sessions nearest to the query by meaning, best first: sid -> (cosine, best chunk id or None for the card).
 
     The scope predicate is applied before ranking: vectors of sessions outside it are masked out."""
+    import numpy as np
+
+    from recollect.embed.topk import top_k
+
     matrix = load_matrix(conn, embedder.model_id)
     if not len(matrix.ids):
         return {}

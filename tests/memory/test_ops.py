@@ -261,3 +261,12 @@ def test_missing_project_root_is_skipped_on_read_and_created_on_write(space: Mem
     assert not (project / ".memory").exists()
     duplicate_free = remember(space, "first note", category="facts")
     assert duplicate_free.outcome == "written" and (project / ".memory" / "ROOT.md").is_file()
+
+
+def test_inspect_flags_a_secret_a_person_typed_into_a_file(space: MemorySpace, project: Path) -> None:
+    remember(space, "harmless", category="facts", summary="harmless")
+    assert inspect(space).ok  # positive control
+    path = project / ".memory" / "facts" / "harmless.md"
+    path.write_text(path.read_text() + "\nline two\nAKIAABCDEFGHIJKLMNOP\n")
+    secret = [p for p in inspect(space).problems if p.code == "secret"]
+    assert len(secret) == 1 and "body line 4" in secret[0].message and "AKIA" not in secret[0].message

@@ -68,7 +68,7 @@ def _date(value: Any) -> str:
 @click.group("memory", cls=_MemoryGroup)
 @click.option(
     "--project",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Use this project directory's .memory/ (default: the git work tree holding the current directory).",
 )
 @click.option("--global-only", is_flag=True, help="Ignore any project; use the global memory root only.")

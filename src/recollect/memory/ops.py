@@ -233,8 +233,9 @@ def read_log(space: MemorySpace, *, limit: int | None = None, memory_id: str | N
 # --- remember / supersede ------------------------------------------------------------------------
 
 
-def check_no_secrets(fields: dict[str, str | Sequence[str] | None]) -> None:
-    """Refuse text that looks like it holds a secret, naming the field and line, never the secret."""
+def secret_location(fields: dict[str, str | Sequence[str] | None]) -> str | None:
+    """Where the first suspected secret is ('body line 2 looks like a secret (jwt)'), or None.
+    Names the field and line, never the secret."""
     for name, value in fields.items():
         if value is None:
             continue
@@ -242,12 +243,29 @@ def check_no_secrets(fields: dict[str, str | Sequence[str] | None]) -> None:
         for i, text in enumerate(texts):
             findings = find_secrets(text)
             if findings:
-                first = findings[0]
-                where = f"{name} line {first.line}" if isinstance(value, str) else f"{name} item {i + 1}"
-                raise SecretRefused(
-                    f"refused: {where} looks like a secret ({first.kind}); memories are plain files that go into git. "
-                    "Remove the secret (say where it is kept instead) and try again. Nothing was written."
-                )
+                where = f"{name} line {findings[0].line}" if isinstance(value, str) else f"{name} item {i + 1}"
+                return f"{where} looks like a secret ({findings[0].kind})"
+    return None
+
+
+def check_no_secrets(fields: dict[str, str | Sequence[str] | None]) -> None:
+    """Refuse a write whose text looks like it holds a secret."""
+    where = secret_location(fields)
+    if where:
+        raise SecretRefused(
+            f"refused: {where}; memories are plain files that go into git. "
+            "Remove the secret (say where it is kept instead) and try again. Nothing was written."
+        )
+
+
+def _memory_text(memory: Memory) -> dict[str, str | Sequence[str] | None]:
+    return {
+        "body": memory.body,
+        "summary": memory.summary,
+        "highlight": memory.highlight,
+        "load_when": memory.load_when,
+        "source_session": memory.source_session,
+    }
 
 
 def _as_time(value: datetime | str | None, name: str) -> datetime | None:
@@ -547,14 +565,17 @@ def supersede(space: MemorySpace, old_ref: str, body: str, **fields: Any) -> Rem
 
 
 def _near_duplicate_candidates(view: View, terms: set[str], threshold: float) -> list[Loaded]:
-    """Every memory that could reach `threshold` Jaccard similarity with `terms`, without comparing all.
+    """Every memory that could reach `threshold` Jaccard similarity with `terms`, found through the
+    postings rather than by comparing (and tokenizing) every memory.
 
-    Prefix filter: J(A, B) >= t needs |A ∩ B| >= ceil(t·|A|), so B holds at least one of any
-    |A| - ceil(t·|A|) + 1 terms of A. Taking the rarest ones keeps the postings to union short.
+    J(A, B) >= t needs |A ∩ B| >= ceil(t·|A|). So B holds at least one of any |A| - ceil(t·|A|) + 1
+    terms of A (prefix filter: the rarest ones keep the union short), and B must be in the postings
+    of at least ceil(t·|A|) terms of A (counted without reading B).
     """
     if not terms:
         return []
-    needed = len(terms) - math.ceil(threshold * len(terms)) + 1
+    least_shared = math.ceil(threshold * len(terms))
+    needed = len(terms) - least_shared + 1
     if needed <= 0:
         return []
     contents = list(view.contents.values())
@@ -565,7 +586,10 @@ def _near_duplicate_candidates(view: View, terms: set[str], threshold: float) ->
         ids: set[str] = set()
         for term in rarest:
             ids |= c.postings.get(term, set())
-        out.extend(c.files[i] for i in sorted(ids) if i in c.files)
+        postings = [c.postings.get(t, set()) for t in terms]
+        for memory_id in sorted(ids):
+            if memory_id in c.files and sum(memory_id in p for p in postings) >= least_shared:
+                out.append(c.files[memory_id])
     return out
 
 
@@ -674,9 +698,7 @@ def accept(
     if view.status(entry.memory) != "proposed":
         raise InvalidMemory(f"{entry.memory.id} is {view.status(entry.memory)}, not a proposal; nothing to accept")
     memory = entry.memory
-    check_no_secrets(
-        {"summary": memory.summary, "highlight": memory.highlight, "load_when": memory.load_when, "body": memory.body}
-    )
+    check_no_secrets(_memory_text(memory))
     updated = replace(
         memory,
         status="active",
@@ -864,10 +886,9 @@ def inspect(space: MemorySpace, *, now: datetime | None = None) -> Inspection:
                     "unreviewed-rule",
                     "a model wrote this rule as active; it counts as a proposal until reviewed",
                 )
-            for finding in find_secrets(memory.path.read_text(encoding="utf-8", errors="replace"))[:1]:
-                problem(
-                    memory.path, "secret", f"line {finding.line} looks like a {finding.kind}; remove it from the file"
-                )
+            where = secret_location(_memory_text(memory))  # the cached parse: no file read
+            if where:
+                problem(memory.path, "secret", f"{where}; remove it from the file")
         try:
             planned = plan_compile(root, [e.memory for e in contents.entries], space.settings.categories, set(tombs))
         except InvalidMemory as exc:

@@ -50,8 +50,8 @@ def _table(columns: list[str], rows: list[list[str]], *, title: str | None = Non
             click.echo("\t".join(cell.replace("\t", " ").replace("\n", " ") for cell in row))
         return
     table = Table(title=title, show_lines=False)
-    for column in columns:
-        table.add_column(column, overflow="fold")
+    for i, column in enumerate(columns):
+        table.add_column(column, overflow="fold", no_wrap=i == 0)  # an id or a time reads best whole
     for row in rows:
         table.add_row(*(escape(cell) for cell in row))
     console().print(table)

@@ -182,7 +182,7 @@ def test_custom_title_wins_over_ai_title(tmp_path: Path):
     store = build_store(tmp_path, [])
     project = store / "projects" / PROJECT
     sid = "11111111-2222-4333-8444-555555555555"
-    base = {"sessionId": sid, "cwd": "/work/app", "isSidechain": False, "userType": "external"}
+    base = {"sessionId": sid, "cwd": "/home/dev/app", "isSidechain": False, "userType": "external"}
     records = [
         {**base, "type": "user", "uuid": "u1", "timestamp": "2026-01-01T10:00:00Z",
          "message": {"role": "user", "content": "rename the flaky job"}},
@@ -226,7 +226,7 @@ def test_subagents_folder_of_claude_code_2_1(tmp_path: Path):
 def test_sidechain_records_inside_a_main_file_are_not_typed_by_the_person(tmp_path: Path):
     store = build_store(tmp_path, [])
     sid = "22222222-2222-4333-8444-555555555555"
-    base = {"sessionId": sid, "cwd": "/work/app", "userType": "external", "timestamp": "2026-01-01T10:00:00Z"}
+    base = {"sessionId": sid, "cwd": "/home/dev/app", "userType": "external", "timestamp": "2026-01-01T10:00:00Z"}
     answer = {"id": "msg_s", "role": "assistant", "model": "claude-x", "content": [{"type": "text", "text": "3 old"}]}
     records = [
         {**base, "type": "user", "uuid": "u1", "isSidechain": False, "message": {"role": "user", "content": "audit"}},

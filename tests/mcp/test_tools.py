@@ -104,6 +104,9 @@ def test_sessions_page_with_offset(indexed: Path) -> None:
     last = call_tool("history_sessions", {"limit": 5, "offset": 10}, settings)
     assert last.text.count("cursor:") == 2 and "End of the list." in last.text
     assert last.structured["next_offset"] is None
+    cursor = first.structured["sessions"][0]["cursor"]
+    head = call_tool("history_read", {"cursor": cursor, "mode": "head", "before": 0, "after": 1}, settings)
+    assert not head.is_error and head.structured["range"][0] == 0, head.text
 
 
 def test_library_errors_become_advice_not_crashes(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:

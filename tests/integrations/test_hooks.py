@@ -239,3 +239,14 @@ def test_recollects_own_worker_directory_gets_nothing(indexed: Path, monkeypatch
     assert service.on_compact("w", str(worker)) == {"context": []}
     monkeypatch.setattr(service, "_spawn", lambda args, cwd=None, env=None: pytest.fail("spawned"))
     assert service.on_idle("w", str(worker)) == {"started": []}
+
+
+def test_auto_recall_searches_by_words_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recollect.config import load_config
+    from recollect.index import vectors
+
+    monkeypatch.delenv("RECOLLECT_EMBEDDINGS", raising=False)  # the suite turns semantic search off
+    assert vectors.semantic_enabled(load_config()) is True  # positive control: on for everyone else
+    assert vectors.semantic_enabled(HookService().recall_config()) is False  # the per-message path stays cheap
+    write_config("[opencode]\nauto_recall_semantic = true\n")
+    assert vectors.semantic_enabled(HookService().recall_config()) is True

@@ -101,7 +101,13 @@ def _warm(service: HookService) -> None:
         from recollect.search.scope import Filters
 
         if service.settings.auto_recall and service.paths.data_dir.exists():
-            history.search("warm", Filters(scope="session", sessions=["-"]), limit=1, sync_first=False)
+            history.search(
+                "warm",
+                Filters(scope="session", sessions=["-"]),
+                limit=1,
+                config=service.recall_config(),
+                sync_first=False,
+            )
     except Exception as exc:  # only a warm-up: the real request will report a real problem
         service.log(f"warm-up: {type(exc).__name__}: {exc}")
 

@@ -27,8 +27,9 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,9 @@ class PluginSettings:
 
     inject: bool = True  # memory tiers in the system prompt
     auto_recall: bool = True  # history cues -> recall block
+    # Auto-recall runs on the message's critical path: words only by default (the semantic arm
+    # doubled its cost in bench/bench_plugin.py); the agent's own searches stay hybrid.
+    auto_recall_semantic: bool = False
     compaction_recall: bool = True  # session card + memories into the compaction prompt
     sync_on_idle: bool = True  # `recollect index` after a session goes idle
     idle_sync_seconds: float = 30.0  # at most one idle sync per this many seconds
@@ -238,13 +242,22 @@ class HookService:
 
         filters = Filters(scope="project", directory=directory, exclude_sessions=[session] if session else [])
         result = history.search(
-            query, filters, limit=RECALL_SESSIONS * 2, per_session=1, config=self._config, sync_first=False
+            query, filters, limit=RECALL_SESSIONS * 2, per_session=1, config=self.recall_config(), sync_first=False
         )
         terms = set(result.terms)
         # Silence beats noise: a session must match at least half the query's words.
         need = max(1, (len(terms) + 1) // 2)
         hits = [h for h in result.hits if len(set(h.matched)) >= need][:RECALL_SESSIONS]
         return format_recall(cue, hits), cue
+
+    def recall_config(self) -> Config | None:
+        """The config auto-recall searches with: semantic search off unless asked for."""
+        self._refresh()
+        config = self._config
+        if config is None or self.settings.auto_recall_semantic:
+            return config
+        embeddings = {**config.section("embeddings"), "enabled": False}
+        return replace(config, raw={**config.raw, "embeddings": embeddings})
 
     def _pool(self) -> ThreadPoolExecutor:
         if self._executor is None:
@@ -274,11 +287,13 @@ class HookService:
             out["inject"] = self.injection(directory, text)
         except Exception as exc:  # one failing tier must not cost the other
             errors.append(f"inject: {type(exc).__name__}: {exc}")
+            self.log(f"message {session}: injection failed:\n{''.join(traceback.format_exception(exc))}")
         if pending is not None:
             try:
                 out["recall"], out["cue"] = pending.result()
             except Exception as exc:
                 errors.append(f"recall: {type(exc).__name__}: {exc}")
+                self.log(f"message {session}: recall failed:\n{''.join(traceback.format_exception(exc))}")
         if errors:
             out["errors"] = errors
             for e in errors:

@@ -36,6 +36,12 @@ _ERRORISH = re.compile(
     r"(?i)\b(?:error|exception|traceback|fail(?:ed|ure|ing)?|fatal|panic|denied|refused|not found|"
     r"cannot|can't|unable|invalid|undefined|segmentation|timed? ?out|E[A-Z]{3,}|ERR_[A-Z_]+)\b"
 )
+# A line that states a decision and its reason: what "what did we decide about X" is looking for.
+_DECISION = re.compile(
+    r"(?i)\b(?:decided|decision|we(?:'ll| will| should)? (?:go with|use|keep|switch to|stick with)|chose|opted|"
+    r"agreed|settled on|instead of|rather than|trade-?offs?|in favou?r of)\b|决定|选择了|采用|改用|而不是|不再使用"
+)
+MAX_DECISIONS, DECISION_CHARS = 20, 240
 _ERROR_SIGNATURE = re.compile(
     r"\b(?:[A-Z][A-Za-z0-9]*(?:Error|Exception|Failure|Warning)|E[A-Z]{3,}|ERR_[A-Z0-9_]+|panic)\b:?[^\n]{0,100}"
 )
@@ -62,6 +68,7 @@ class Card:
     files: list[str] = field(default_factory=list)
     tools: Counter[str] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
+    decisions: list[str] = field(default_factory=list)
     message_count: int = 0
     chunks_dropped: int = 0
 
@@ -141,6 +148,16 @@ def tool_input_text(tool: str, tool_input: Any) -> str:
     return f"{tool}: {tool_input}"[:TOOL_INPUT_CHARS]
 
 
+def decision_lines(text: str) -> list[str]:
+    """Sentences of `text` that state a decision (bounded), for the card."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?。！？])\s+|\n+", text):
+        sentence = sentence.strip()
+        if len(sentence) >= 12 and _DECISION.search(sentence):
+            out.append(sentence[:DECISION_CHARS])
+    return out
+
+
 def error_signatures(text: str) -> list[str]:
     return [m.group(0).strip() for m in _ERROR_SIGNATURE.finditer(text)]
 
@@ -152,6 +169,7 @@ def build(session: Session) -> tuple[Card, list[Chunk]]:
     identifier_counts: Counter[str] = Counter()
     files: dict[str, None] = {}
     errors: dict[str, None] = {}
+    decisions: dict[str, None] = {}
     is_child = session.parent_id is not None
 
     def author_for(message: Message, part: Part) -> str:
@@ -199,6 +217,8 @@ def build(session: Session) -> tuple[Card, list[Chunk]]:
                     card.first_human = redact(_first_line(part.text))
                 if message.role == "assistant" and klass == "assistant_text":
                     card.last_outcome = redact(_last_line(part.text))
+                if klass in ("assistant_text", "summary", "user_text") and author != "injected":
+                    decisions.update(dict.fromkeys(decision_lines(part.text)))
             elif part.kind == "reasoning" and part.text.strip():
                 add(message, ord_, part, "reasoning", "subagent" if is_child else "model", part.text)
             elif part.kind == "tool":
@@ -242,4 +262,5 @@ def build(session: Session) -> tuple[Card, list[Chunk]]:
     card.identifiers = [redact(i) for i, _ in identifier_counts.most_common(MAX_IDENTIFIERS)]
     card.files = list(files)[:MAX_FILES]
     card.errors = list(errors)[:MAX_ERRORS]
+    card.decisions = [redact(line) for line in list(decisions)[:MAX_DECISIONS]]
     return card, chunks

@@ -73,6 +73,7 @@ def _m001_initial(conn: sqlite3.Connection) -> None:
             files TEXT NOT NULL DEFAULT '',         -- newline-separated
             tools TEXT NOT NULL DEFAULT '',         -- "name:count" space-separated
             errors TEXT NOT NULL DEFAULT '',        -- newline-separated error signatures
+            decisions TEXT NOT NULL DEFAULT '',     -- newline-separated lines that state a decision
             message_count INTEGER NOT NULL DEFAULT 0,
             chunk_count INTEGER NOT NULL DEFAULT 0,
             chunks_dropped INTEGER NOT NULL DEFAULT 0,
@@ -102,7 +103,7 @@ def _m001_initial(conn: sqlite3.Connection) -> None:
         -- Contentless: the text lives in `chunk`; rows are deleted by re-tokenizing that text.
         CREATE VIRTUAL TABLE chunk_fts USING fts5(body, content='', tokenize="{FTS_TOKENIZE}");
         CREATE VIRTUAL TABLE card_fts USING fts5(
-            title, head, idents, files, errors, outcome, content='', tokenize="{FTS_TOKENIZE}"
+            title, head, idents, files, errors, outcome, decisions, content='', tokenize="{FTS_TOKENIZE}"
         );
         CREATE TABLE lease (
             name TEXT PRIMARY KEY,

@@ -83,12 +83,24 @@ def fts_body(text: str) -> str:
     return " ".join(tokenize(text))
 
 
+# card_fts column -> the session column it is made from; one list, used for inserts and deletes.
+CARD_FIELDS = (
+    ("title", "title"),
+    ("head", "first_human"),
+    ("idents", "identifiers"),
+    ("files", "files"),
+    ("errors", "errors"),
+    ("outcome", "last_outcome"),
+    ("decisions", "decisions"),
+)
+_CARD_COLUMNS = ", ".join(column for _, column in CARD_FIELDS)
+_CARD_FTS_COLUMNS = ", ".join(name for name, _ in CARD_FIELDS)
+_CARD_MARKS = ", ".join("?" * len(CARD_FIELDS))
+
+
 def card_fts_values(row: sqlite3.Row | tuple) -> tuple[str, ...]:
-    """Tokens for card_fts from (title, first_human, identifiers, files, errors, last_outcome)."""
+    """Tokens for card_fts from the session columns of CARD_FIELDS, in that order."""
     return tuple(fts_body(value or "") for value in row)
-
-
-_CARD_COLUMNS = "title, first_human, identifiers, files, errors, last_outcome"
 
 
 def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
@@ -103,8 +115,7 @@ def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
         card = conn.execute(f"SELECT {_CARD_COLUMNS} FROM session WHERE sid = ?", (sid,)).fetchone()
         if card is not None:
             conn.execute(
-                "INSERT INTO card_fts(card_fts, rowid, title, head, idents, files, errors, outcome) "
-                "VALUES('delete', ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO card_fts(card_fts, rowid, {_CARD_FTS_COLUMNS}) VALUES('delete', ?, {_CARD_MARKS})",
                 (sid, *card_fts_values(card)),
             )
         conn.execute("DELETE FROM session WHERE sid = ?", (sid,))
@@ -121,13 +132,14 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         "\n".join(card.files),
         "\n".join(card.errors),
         card.last_outcome,
+        "\n".join(card.decisions),
     )
     about = vectors.card_text(session.title, card.first_human, card.last_outcome, values[2])
     cur = conn.execute(
         "INSERT INTO session (source_id, native_id, agent_kind, parent_id, root_id, project_id, project_root, "
         "directory, title, agent, model, time_created, time_updated, time_archived, watermark, first_human, "
-        "identifiers, files, errors, last_outcome, tools, message_count, chunk_count, chunks_dropped, malformed, "
-        f"card_text, card_hash) VALUES ({', '.join('?' * 27)})",
+        "identifiers, files, errors, last_outcome, decisions, tools, message_count, chunk_count, chunks_dropped, "
+        f"malformed, card_text, card_hash) VALUES ({', '.join('?' * 28)})",
         (
             session.source,
             session.id,
@@ -156,8 +168,7 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
     )
     sid = int(cur.lastrowid or 0)
     conn.execute(
-        "INSERT INTO card_fts(rowid, title, head, idents, files, errors, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (sid, *card_fts_values(values)),
+        f"INSERT INTO card_fts(rowid, {_CARD_FTS_COLUMNS}) VALUES (?, {_CARD_MARKS})", (sid, *card_fts_values(values))
     )
     for chunk in rows:
         cur = conn.execute(

@@ -23,12 +23,12 @@ from recollect.text.tokenize import fold, query_terms, stem
 
 CHUNK_CANDIDATES = 400
 CARD_CANDIDATES = 100
-RRF_K = 20
-SEMANTIC_WEIGHT = 1.0  # weight of the semantic arm in the fusion (decided on the eval)
+RRF_K = 40
+SEMANTIC_WEIGHT = 0.5  # weight of the semantic arm in the fusion (decided on the eval)
 SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
-RESCUE_MIN_COSINE = 0.45  # a session with no shared words enters only above this similarity
-RESCUE_WEIGHT = 1.0
-CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0)  # title, head, idents, files, errors, outcome
+RESCUE_MIN_COSINE = 0.6  # a session with no shared words enters only above this similarity
+RESCUE_WEIGHT = 0.5
+CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5)  # title, head, idents, files, errors, outcome, decisions
 SNIPPET_CHARS = 280
 
 
@@ -349,7 +349,8 @@ def search(
     total_weight = sum(weights.values())
     for sid in shortlist:
         row = sessions[sid]
-        texts = [str(row[k] or "") for k in ("title", "first_human", "identifiers", "files", "errors", "last_outcome")]
+        texts = [str(row[k] or "") for k in ("title", "first_human", "identifiers", "files", "errors", "last_outcome",
+                                               "decisions")]
         texts += [chunks[cid]["text"] for cid in session_chunks.get(sid, [])[: per_session + 1]]
         haystack = _folded(" ".join(texts))
         # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).

@@ -15,6 +15,10 @@ DEFAULT_CATEGORIES = ("rules", "preferences", "decisions", "pitfalls", "facts")
 RULES_CATEGORY = "rules"
 
 
+# Keys of the [memory] section that other layers own (the seed puts them there): accepted, not used here.
+OTHER_LAYERS_KEYS = frozenset({"auto_extract", "autoExtract", "min_turns", "minTurns", "extract_model", "extractModel"})
+
+
 @dataclass(frozen=True)
 class MemorySettings:
     categories: tuple[str, ...] = DEFAULT_CATEGORIES
@@ -38,6 +42,8 @@ class MemorySettings:
         known = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in section.items():
+            if key in OTHER_LAYERS_KEYS:
+                continue  # read by the extractor and the plugin, not by memory itself
             if key not in known:
                 raise ConfigError(f"[memory] {key!r} is not a setting; known: {', '.join(sorted(known))}")
             default = getattr(cls, key)

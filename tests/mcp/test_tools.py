@@ -34,12 +34,16 @@ def directories(text: str) -> set[str]:
 
 
 def test_default_directory_is_the_servers_cwd_and_scope_is_enforced(indexed: Path) -> None:
-    everywhere = call_tool("history_search", {"query": "readme"}, ServerSettings(cwd=ALPHA))
+    everywhere = call_tool("history_search", {"query": "readme", "limit": 50}, ServerSettings(cwd=ALPHA))
     assert any(not d.startswith(ALPHA) for d in directories(everywhere.text))  # positive control
-    scoped = call_tool("history_search", {"query": "readme", "scope": "project"}, ServerSettings(cwd=ALPHA))
+    scoped = call_tool(
+        "history_search", {"query": "readme", "scope": "project", "limit": 50}, ServerSettings(cwd=ALPHA)
+    )
     assert scoped.text.count("cursor:") >= 1
     assert directories(scoped.text) and all(d.startswith(ALPHA) for d in directories(scoped.text)), scoped.text
-    by_default = call_tool("history_search", {"query": "readme"}, ServerSettings(cwd=ALPHA, default_scope="project"))
+    by_default = call_tool(
+        "history_search", {"query": "readme", "limit": 50}, ServerSettings(cwd=ALPHA, default_scope="project")
+    )
     assert directories(by_default.text) == directories(scoped.text)
     assert by_default.structured and by_default.structured["coverage"]["scope"] == "project"
 

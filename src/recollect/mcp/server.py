@@ -35,7 +35,7 @@ from recollect.text.redact import redact
 log = logging.getLogger("recollect.mcp")
 LOG_NAME = "mcp.log"
 LOG_ROTATE_BYTES = 5_000_000
-HEARTBEAT_SECONDS = 5.0  # well under any sensible host timeout (OpenCode's default: 60 s)
+HEARTBEAT_SECONDS = 2.0  # under any sensible host timeout (OpenCode: a per-server "timeout", else 60 s)
 
 
 def setup_logging() -> str | None:

@@ -294,3 +294,16 @@ def test_installed_plugin_is_valid_javascript(config_dir: Path, tmp_path: Path) 
     copy.write_text((config_dir / "plugin" / "recollect.js").read_text())
     r = subprocess.run(["node", "--check", str(copy)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
+
+
+def test_a_symlinked_config_is_edited_through_the_link(config_dir: Path, tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles" / "opencode.jsonc"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text(USER_JSONC)
+    config_dir.mkdir(parents=True)
+    (config_dir / "opencode.jsonc").symlink_to(dotfiles)
+    install(config_dir)
+    assert (config_dir / "opencode.jsonc").is_symlink()
+    assert "recollect" in jsonc.loads(dotfiles.read_text())["mcp"]
+    oc.uninstall(config_dir=config_dir)
+    assert (config_dir / "opencode.jsonc").is_symlink() and dotfiles.read_text() == USER_JSONC

@@ -220,7 +220,10 @@ def _read(path: Path) -> str | None:
 
 
 def _write(path: Path, text: str) -> None:
-    """Atomic, keeping the mode of a file we replace."""
+    """Atomic, keeping the mode of a file we replace, and writing through a symlink (dotfiles
+    repositories link opencode.json into place; replacing the link would fork the person's copy)."""
+    if path.is_symlink():
+        path = path.resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.recollect-{os.getpid()}.tmp")
     tmp.write_bytes(text.encode("utf-8"))

@@ -36,6 +36,7 @@ from recollect.embed import (  # noqa: E402
     OpenAIEmbedder,
     StaticEmbedder,
     describe,
+    l2_normalize,
     top_k,
 )
 from recollect.embed.evalset import PAIRS, pair_quality  # noqa: E402
@@ -196,9 +197,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\ntop_k(k=20) over {big.shape[0]} x {big.shape[1]} float32: {results['top_k_ms_200k']} ms")
 
     print(f"\nparaphrase pairs ({len(PAIRS)} items, 13 cross-lingual)")
+    queries = [q for _, q, _ in PAIRS]
+    full_q = model.project(muse.embed(queries))  # full-encoder queries in the static space
+    static_q = model.embed(queries)
+    mixed_q = l2_normalize(0.7 * static_q + 0.3 * full_q)
+
+    def asymmetric(query_vecs: np.ndarray) -> Callable[[Sequence[str]], np.ndarray]:
+        # queries from query_vecs, chunks from the static model
+        return lambda texts: query_vecs if list(texts) == queries else model.embed(texts)
+
     quality = {
         "static": pair_quality(model.embed),
         "muse (full encoder)": pair_quality(muse.embed),
+        "full query -> static": pair_quality(asymmetric(full_q)),
+        "static+0.3 full query": pair_quality(asymmetric(mixed_q)),
     }
     for name, r in quality.items():
         print(f"{name:22s} matched {r['matched']:.3f}  unrelated {r['unrelated']:.3f}  "

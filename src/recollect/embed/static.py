@@ -1,11 +1,11 @@
 """Static embeddings distilled from the multilingual USE encoder (the model2vec idea).
 
-Build (once, ~30-45 s on 2 cores, no torch): every lowercase sentencepiece piece of the
+Build (once, ~30-50 s of CPU, resumable, no torch): every lowercase sentencepiece piece of the
 source encoder is embedded *alone* with the full encoder; the 512-d piece vectors are
 centred and reduced to 256-d by PCA, and each piece is weighted by SIF,
 ``a / (a + p(piece))``, with ``p`` the unigram probability that sentencepiece itself
 stores. At run time a text is the weighted sum of its pieces' vectors, L2-normalised:
-a split, a few dict hits and one small mat-mul, so thousands of chunks per second.
+a split, a few dict hits and one gather-and-sum, so thousands of chunks per second.
 
 Run-time tokenizing does not use the source's pure-python sentencepiece (1.5 s to load,
 ~10% of the encoder's time): whitespace tokens are cached, and a new token is cut into
@@ -82,6 +82,10 @@ _ASCII_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _PARTS = re.compile(r"[^\W\d_]+|\d+")
 _MAX_DIGITS = 4  # keep years, ports, versions; drop ids and timestamps
+# ASCII punctuation -> space before splitting (str.translate runs in C): a path such as
+# internal/metric/metric.go:187:10 becomes reusable cache hits instead of one unique
+# token. "_" stays: snake_case is split later, with the word parts.
+_PUNCT_TO_SPACE = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~"})
 _CACHE_LIMIT = 300_000  # entries per cache; cleared when full (bounded memory, ~50 MB)
 
 
@@ -99,7 +103,7 @@ class _Tokenizer:
         if len(tokens) > _CACHE_LIMIT:
             tokens.clear()
         # Most whitespace tokens repeat (Zipf): one C-level dict lookup each, no regex.
-        toks = text.split()
+        toks = text.translate(_PUNCT_TO_SPACE).split()
         got = list(map(tokens.get, toks))
         if None in got:
             got = [g if g is not None else self._token(t) for g, t in zip(got, toks, strict=True)]

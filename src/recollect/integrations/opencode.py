@@ -38,7 +38,7 @@ from recollect.integrations import jsonc
 
 DEFAULT_OPENCODE_VERSION = "1.18.33"
 SERVER_KEY = "recollect"
-MCP_TIMEOUT_MS = 30000  # connect and per call: a first sync of a large store can take a while
+MCP_TIMEOUT_MS = 20000  # connect and per call; long calls send progress every 2 s, which resets it (docs/mcp.md)
 PLUGIN_PACKAGE = "@opencode-ai/plugin"
 PLUGIN_FILE = "plugin/recollect.js"
 AGENT_FILE = "agent/recall.md"

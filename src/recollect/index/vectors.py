@@ -66,6 +66,15 @@ def semantic_enabled(config: Config) -> bool:
 
 _EMBEDDERS: dict[tuple[str, bool], object] = {}
 _LOCK = threading.Lock()
+_SOURCE: list[object] = []  # the installed model package, located once per process (hashing it costs ~30 ms)
+
+
+def _muse_source():  # type: ignore[no-untyped-def]
+    if not _SOURCE:
+        from recollect.embed import muse
+
+        _SOURCE.append(muse.locate_source())
+    return _SOURCE[0]
 
 
 def embedder_for(config: Config, *, build: bool = False, progress: Progress | None = None):  # type: ignore[no-untyped-def]
@@ -87,9 +96,9 @@ def embedder_for(config: Config, *, build: bool = False, progress: Progress | No
         from recollect.embed import static
 
         if provider == "static":
-            source = embed.muse.locate_source()
+            source = _muse_source()
             if source is None or (not build and not static.is_built(cache_dir, source)):
-                return None
+                return None  # not cached: once `recollect index` builds the model, the next search uses it
             model = static.load_or_build(cache_dir, source, progress=progress)
         else:
             model = embed.from_config(section, cache_dir, progress=progress)

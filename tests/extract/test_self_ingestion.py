@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
 from recollect import history
 from recollect.text.markers import WORKER_TITLE_MARKER
 

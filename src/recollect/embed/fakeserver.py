@@ -82,7 +82,8 @@ class FakeEmbeddingServer:
                     self._send(404, {"error": f"no route {self.path}"})
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # short poll: shutdown() waits up to one poll interval (0.5 s by default, per test)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
 
     @property
     def url(self) -> str:

@@ -73,18 +73,22 @@ async def test_the_index_is_refreshed_after_a_reply_not_before_it(
     monkeypatch.setattr(history_tools, "BACKGROUND_SYNC_AFTER", 0.0)
     plant_tool_part(sample_db, ALPHA_SESSION, "bash", "echo", "freshwordqx", 0)
 
+    refresher = mcp_server.Refresher(delay=0.3)
+
     async def wait_for_refresh() -> None:
         import anyio
 
         for _ in range(600):
             await anyio.sleep(0.05)
-            if not mcp_server._refreshing.locked():
+            if refresher.settled():
                 return
         raise AssertionError("the background refresh did not finish")
 
-    async with Client(mcp_server.build_server(ServerSettings(cwd=str(tmp_path)))) as client:
+    server = mcp_server.build_server(ServerSettings(cwd=str(tmp_path)), refresher)
+    async with Client(server) as client:
         stale = await client.call_tool("history_search", {"query": "freshwordqx"})
         assert not stale.is_error and stale.structured_content["hits"] == []  # the reply did not wait
+        await client.call_tool("memory_inspect", {})  # another call: the refresh still comes after it
         await wait_for_refresh()
         fresh = await client.call_tool("history_search", {"query": "freshwordqx"})
     assert fresh.structured_content["hits"], fresh.content[0].text  # positive: the refresh ran
@@ -103,3 +107,24 @@ def test_an_older_index_is_synced_before_the_search(sample_db: Path, monkeypatch
     monkeypatch.setattr(history_tools, "INLINE_SYNC_AFTER", 0.0)  # any index counts as old
     reply = call_tool("history_search", {"query": "inlinewordqx"}, ServerSettings(cwd="/"))
     assert reply.structured["hits"], reply.text
+
+
+def test_one_refresh_after_a_burst_of_calls_and_none_when_nothing_is_owed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recollect.mcp import history_tools
+
+    refreshes: list[float] = []
+    monkeypatch.setattr(history_tools, "refresh_index", lambda max_age: refreshes.append(max_age))
+    refresher = mcp_server.Refresher(delay=1.0)
+    for _ in range(5):  # back-to-back calls: never idle for the delay
+        refresher.call_started()
+        time.sleep(0.05)
+        refresher.call_ended("history_search")
+    assert refreshes == []
+    deadline = time.monotonic() + 10
+    while not refresher.settled() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert refreshes == [history_tools.BACKGROUND_SYNC_AFTER]
+    refresher.call_started()
+    refresher.call_ended("memory_recall")  # no history call since the refresh: nothing owed
+    time.sleep(1.5)
+    assert len(refreshes) == 1

@@ -106,26 +106,57 @@ def _call(name: str, arguments: dict[str, Any] | None, settings: ServerSettings)
         return reply, time.thread_time() - cpu
 
 
-_refreshing = threading.Lock()
 SYNCING_TOOLS = ("history_search", "history_sessions")
+IDLE_BEFORE_REFRESH = 1.0  # seconds without a call before the index is refreshed
 
 
-def _refresh_in_background() -> None:
-    """After a history call, bring the index up to date off the request path, so the model's next
-    call finds it fresh (see history_tools.INLINE_SYNC_AFTER). At most one refresh at a time; the
-    library's lease keeps it to one writer across every server process."""
-    if not _refreshing.acquire(blocking=False):
-        return
+class Refresher:
+    """Brings the index up to date once the server has been idle for a moment after a history call,
+    so the model's next call finds it fresh (see history_tools.INLINE_SYNC_AFTER) without waiting
+    for a sync, and a burst of calls is not slowed by one running beside it. One refresh at a time
+    here; the library's lease keeps it to one writer across every server process."""
 
-    def work() -> None:
+    def __init__(self, delay: float = IDLE_BEFORE_REFRESH) -> None:
+        self.delay = delay
+        self._mutex = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._owed = False  # a history call ended since the last refresh
+        self._running = threading.Lock()
+
+    def call_started(self) -> None:
+        with self._mutex:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+    def call_ended(self, tool: str) -> None:
+        with self._mutex:
+            self._owed = self._owed or tool in SYNCING_TOOLS
+            if not self._owed:
+                return
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = threading.Timer(self.delay, self._refresh)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def settled(self) -> bool:
+        """Nothing scheduled and nothing running (tests wait for this)."""
+        with self._mutex:
+            return self._timer is None and not self._running.locked()
+
+    def _refresh(self) -> None:
+        with self._mutex:
+            self._timer = None
+            if not self._owed or not self._running.acquire(blocking=False):
+                return
+            self._owed = False
         try:
             history_tools.refresh_index(history_tools.BACKGROUND_SYNC_AFTER)
         except Exception:  # the next call syncs inline and reports any real problem
             log.warning("background refresh failed", exc_info=True)
         finally:
-            _refreshing.release()
-
-    threading.Thread(target=work, name="recollect-refresh", daemon=True).start()
+            self._running.release()
 
 
 def _args_for_log(arguments: dict[str, Any] | None) -> str:
@@ -152,8 +183,9 @@ async def _beat(ctx: Any, started: float) -> None:
             return
 
 
-def build_server(settings: ServerSettings) -> Server[Any]:
+def build_server(settings: ServerSettings, refresher: Refresher | None = None) -> Server[Any]:
     tools = tool_list()
+    refresher = refresher or Refresher()
     lock = anyio.Lock()  # one call at a time: library calls are short, and memory writes stay ordered
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
@@ -164,6 +196,7 @@ def build_server(settings: ServerSettings) -> Server[Any]:
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         started = time.perf_counter()
+        refresher.call_started()
         async with anyio.create_task_group() as heartbeat:
             heartbeat.start_soon(_beat, ctx, started)
             async with lock:
@@ -178,8 +211,7 @@ def build_server(settings: ServerSettings) -> Server[Any]:
             len(reply.text),
             _args_for_log(params.arguments),
         )
-        if params.name in SYNCING_TOOLS:
-            _refresh_in_background()
+        refresher.call_ended(params.name)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=reply.text)],
             structured_content=_json_safe(reply.structured),

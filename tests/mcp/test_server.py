@@ -14,6 +14,9 @@ from mcp import Client
 from recollect.mcp import server as mcp_server
 from recollect.mcp.base import Reply, ServerSettings
 
+# A background refresh that fired after a test's isolated environment is gone would read the real one.
+NO_REFRESH = mcp_server.Refresher(refresh=lambda: None)
+
 
 @pytest.fixture
 def anyio_backend() -> str:
@@ -37,7 +40,8 @@ async def test_a_long_call_sends_progress_so_the_host_does_not_time_out(
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
         seen.append((progress, message))
 
-    async with Client(mcp_server.build_server(ServerSettings(cwd=str(tmp_path))), mode=mode) as client:
+    server = mcp_server.build_server(ServerSettings(cwd=str(tmp_path)), NO_REFRESH)
+    async with Client(server, mode=mode) as client:
         result = await client.call_tool("history_search", {"query": "x"}, progress_callback=on_progress)
         quick = await client.call_tool("history_search", {"query": "x"})  # no token: no notifications
     assert result.content[0].text == "done" and result.structured_content == {"ok": True}
@@ -48,7 +52,7 @@ async def test_a_long_call_sends_progress_so_the_host_does_not_time_out(
 
 @pytest.mark.anyio
 async def test_tools_are_listed_with_schemas_and_hints(tmp_path: Path) -> None:
-    async with Client(mcp_server.build_server(ServerSettings(cwd=str(tmp_path)))) as client:
+    async with Client(mcp_server.build_server(ServerSettings(cwd=str(tmp_path)), NO_REFRESH)) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert tools["history_search"].annotations.read_only_hint is True
     assert tools["memory_forget"].annotations.destructive_hint is True
@@ -91,6 +95,7 @@ async def test_the_index_is_refreshed_after_a_reply_not_before_it(
         await client.call_tool("memory_inspect", {})  # another call: the refresh still comes after it
         await wait_for_refresh()
         fresh = await client.call_tool("history_search", {"query": "freshwordqx"})
+        await wait_for_refresh()  # the one this call scheduled runs here, inside this test's environment
     assert fresh.structured_content["hits"], fresh.content[0].text  # positive: the refresh ran
 
 
@@ -109,12 +114,9 @@ def test_an_older_index_is_synced_before_the_search(sample_db: Path, monkeypatch
     assert reply.structured["hits"], reply.text
 
 
-def test_one_refresh_after_a_burst_of_calls_and_none_when_nothing_is_owed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from recollect.mcp import history_tools
-
-    refreshes: list[float] = []
-    monkeypatch.setattr(history_tools, "refresh_index", lambda max_age: refreshes.append(max_age))
-    refresher = mcp_server.Refresher(delay=1.0)
+def test_one_refresh_after_a_burst_of_calls_and_none_when_nothing_is_owed() -> None:
+    refreshes: list[bool] = []
+    refresher = mcp_server.Refresher(delay=1.0, refresh=lambda: refreshes.append(True))
     for _ in range(5):  # back-to-back calls: never idle for the delay
         refresher.call_started()
         time.sleep(0.05)
@@ -123,7 +125,7 @@ def test_one_refresh_after_a_burst_of_calls_and_none_when_nothing_is_owed(monkey
     deadline = time.monotonic() + 10
     while not refresher.settled() and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert refreshes == [history_tools.BACKGROUND_SYNC_AFTER]
+    assert refreshes == [True]
     refresher.call_started()
     refresher.call_ended("memory_recall")  # no history call since the refresh: nothing owed
     time.sleep(1.5)

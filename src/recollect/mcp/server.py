@@ -18,6 +18,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -116,8 +117,9 @@ class Refresher:
     for a sync, and a burst of calls is not slowed by one running beside it. One refresh at a time
     here; the library's lease keeps it to one writer across every server process."""
 
-    def __init__(self, delay: float = IDLE_BEFORE_REFRESH) -> None:
+    def __init__(self, delay: float = IDLE_BEFORE_REFRESH, refresh: Callable[[], object] | None = None) -> None:
         self.delay = delay
+        self.refresh = refresh or (lambda: history_tools.refresh_index(history_tools.BACKGROUND_SYNC_AFTER))
         self._mutex = threading.Lock()
         self._timer: threading.Timer | None = None
         self._owed = False  # a history call ended since the last refresh
@@ -152,7 +154,7 @@ class Refresher:
                 return
             self._owed = False
         try:
-            history_tools.refresh_index(history_tools.BACKGROUND_SYNC_AFTER)
+            self.refresh()
         except Exception:  # the next call syncs inline and reports any real problem
             log.warning("background refresh failed", exc_info=True)
         finally:

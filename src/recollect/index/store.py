@@ -21,7 +21,7 @@ from pathlib import Path
 from recollect.config import ensure_private_dir
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 LEASE_TTL_MS = 30_000
 
 
@@ -73,7 +73,6 @@ def _m001_initial(conn: sqlite3.Connection) -> None:
             files TEXT NOT NULL DEFAULT '',         -- newline-separated
             tools TEXT NOT NULL DEFAULT '',         -- "name:count" space-separated
             errors TEXT NOT NULL DEFAULT '',        -- newline-separated error signatures
-            decisions TEXT NOT NULL DEFAULT '',     -- newline-separated lines that state a decision
             message_count INTEGER NOT NULL DEFAULT 0,
             chunk_count INTEGER NOT NULL DEFAULT 0,
             chunks_dropped INTEGER NOT NULL DEFAULT 0,
@@ -103,7 +102,7 @@ def _m001_initial(conn: sqlite3.Connection) -> None:
         -- Contentless: the text lives in `chunk`; rows are deleted by re-tokenizing that text.
         CREATE VIRTUAL TABLE chunk_fts USING fts5(body, content='', tokenize="{FTS_TOKENIZE}");
         CREATE VIRTUAL TABLE card_fts USING fts5(
-            title, head, idents, files, errors, outcome, decisions, content='', tokenize="{FTS_TOKENIZE}"
+            title, head, idents, files, errors, outcome, content='', tokenize="{FTS_TOKENIZE}"
         );
         CREATE TABLE lease (
             name TEXT PRIMARY KEY,
@@ -137,10 +136,35 @@ def _m002_vectors(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m003_decisions(conn: sqlite3.Connection) -> None:
+    """Cards gain the lines that state a decision, searchable as their own card_fts column."""
+    from recollect.text.tokenize import tokenize
+
+    conn.execute("ALTER TABLE session ADD COLUMN decisions TEXT NOT NULL DEFAULT ''")
+    conn.execute("DROP TABLE card_fts")
+    conn.execute(
+        "CREATE VIRTUAL TABLE card_fts USING fts5(title, head, idents, files, errors, outcome, decisions, "
+        f"content='', tokenize=\"{FTS_TOKENIZE}\")"
+    )
+    # Re-fill the (contentless) card index from the cards as they are, so that replacing a card later
+    # deletes exactly what was inserted; then empty every watermark so the next sync re-reads each
+    # session and finds its decisions.
+    rows = conn.execute(
+        "SELECT sid, title, first_human, identifiers, files, errors, last_outcome FROM session"
+    ).fetchall()
+    conn.executemany(
+        "INSERT INTO card_fts(rowid, title, head, idents, files, errors, outcome, decisions) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, '')",
+        [(row[0], *(" ".join(tokenize(value or "")) for value in row[1:])) for row in rows],
+    )
+    conn.execute("UPDATE session SET watermark = ''")
+
+
 # Ordered, named, append-only. Never edit an applied step: add a new one.
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
+    ("003_decisions", _m003_decisions),
 ]
 
 

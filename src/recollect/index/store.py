@@ -140,7 +140,8 @@ def _m003_decisions(conn: sqlite3.Connection) -> None:
     """Cards gain the lines that state a decision, searchable as their own card_fts column."""
     from recollect.text.tokenize import tokenize
 
-    conn.execute("ALTER TABLE session ADD COLUMN decisions TEXT NOT NULL DEFAULT ''")
+    if "decisions" not in {row[1] for row in conn.execute("PRAGMA table_info(session)")}:
+        conn.execute("ALTER TABLE session ADD COLUMN decisions TEXT NOT NULL DEFAULT ''")
     conn.execute("DROP TABLE card_fts")
     conn.execute(
         "CREATE VIRTUAL TABLE card_fts USING fts5(title, head, idents, files, errors, outcome, decisions, "

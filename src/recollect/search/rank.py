@@ -204,6 +204,10 @@ def plan_terms(conn: sqlite3.Connection, terms: list[str]) -> tuple[list[str], d
     if len(present) > 3:
         rare = [t for t in present if df[t] / total <= 0.05]
         keep = rare if len(rare) >= 2 else sorted(present, key=lambda t: df[t])[:3]
+        # A pasted error or log line carries near-unique tokens (ids, hashes, numbers): two of them pin
+        # the session, and matching the merely uncommon words too only costs time.
+        if sum(df[t] / total <= 0.0005 for t in keep) >= 2:
+            keep = [t for t in keep if df[t] / total <= 0.005]
     if len(keep) > 1:
         # A term in a fifth of all chunks says little, yet scoring its matches dominates query time.
         selective = [t for t in keep if df[t] / total <= 0.2]
@@ -354,8 +358,10 @@ def search(
     total_weight = sum(weights.values())
     for sid in shortlist:
         row = sessions[sid]
-        texts = [str(row[k] or "") for k in ("title", "first_human", "identifiers", "files", "errors", "last_outcome",
-                                               "decisions")]
+        texts = [
+            str(row[k] or "")
+            for k in ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions")
+        ]
         texts += [chunks[cid]["text"] for cid in session_chunks.get(sid, [])[: per_session + 1]]
         haystack = _folded(" ".join(texts))
         # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).

@@ -47,6 +47,16 @@ def test_semantic_hits_honour_the_scope(indexed: Path) -> None:
     assert beta_only.hits and {h.directory for h in beta_only.hits} == {BETA}
 
 
+def test_a_sync_that_changed_nothing_does_not_scan_for_vectors(indexed: Path) -> None:
+    from recollect.index import vectors as v
+
+    conn = store.connect(load_config().index_path)
+    model = conn.execute("SELECT value FROM meta WHERE key = 'vectors_complete'").fetchone()[0]
+    assert not v.backfill_needed(conn, model, changed=False)
+    assert v.backfill_needed(conn, model, changed=True)  # positive control
+    assert v.backfill_needed(conn, "another-model:1", changed=False)
+
+
 def test_unchanged_text_is_never_embedded_again(indexed: Path) -> None:
     config = load_config()
     again = history.index(config)
@@ -75,6 +85,8 @@ def test_vectors_of_another_model_are_dropped_never_mixed(indexed: Path) -> None
         (embedder.model_id, embedder.model_id),
     ).fetchone()[0]
     assert matrix.matrix.shape == (expected, embedder.dim)  # the other model's copies are not in it
+    # As if another model's pass ran last: the next index with ours re-embeds what it lacks and drops theirs.
+    conn.execute("UPDATE meta SET value = 'other-model:1' WHERE key = 'vectors_complete'")
     history.index(config)
     assert conn.execute("SELECT count(*) FROM vector WHERE model = 'other-model:1'").fetchone()[0] == 0
 

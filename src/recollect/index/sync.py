@@ -350,9 +350,12 @@ def sync(
                 source_report.status, source_report.message = "unreadable", str(exc)
                 continue
             _sync_source(conn, source, source_report, lease, progress)
-        if embedder is not None:
+        changed = report.changed > 0 or bool(report.removed_sources)
+        if embedder is not None and vectors.backfill_needed(conn, embedder.model_id, changed):
             embed_progress = (lambda done, total: progress("embedding", done, total)) if progress else None
             report.semantic = vectors.backfill(conn, embedder, renew=lease.renew, progress=embed_progress)
+        elif embedder is not None:
+            report.semantic = vectors.BackfillReport(model=embedder.model_id)
     finally:
         lease.release()
     report.seconds = time.perf_counter() - started

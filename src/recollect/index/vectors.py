@@ -175,7 +175,21 @@ def backfill(
         report.dropped = cur.rowcount
         if report.dropped:
             _bump_generation(conn)
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES ('vectors_complete', ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (model,),
+        )
     return report
+
+
+def backfill_needed(conn: sqlite3.Connection, model: str, changed: bool) -> bool:
+    """Whether an embedding pass has anything to do: the sync changed rows, or the last complete pass
+    was for another model (or never ran). Keeps a no-change sync from scanning every chunk."""
+    if changed:
+        return True
+    row = conn.execute("SELECT value FROM meta WHERE key = 'vectors_complete'").fetchone()
+    return row is None or row[0] != model
 
 
 @dataclass

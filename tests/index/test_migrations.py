@@ -41,3 +41,25 @@ def test_populated_schema_2_index_migrates_and_resyncs_to_a_fresh_result(sample_
     assert dump(migrated) == dump(fresh)  # includes the card index's term statistics
     decided = "SELECT count(*) FROM session WHERE decisions != ''"
     assert migrated.execute(decided).fetchone()[0] == fresh.execute(decided).fetchone()[0]
+
+
+def test_index_of_another_tokenizer_version_is_retokenized(sample_db: Path, tmp_path: Path) -> None:
+    import sqlite3
+
+    specs = [SourceSpec(id="opencode", kind="opencode", path=sample_db)]
+    path = tmp_path / "index.db"
+    conn = store.connect(path)
+    sync(conn, specs)
+    # Simulate FTS rows made by an older tokenizer: wrong tokens for one card, and an old version mark.
+    conn.execute("INSERT INTO card_fts(card_fts) VALUES('delete-all')")
+    conn.execute("INSERT INTO card_fts(rowid, title) SELECT sid, 'stale tokens' FROM session")
+    conn.execute("UPDATE meta SET value = '0' WHERE key = 'tokenizer'")
+    conn.close()
+    reopened = store.connect(path)  # notices the version and re-tokenizes from the stored text
+    raw = sqlite3.connect(sample_db)
+    raw.execute("UPDATE event_sequence SET seq = seq + 1")  # every session changes: every card is replaced
+    raw.commit()
+    assert sync(reopened, specs).sources[0].updated == 12
+    fresh = store.connect(tmp_path / "fresh.db")
+    sync(fresh, specs)
+    assert dump(reopened) == dump(fresh)

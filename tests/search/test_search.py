@@ -172,3 +172,15 @@ def test_deep_search_is_refused_without_scope_and_finds_buried_output(sample_db:
         history.search("buriedneedle", Filters(scope="project", directory=ALPHA), deep=True)
     deep = history.search("buriedneedle", Filters(sessions=[sid], scope="session"), deep=True)
     assert [h.session_id for h in deep.hits] == [sid] and "linker gave up" in deep.hits[0].snippet
+
+
+def test_scope_paths_are_literal_not_patterns(sample_db: Path) -> None:
+    import sqlite3
+
+    raw = sqlite3.connect(sample_db)
+    raw.execute("UPDATE session SET directory = '/work/MYXAPP/src' WHERE id = 'ses_dd4b49e37ffeypNpHy09J5kHaD'")
+    raw.execute("UPDATE session SET directory = '/work/my_app/src' WHERE id = 'ses_dd4b43d5cffe1Zr8O8DpTMm9Yl'")
+    raw.commit()
+    history.index(load_config())
+    mine = {s.directory for s in history.sessions(Filters(scope="directory", directory="/work/my_app"))}
+    assert mine == {"/work/my_app/src"}  # positive control, and no '_' wildcard or case-folded match

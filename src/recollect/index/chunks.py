@@ -133,7 +133,7 @@ def output_excerpt(output: str) -> str:
 
 
 def tool_input_text(tool: str, tool_input: Any) -> str:
-    """A compact, searchable rendering of a tool call's input."""
+    """A searchable rendering of a tool call's input, whole: redact it before cutting it."""
     if isinstance(tool_input, dict):
         # The fields people search for first; the rest as compact JSON.
         for key in ("command", "pattern", "query", "url", "filePath", "path", "description"):
@@ -141,11 +141,11 @@ def tool_input_text(tool: str, tool_input: Any) -> str:
             if isinstance(value, str) and value:
                 rest = {k: v for k, v in tool_input.items() if k != key}
                 text = value if not rest else f"{value} {json.dumps(rest, ensure_ascii=False)}"
-                return f"{tool}: {text}"[:TOOL_INPUT_CHARS]
-        return f"{tool}: {json.dumps(tool_input, ensure_ascii=False)}"[:TOOL_INPUT_CHARS]
+                return f"{tool}: {text}"
+        return f"{tool}: {json.dumps(tool_input, ensure_ascii=False)}"
     if tool_input is None:
         return tool
-    return f"{tool}: {tool_input}"[:TOOL_INPUT_CHARS]
+    return f"{tool}: {tool_input}"
 
 
 def decision_lines(text: str) -> list[str]:
@@ -180,7 +180,7 @@ def build(session: Session) -> tuple[Card, list[Chunk]]:
         return "person" if message.role == "user" else "model"
 
     def add(message: Message, ord_: int, part: Part, klass: str, author: str, text: str) -> None:
-        text = redact(text)
+        # `text` is already redacted: every text is redacted whole, once, before it is cut or mined.
         for piece in _split(text):
             if piece.strip():
                 chunks.append(
@@ -199,10 +199,11 @@ def build(session: Session) -> tuple[Card, list[Chunk]]:
 
     for ord_, message in enumerate(session.messages):
         for part in message.parts:
-            files.update(dict.fromkeys(part.files))
+            files.update(dict.fromkeys(redact(f) for f in part.files))
             if part.kind in ("text", "subtask") and part.text.strip():
                 if carries_injected_block(part.text):
                     continue  # our own injected memory / recall block
+                text = redact(part.text)
                 author = author_for(message, part)
                 if message.summary:
                     klass = "summary"
@@ -210,34 +211,35 @@ def build(session: Session) -> tuple[Card, list[Chunk]]:
                     klass = "subtask"
                 else:
                     klass = "user_text" if message.role == "user" else "assistant_text"
-                add(message, ord_, part, klass, author, part.text)
+                add(message, ord_, part, klass, author, text)
                 if author != "injected":
-                    identifier_counts.update(identifiers_in(part.text))
+                    identifier_counts.update(identifiers_in(text))
                 if author == "person" and not card.first_human:
-                    card.first_human = redact(_first_line(part.text))
+                    card.first_human = _first_line(text)
                 if message.role == "assistant" and klass == "assistant_text":
-                    card.last_outcome = redact(_last_line(part.text))
+                    card.last_outcome = _last_line(text)
                 if klass in ("assistant_text", "summary", "user_text") and author != "injected":
-                    decisions.update(dict.fromkeys(decision_lines(part.text)))
+                    decisions.update(dict.fromkeys(decision_lines(text)))
             elif part.kind == "reasoning" and part.text.strip():
-                add(message, ord_, part, "reasoning", "subagent" if is_child else "model", part.text)
+                add(message, ord_, part, "reasoning", "subagent" if is_child else "model", redact(part.text))
             elif part.kind == "tool":
                 tool = part.tool or "tool"
                 if is_our_tool(tool):
                     continue  # our own tool calls and their outputs are never indexed back
                 card.tools[tool] += 1
                 author = "subagent" if is_child else "model"
-                input_text = tool_input_text(tool, part.tool_input)
+                input_text = redact(tool_input_text(tool, part.tool_input))[:TOOL_INPUT_CHARS]
                 add(message, ord_, part, "tool_input", author, input_text)
                 identifier_counts.update(identifiers_in(input_text))
                 if part.tool_error:
-                    add(message, ord_, part, "tool_error", author, part.tool_error[:TOOL_ERROR_CHARS])
-                    errors.setdefault(_first_line(redact(part.tool_error), 160), None)
+                    error = redact(part.tool_error)
+                    add(message, ord_, part, "tool_error", author, error[:TOOL_ERROR_CHARS])
+                    errors.setdefault(_first_line(error, 160), None)
                 if part.tool_output and not carries_injected_block(part.tool_output):
-                    excerpt = output_excerpt(part.tool_output)
+                    excerpt = output_excerpt(redact(part.tool_output))
                     add(message, ord_, part, "tool_output", author, excerpt)
                     for signature in error_signatures(excerpt):
-                        errors.setdefault(redact(signature)[:160], None)
+                        errors.setdefault(signature[:160], None)
             elif part.kind == "other" and part.text.strip():
                 add(
                     message,
@@ -245,10 +247,10 @@ def build(session: Session) -> tuple[Card, list[Chunk]]:
                     part,
                     "assistant_text" if message.role == "assistant" else "user_text",
                     author_for(message, part),
-                    part.text,
+                    redact(part.text),
                 )
         if message.error:
-            errors.setdefault(message.error[:160], None)
+            errors.setdefault(redact(message.error)[:160], None)
 
     if len(chunks) > MAX_CHUNKS_PER_SESSION:
         # Keep everything a person typed, then the newest of the rest.
@@ -259,8 +261,9 @@ def build(session: Session) -> tuple[Card, list[Chunk]]:
         kept = person + (rest[-keep:] if keep else [])
         chunks = sorted(kept, key=lambda c: (c.ord, c.time))
 
-    card.identifiers = [redact(i) for i, _ in identifier_counts.most_common(MAX_IDENTIFIERS)]
+    # Mined from redacted text; a token that is only part of a secret's placeholder is dropped.
+    card.identifiers = [i for i, _ in identifier_counts.most_common(MAX_IDENTIFIERS) if "REDACTED" not in i]
     card.files = list(files)[:MAX_FILES]
     card.errors = list(errors)[:MAX_ERRORS]
-    card.decisions = [redact(line) for line in list(decisions)[:MAX_DECISIONS]]
+    card.decisions = list(decisions)[:MAX_DECISIONS]
     return card, chunks

@@ -19,7 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from recollect.config import ensure_private_dir
-from recollect.text.tokenize import FTS_TOKENIZE
+from recollect.index import fts
+from recollect.text.tokenize import FTS_TOKENIZE, TOKENIZER_VERSION
 
 SCHEMA_VERSION = 3
 LEASE_TTL_MS = 30_000
@@ -138,26 +139,17 @@ def _m002_vectors(conn: sqlite3.Connection) -> None:
 
 def _m003_decisions(conn: sqlite3.Connection) -> None:
     """Cards gain the lines that state a decision, searchable as their own card_fts column."""
-    from recollect.text.tokenize import tokenize
-
     if "decisions" not in {row[1] for row in conn.execute("PRAGMA table_info(session)")}:
         conn.execute("ALTER TABLE session ADD COLUMN decisions TEXT NOT NULL DEFAULT ''")
+    conn.execute("UPDATE session SET decisions = ''")
     conn.execute("DROP TABLE card_fts")
     conn.execute(
         "CREATE VIRTUAL TABLE card_fts USING fts5(title, head, idents, files, errors, outcome, decisions, "
         f"content='', tokenize=\"{FTS_TOKENIZE}\")"
     )
-    # Re-fill the (contentless) card index from the cards as they are, so that replacing a card later
-    # deletes exactly what was inserted; then empty every watermark so the next sync re-reads each
-    # session and finds its decisions.
-    rows = conn.execute(
-        "SELECT sid, title, first_human, identifiers, files, errors, last_outcome FROM session"
-    ).fetchall()
-    conn.executemany(
-        "INSERT INTO card_fts(rowid, title, head, idents, files, errors, outcome, decisions) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, '')",
-        [(row[0], *(" ".join(tokenize(value or "")) for value in row[1:])) for row in rows],
-    )
+    # The card index is refilled from the cards as stored, so replacing a card later deletes exactly
+    # what was inserted; empty watermarks make the next sync re-read every session for its decisions.
+    fts.refill(conn)
     conn.execute("UPDATE session SET watermark = ''")
 
 
@@ -205,7 +197,10 @@ def _check_and_migrate(conn: sqlite3.Connection, path: Path, readonly: bool) -> 
             f"the index at {path} was written by a newer recollect (schema {version}, this one knows "
             f"{SCHEMA_VERSION}); upgrade recollect, or delete the index to rebuild it"
         )
-    if version == SCHEMA_VERSION or readonly:
+    if readonly:
+        return
+    if version == SCHEMA_VERSION:
+        _check_tokenizer(conn)
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -216,6 +211,21 @@ def _check_and_migrate(conn: sqlite3.Connection, path: Path, readonly: bool) -> 
                 step(conn)
                 conn.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, now_ms()))
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    _check_tokenizer(conn)
+
+
+def _check_tokenizer(conn: sqlite3.Connection) -> None:
+    """FTS rows made by another tokenizer version could not be deleted exactly: re-tokenize them all."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'tokenizer'").fetchone()
+    if row is not None and row[0] == TOKENIZER_VERSION:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        fts.refill(conn)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

@@ -20,11 +20,12 @@ from typing import Any
 
 from recollect.index import chunks as chunking
 from recollect.index import vectors
+from recollect.index.fts import CARD_COLUMNS, CARD_FTS_COLUMNS, CARD_MARKS, card_fts_values, fts_body
 from recollect.index.store import Lease, now_ms, transaction
 from recollect.model import Session, SourceError
 from recollect.sources import Source, SourceSpec, open_source
 from recollect.text.markers import WORKER_TITLE_MARKER
-from recollect.text.tokenize import tokenize
+from recollect.text.redact import redact
 
 BATCH_SESSIONS = 50
 LEASE_WAIT_SECONDS = 60.0
@@ -79,30 +80,6 @@ class SyncReport:
         return "; ".join(parts) + f" in {self.seconds:.2f}s"
 
 
-def fts_body(text: str) -> str:
-    return " ".join(tokenize(text))
-
-
-# card_fts column -> the session column it is made from; one list, used for inserts and deletes.
-CARD_FIELDS = (
-    ("title", "title"),
-    ("head", "first_human"),
-    ("idents", "identifiers"),
-    ("files", "files"),
-    ("errors", "errors"),
-    ("outcome", "last_outcome"),
-    ("decisions", "decisions"),
-)
-_CARD_COLUMNS = ", ".join(column for _, column in CARD_FIELDS)
-_CARD_FTS_COLUMNS = ", ".join(name for name, _ in CARD_FIELDS)
-_CARD_MARKS = ", ".join("?" * len(CARD_FIELDS))
-
-
-def card_fts_values(row: sqlite3.Row | tuple) -> tuple[str, ...]:
-    """Tokens for card_fts from the session columns of CARD_FIELDS, in that order."""
-    return tuple(fts_body(value or "") for value in row)
-
-
 def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
     """Remove sessions with their chunks and FTS entries (contentless FTS: delete with the original tokens)."""
     for sid in sids:
@@ -112,10 +89,10 @@ def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
             [(cid, fts_body(text)) for cid, text in rows],
         )
         conn.execute("DELETE FROM chunk WHERE sid = ?", (sid,))
-        card = conn.execute(f"SELECT {_CARD_COLUMNS} FROM session WHERE sid = ?", (sid,)).fetchone()
+        card = conn.execute(f"SELECT {CARD_COLUMNS} FROM session WHERE sid = ?", (sid,)).fetchone()
         if card is not None:
             conn.execute(
-                f"INSERT INTO card_fts(card_fts, rowid, {_CARD_FTS_COLUMNS}) VALUES('delete', ?, {_CARD_MARKS})",
+                f"INSERT INTO card_fts(card_fts, rowid, {CARD_FTS_COLUMNS}) VALUES('delete', ?, {CARD_MARKS})",
                 (sid, *card_fts_values(card)),
             )
         conn.execute("DELETE FROM session WHERE sid = ?", (sid,))
@@ -126,7 +103,7 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
     card, rows = chunking.build(session)
     tools = " ".join(f"{name}:{count}" for name, count in card.tools.most_common())
     values = (
-        session.title,
+        redact(session.title),
         card.first_human,
         " ".join(card.identifiers),
         "\n".join(card.files),
@@ -134,7 +111,7 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         card.last_outcome,
         "\n".join(card.decisions),
     )
-    about = vectors.card_text(session.title, card.first_human, card.last_outcome, values[2])
+    about = vectors.card_text(values[0], card.first_human, card.last_outcome, values[2])
     cur = conn.execute(
         "INSERT INTO session (source_id, native_id, agent_kind, parent_id, root_id, project_id, project_root, "
         "directory, title, agent, model, time_created, time_updated, time_archived, watermark, first_human, "
@@ -168,7 +145,7 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
     )
     sid = int(cur.lastrowid or 0)
     conn.execute(
-        f"INSERT INTO card_fts(rowid, {_CARD_FTS_COLUMNS}) VALUES (?, {_CARD_MARKS})", (sid, *card_fts_values(values))
+        f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})", (sid, *card_fts_values(values))
     )
     for chunk in rows:
         cur = conn.execute(

@@ -49,8 +49,8 @@ def resolve_project_root(conn: sqlite3.Connection, directory: str) -> str:
     if root:
         return root
     row = conn.execute(
-        "SELECT project_root FROM session WHERE project_root IS NOT NULL AND (project_root = ? OR ? LIKE "
-        "project_root || '/%') ORDER BY length(project_root) DESC LIMIT 1",
+        "SELECT project_root FROM session WHERE project_root IS NOT NULL AND (project_root = ? OR "
+        "substr(?, 1, length(project_root) + 1) = project_root || '/') ORDER BY length(project_root) DESC LIMIT 1",
         (directory, directory),
     ).fetchone()
     return row[0] if row else directory
@@ -113,9 +113,12 @@ def split_session_ref(ref: str) -> tuple[str | None, str]:
 
 
 def _dir_clause(column: str, directory: str, params: list[object]) -> str:
+    """`column` is `directory` or below it. A range, not LIKE: '_' and '%' in paths are not wildcards,
+    and case matters ('/' + 1 is '0', so [dir/, dir0) is exactly everything under dir/)."""
     directory = directory.rstrip("/") or "/"
-    params.extend([directory, directory.rstrip("/") + "/%"])
-    return f"({column} = ? OR {column} LIKE ?)"
+    base = directory.rstrip("/")
+    params.extend([directory, base + "/", base + "0"])
+    return f"({column} = ? OR ({column} >= ? AND {column} < ?))"
 
 
 def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | None = "c") -> tuple[str, list[object]]:

@@ -25,6 +25,8 @@ from functools import lru_cache
 
 # Characters FTS5 must treat as part of a token (see FTS_TOKENIZE).
 JOINERS = "_./-:"
+# Bump when tokenize() changes its output: indexes made by another version re-tokenize their FTS tables.
+TOKENIZER_VERSION = "1"
 FTS_TOKENIZE = "unicode61 remove_diacritics 0 tokenchars '_./-:'"
 
 _CJK = (

@@ -206,3 +206,15 @@ def test_newer_schema_is_refused(tmp_path: Path) -> None:
     store.connect(path).execute(f"PRAGMA user_version={store.SCHEMA_VERSION + 1}")
     with pytest.raises(store.IndexUnavailable, match="newer recollect"):
         store.connect(path)
+
+
+def test_missing_database_beside_its_storage_tree_keeps_the_index(sample_db: Path) -> None:
+    storage = sample_db.parent / "storage"
+    (storage / "session_diff").mkdir(parents=True)
+    (storage / "migration").write_text("2")  # what a SQLite-era OpenCode leaves there
+    config = load_config()
+    assert history.index(config).sources[0].sessions == 12  # positive control
+    sample_db.unlink()
+    report = history.index(config)
+    assert report.sources[0].status == "missing"
+    assert history.search("readme", sync_first=False).hits

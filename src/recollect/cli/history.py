@@ -369,5 +369,3 @@ def demo_cmd(builtin: bool) -> None:
             click.echo(f"\n$ recollect read {first_cursor} --before 1 --after 1")
             click.echo(render_text(history.read(first_cursor, before=1, after=1, config=demo_config)))
     click.echo("\nPoint recollect at your own store with OPENCODE_DB=/path/to/opencode.db, then 'recollect search …'.")
-
-

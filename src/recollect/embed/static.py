@@ -78,6 +78,8 @@ def _drop_hexid(m: re.Match[str]) -> str:
 
 def _strip_hexids(token: str) -> str:
     return _HEXRUN.sub(_drop_hexid, token)
+
+
 # Words inside a token. ASCII (most tokens): camelCase/HTTPServer split in the same pass.
 _ASCII_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")

@@ -96,7 +96,9 @@ def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
                 (sid, *card_fts_values(card)),
             )
         conn.execute("DELETE FROM session WHERE sid = ?", (sid,))
-    # Vectors are keyed by content and dropped by the next embedding pass when nothing uses them.
+    # Vectors are keyed by content and dropped by the next embedding pass when nothing uses them;
+    # but chunk and session ids changed, so cached matrices of other processes must reload.
+    vectors.bump_generation(conn)
 
 
 def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, root_id: str | None) -> int:
@@ -166,6 +168,7 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
             ),
         )
         conn.execute("INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)", (cur.lastrowid, fts_body(chunk.text)))
+    vectors.bump_generation(conn)
     return sid
 
 
@@ -193,6 +196,7 @@ def _sync_source(
     known = conn.execute("SELECT location FROM source WHERE id = ?", (source.id,)).fetchone()
     if known is not None and known[0] != str(source.location):
         # Same source id, different store: never reconcile the wrong database into this one's rows.
+        lease.renew()
         with transaction(conn):
             sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE source_id = ?", (source.id,))]
             delete_sessions(conn, sids)
@@ -216,6 +220,7 @@ def _sync_source(
     parents = {native: stamp.parent_id for native, stamp in scan.stamps.items()}
 
     if vanished:
+        lease.renew()
         with transaction(conn):
             delete_sessions(conn, vanished)
         report.removed += len(vanished)

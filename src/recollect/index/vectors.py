@@ -112,7 +112,8 @@ def embedder_for(config: Config, *, build: bool = False, progress: Progress | No
     return model
 
 
-def _bump_generation(conn: sqlite3.Connection) -> None:
+def bump_generation(conn: sqlite3.Connection) -> None:
+    """Mark the vectors (or the rows they map to) changed: per-process matrices reload."""
     conn.execute(
         "INSERT INTO meta(key, value) VALUES ('vector_generation', '1') "
         "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
@@ -162,7 +163,7 @@ def backfill(
                 "INSERT OR REPLACE INTO vector(hash, model, dim, vec) VALUES (?, ?, ?, ?)",
                 [(h, model, vectors.shape[1], vectors[i].tobytes()) for i, (h, _) in enumerate(batch)],
             )
-            _bump_generation(conn)
+            bump_generation(conn)
         report.embedded += len(batch)
         if progress:
             progress(min(start + BATCH, total), total)
@@ -174,7 +175,7 @@ def backfill(
         )
         report.dropped = cur.rowcount
         if report.dropped:
-            _bump_generation(conn)
+            bump_generation(conn)
         conn.execute(
             "INSERT INTO meta(key, value) VALUES ('vectors_complete', ?) "
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -229,7 +230,7 @@ def load_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
         kinds=np.fromiter((r[2] for r in rows), dtype=np.int8, count=len(rows)),
         matrix=matrix,
     )
-    for old in [k for k in _MATRICES if k[0] == path]:
-        del _MATRICES[old]  # one generation per index is enough
+    for old in [k for k in list(_MATRICES) if k[0] == path]:
+        _MATRICES.pop(old, None)  # one generation per index is enough
     _MATRICES[key] = result
     return result

@@ -95,11 +95,12 @@ def deep_search(
                     if not output or (filters.tools and part.tool not in filters.tools):
                         continue
                     read_chars += len(output)
-                    for line in output.splitlines():
+                    # Redact the whole output first: a private key's body lines are only caught whole.
+                    for line in redact(output).splitlines():
                         if len(hits) >= limit:
                             break
                         if _line_matches(line, phrase, terms):
-                            clean = re.sub(r"\s+", " ", redact(line)).strip()
+                            clean = re.sub(r"\s+", " ", line).strip()
                             hits.append(
                                 Hit(
                                     session_id=native,

@@ -265,7 +265,10 @@ class OpenCodeSource:
         return tables
 
     def _db_available(self) -> bool:
-        return self.location.exists() or not self.storage_dir.is_dir()
+        # Legacy-only (JSON tree, no database) is an old OpenCode. A SQLite-era OpenCode leaves a
+        # `storage/migration` marker: then a missing database is a missing store (reported, and the
+        # index keeps its sessions), never "every database session was deleted".
+        return self.location.exists() or not self.storage_dir.is_dir() or (self.storage_dir / "migration").exists()
 
     # -- scan ----------------------------------------------------------------------------------
 

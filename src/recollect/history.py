@@ -57,7 +57,7 @@ def refresh(conn: sqlite3.Connection, config: Config, *, max_age: float = FRESH_
         if recorded == {s.id for s in specs if s.enabled}:
             return None
     # A search embeds what changed only if the model is already built; it never waits for a build.
-    return sync(conn, specs, embedder=vectors.embedder_for(config))
+    return sync(conn, specs, embedder=vectors.embedder_for(config), prune_vectors=False)
 
 
 def search(

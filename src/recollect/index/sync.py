@@ -299,6 +299,7 @@ def sync(
     progress: Progress | None = None,
     wait: bool = False,
     embedder: Any = None,
+    prune_vectors: bool = True,
 ) -> SyncReport:
     """Bring the index up to date with every enabled source in `specs`, then embed what is new."""
     started = time.perf_counter()
@@ -335,7 +336,9 @@ def sync(
         changed = report.changed > 0 or bool(report.removed_sources)
         if embedder is not None and vectors.backfill_needed(conn, embedder.model_id, changed):
             embed_progress = (lambda done, total: progress("embedding", done, total)) if progress else None
-            report.semantic = vectors.backfill(conn, embedder, renew=lease.renew, progress=embed_progress)
+            report.semantic = vectors.backfill(
+                conn, embedder, renew=lease.renew, progress=embed_progress, prune=prune_vectors
+            )
         elif embedder is not None:
             report.semantic = vectors.BackfillReport(model=embedder.model_id)
     finally:

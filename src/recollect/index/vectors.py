@@ -134,9 +134,15 @@ class BackfillReport:
 
 
 def backfill(
-    conn: sqlite3.Connection, embedder, *, renew: Callable[[], None] | None = None, progress: Progress | None = None
-) -> BackfillReport:  # type: ignore[no-untyped-def]
-    """Embed every chunk and card text that has no vector for `embedder.model_id`; drop orphans."""
+    conn: sqlite3.Connection,
+    embedder,  # type: ignore[no-untyped-def]
+    *,
+    renew: Callable[[], None] | None = None,
+    progress: Progress | None = None,
+    prune: bool = True,
+) -> BackfillReport:
+    """Embed every chunk and card text that has no vector for `embedder.model_id`; with `prune`, drop
+    vectors nothing uses any more (a whole-table pass: `recollect index` does it, a search does not)."""
     import numpy as np
 
     from recollect.index.store import transaction
@@ -168,6 +174,14 @@ def backfill(
         if progress:
             progress(min(start + BATCH, total), total)
     with transaction(conn):
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES ('vectors_complete', ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (model,),
+        )
+    if not prune:
+        return report
+    with transaction(conn):
         cur = conn.execute(
             "DELETE FROM vector WHERE model != ? OR (hash NOT IN (SELECT hash FROM chunk WHERE hash IS NOT NULL) "
             "AND hash NOT IN (SELECT card_hash FROM session WHERE card_hash IS NOT NULL))",
@@ -176,11 +190,6 @@ def backfill(
         report.dropped = cur.rowcount
         if report.dropped:
             bump_generation(conn)
-        conn.execute(
-            "INSERT INTO meta(key, value) VALUES ('vectors_complete', ?) "
-            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (model,),
-        )
     return report
 
 

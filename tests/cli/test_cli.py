@@ -69,7 +69,10 @@ def test_index_then_search_json_contract(sample_db: Path) -> None:
 def test_search_syncs_first_when_no_index_exists(sample_db: Path) -> None:
     out = run("search", "readme", "--json")
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["hits"]
+    assert json.loads(out.stdout)["hits"]  # stdout stays pure JSON
+    assert "first time" in out.stderr and "12 sessions" in out.stderr
+    again = run("search", "readme", "--json")
+    assert "first time" not in again.stderr  # only the first search builds the index
 
 
 def test_missing_store_gives_clear_message_and_nonzero_exit(tmp_path: Path) -> None:

@@ -189,7 +189,16 @@ def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, as
     """Search past sessions. QUERY can be words, an identifier, a file path, an error message, or Chinese."""
     text = " ".join(query)
     filters = guarded(lambda: build_filters(**kw))
-    result = guarded(lambda: history.search(text, filters, limit=limit, sync_first=not no_sync, deep=deep))
+    config = guarded(load_config)
+    if not no_sync and not config.index_path.exists():
+        # The very first search builds the whole index: say so and show progress, rather than sit silent.
+        click.echo("Building the index for the first time (read-only; later searches are quick)…", err=True)
+        with progress_bar() as progress:
+            report = guarded(lambda: history.index(config, progress=progress))
+        click.echo(report.summary(), err=True)
+    result = guarded(
+        lambda: history.search(text, filters, limit=limit, config=config, sync_first=not no_sync, deep=deep)
+    )
     if as_json:
         print_json(result.to_json())
         return

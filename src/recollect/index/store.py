@@ -174,11 +174,7 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, timeout=10.0, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA busy_timeout=10000")
     try:
-        if not readonly:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        _check_and_migrate(conn, path, readonly)
+        _prepare(conn, path, readonly)
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise IndexUnavailable(
@@ -188,6 +184,25 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _prepare(conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
+    """Pragmas and migrations. Several processes may open a new index at the same moment: switching
+    the journal mode or upgrading to a write lock can then fail at once with "locked" instead of
+    waiting, so those steps are retried for a few seconds."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            if not readonly:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            _check_and_migrate(conn, path, readonly)
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _check_and_migrate(conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
@@ -210,6 +225,8 @@ def _check_and_migrate(conn: sqlite3.Connection, path: Path, readonly: bool) -> 
             if name not in applied:
                 step(conn)
                 conn.execute("INSERT INTO migrations(name, applied_at) VALUES (?, ?)", (name, now_ms()))
+        if version == 0:  # a new index: its (empty) FTS tables are made by this tokenizer
+            fts.refill(conn)
         conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
@@ -225,7 +242,9 @@ def _check_tokenizer(conn: sqlite3.Connection) -> None:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
-        fts.refill(conn)
+        row = conn.execute("SELECT value FROM meta WHERE key = 'tokenizer'").fetchone()
+        if row is None or row[0] != TOKENIZER_VERSION:  # another process may have done it meanwhile
+            fts.refill(conn)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

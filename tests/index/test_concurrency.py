@@ -40,3 +40,27 @@ def test_many_processes_open_and_sync_a_new_index_together(sample_db: Path, tmp_
     conn = store.connect(index)
     assert conn.execute("SELECT count(*) FROM session").fetchone()[0] == 12
     assert conn.execute("SELECT count(*) FROM migrations").fetchone()[0] == len(store.MIGRATIONS)
+
+
+def test_threads_opening_a_new_index_at_once_never_see_locked(tmp_path: Path) -> None:
+    """Seen in the plugin's helper: a recall thread and the main thread both open a fresh index."""
+    import threading
+
+    failures: list[str] = []
+    for round_ in range(40):
+        path = tmp_path / f"r{round_}" / "index.db"
+
+        def open_and_read(target: Path = path) -> None:
+            try:
+                conn = store.connect(target)
+                conn.execute("SELECT count(*) FROM session").fetchone()
+                conn.close()
+            except Exception as exc:  # collected: an assertion in a thread would be lost
+                failures.append(str(exc))
+
+        threads = [threading.Thread(target=open_and_read) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert failures == []

@@ -206,7 +206,7 @@ def _sync_source(
         scan = source.scan()
     except SourceError as exc:
         report.status, report.message = exc.reason, str(exc)
-        _record_source(conn, source, report, keep_counts=True)
+        _record_source(conn, source, report)
         return
     report.problems.extend(scan.problems)
     indexed = {
@@ -261,19 +261,15 @@ def _sync_source(
         if progress:
             progress(source.id, done, total)
 
+    _record_source(conn, source, report)
+
+
+def _record_source(conn: sqlite3.Connection, source: Source, report: SourceReport) -> None:
+    """Store the source's state, with its session and malformed counts as the index now holds them."""
     row = conn.execute(
         "SELECT count(*), coalesce(sum(malformed), 0) FROM session WHERE source_id = ?", (source.id,)
     ).fetchone()
     report.sessions, report.malformed = row[0], row[1]
-    _record_source(conn, source, report)
-
-
-def _record_source(conn: sqlite3.Connection, source: Source, report: SourceReport, keep_counts: bool = False) -> None:
-    if keep_counts:
-        row = conn.execute(
-            "SELECT count(*), coalesce(sum(malformed), 0) FROM session WHERE source_id = ?", (source.id,)
-        ).fetchone()
-        report.sessions, report.malformed = row[0], row[1]
     conn.execute(
         "INSERT INTO source(id, kind, location, time_synced, status, message, malformed, sessions) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, "

@@ -346,9 +346,9 @@ def search(
         if sid in candidates and best is not None and sid not in session_chunks:
             session_chunks[sid] = [best]
     shortlist = sorted(candidates, key=lambda sid: -fused[sid])[: max(limit * 3, 30)]
-    sessions = _session_rows(conn, shortlist)
+    sessions = _rows_by_id(conn, "session", "sid", shortlist)
     top_chunks = [cid for sid in shortlist for cid in session_chunks.get(sid, [])[: per_session + 1]]
-    chunks = _chunk_rows(conn, top_chunks)
+    chunks = _rows_by_id(conn, "chunk", "id", top_chunks)
 
     caller = filters.caller_directory()
     caller_root = filters.project_root or caller
@@ -455,26 +455,17 @@ def _folded(text: str) -> str:
     return text.lower() if text.isascii() else text.casefold()
 
 
-def _session_rows(conn: sqlite3.Connection, sids: list[int]) -> dict[int, sqlite3.Row]:
-    conn.row_factory = sqlite3.Row
-    try:
-        marks = ",".join("?" * len(sids))
-        rows = conn.execute(f"SELECT * FROM session WHERE sid IN ({marks})", sids).fetchall()
-    finally:
-        conn.row_factory = None
-    return {r["sid"]: r for r in rows}
-
-
-def _chunk_rows(conn: sqlite3.Connection, cids: list[int]) -> dict[int, sqlite3.Row]:
-    if not cids:
+def _rows_by_id(conn: sqlite3.Connection, table: str, key: str, ids: list[int]) -> dict[int, sqlite3.Row]:
+    """Rows of `table` (session or chunk: our names, never input) by their integer `key`."""
+    if not ids:
         return {}
     conn.row_factory = sqlite3.Row
     try:
-        marks = ",".join("?" * len(cids))
-        rows = conn.execute(f"SELECT * FROM chunk WHERE id IN ({marks})", cids).fetchall()
+        marks = ",".join("?" * len(ids))
+        rows = conn.execute(f"SELECT * FROM {table} WHERE {key} IN ({marks})", ids).fetchall()
     finally:
         conn.row_factory = None
-    return {r["id"]: r for r in rows}
+    return {r[key]: r for r in rows}
 
 
 def _chunk_hit(

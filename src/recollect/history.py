@@ -41,7 +41,14 @@ def index(config: Config | None = None, *, progress: Progress | None = None, wai
     build_progress = (lambda done, total: progress("semantic model (first use)", done, total)) if progress else None
     embedder = vectors.embedder_for(config, build=True, progress=build_progress)
     with open_index(config) as conn:
-        return sync(conn, configured_specs(config), progress=progress, wait=wait, embedder=embedder)
+        return sync(
+            conn,
+            configured_specs(config),
+            progress=progress,
+            wait=wait,
+            embedder=embedder,
+            card_encoder=vectors.card_encoder_for(config),
+        )
 
 
 def _last_sync_ms(conn: sqlite3.Connection) -> int:
@@ -57,7 +64,14 @@ def refresh(conn: sqlite3.Connection, config: Config, *, max_age: float = FRESH_
         if recorded == {s.id for s in specs if s.enabled}:
             return None
     # A search embeds what changed only if the model is already built; it never waits for a build.
-    return sync(conn, specs, embedder=vectors.embedder_for(config), prune_vectors=False)
+    return sync(
+        conn,
+        specs,
+        embedder=vectors.embedder_for(config),
+        card_encoder=vectors.card_encoder_for(config),
+        prune_vectors=False,
+        embed_batches=1,  # a few hundred texts at most: a whole history is `recollect index`'s job
+    )
 
 
 def search(
@@ -79,7 +93,13 @@ def search(
             result = deep_search(conn, specs, query, filters or Filters(), limit=limit)
         else:
             result = rank_search(
-                conn, query, filters, limit=limit, per_session=per_session, embedder=vectors.embedder_for(config)
+                conn,
+                query,
+                filters,
+                limit=limit,
+                per_session=per_session,
+                embedder=vectors.embedder_for(config),
+                card_encoder=vectors.card_encoder_for(config),
             )
     if report is not None and report.lease_busy:
         result.coverage.limited_by.append("index being updated by another process")

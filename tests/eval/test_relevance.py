@@ -153,6 +153,25 @@ def test_the_eval_can_fail(corpus: Corpus, queries: list[EvalQuery], report: Eva
     assert regressions(broken.summary()["ours"], report.summary()["ours"])
 
 
+def test_meaning_never_costs_a_category(corpus: Corpus, queries: list[EvalQuery], report: EvalReport) -> None:
+    """Semantic search is on by default, so it must earn its place: against the same engine with
+    embeddings off, no category's MRR or recall@5 falls, and the categories it exists for (words
+    the session never used, another language) rise."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RECOLLECT_EMBEDDINGS", "off")
+        lexical = run_corpus(corpus, queries, baseline=False).summary()["ours"]["by_category"]
+    hybrid = report.summary()["ours"]["by_category"]
+    worse = [
+        f"{cat} {metric}: {hybrid[cat][metric]} < {lexical[cat][metric]} lexical-only"
+        for cat in lexical
+        for metric in ("mrr", "recall@5")
+        if hybrid[cat][metric] < lexical[cat][metric] - TOLERANCE
+    ]
+    assert not worse, "semantic search made a category worse:\n  " + "\n  ".join(worse)
+    for cat in ("paraphrase", "cross_lingual"):
+        assert hybrid[cat]["mrr"] > lexical[cat]["mrr"] + 0.02, (cat, hybrid[cat], lexical[cat])
+
+
 def test_plain_fts5_baseline_runs(corpus: Corpus, queries: list[EvalQuery]) -> None:
     """The comparison is reported by `recollect eval`, not held by a test; it must only work."""
     exact = next(q for q in queries if q.category == "error_output")

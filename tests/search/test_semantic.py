@@ -50,8 +50,9 @@ def test_semantic_hits_honour_the_scope(indexed: Path) -> None:
 def test_a_sync_that_changed_nothing_does_not_scan_for_vectors(indexed: Path) -> None:
     from recollect.index import vectors as v
 
-    conn = store.connect(load_config().index_path)
-    model = conn.execute("SELECT value FROM meta WHERE key = 'vectors_complete'").fetchone()[0]
+    config = load_config()
+    conn = store.connect(config.index_path)
+    model = v.embedder_for(config).model_id
     assert not v.backfill_needed(conn, model, changed=False)
     assert v.backfill_needed(conn, model, changed=True)  # positive control
     assert v.backfill_needed(conn, "another-model:1", changed=False)
@@ -69,15 +70,19 @@ def test_unchanged_text_is_never_embedded_again(indexed: Path) -> None:
     changed = history.index(config)
     assert changed.sources[0].updated == 1
     assert changed.semantic is not None and changed.semantic.embedded == 1  # only the card's new text
+    assert changed.cards is not None and changed.cards.embedded == 1  # and its card-encoder vector
 
 
 def test_vectors_of_another_model_are_dropped_never_mixed(indexed: Path) -> None:
     config = load_config()
     conn = store.connect(config.index_path)
-    conn.execute("INSERT INTO vector(hash, model, dim, vec) SELECT hash, 'other-model:1', dim, vec FROM vector")
+    embedder = vectors.embedder_for(config)
+    conn.execute(
+        "INSERT INTO vector(hash, model, dim, vec) SELECT hash, 'other-model:1', dim, vec FROM vector WHERE model = ?",
+        (embedder.model_id,),
+    )
     before = conn.execute("SELECT count(*) FROM vector WHERE model = 'other-model:1'").fetchone()[0]
     assert before > 0
-    embedder = vectors.embedder_for(config)
     matrix = vectors.load_matrix(conn, embedder.model_id)
     expected = conn.execute(
         "SELECT (SELECT count(*) FROM chunk c JOIN vector v ON v.hash = c.hash AND v.model = ?)"
@@ -86,7 +91,7 @@ def test_vectors_of_another_model_are_dropped_never_mixed(indexed: Path) -> None
     ).fetchone()[0]
     assert matrix.matrix.shape == (expected, embedder.dim)  # the other model's copies are not in it
     # As if another model's pass ran last: the next index with ours re-embeds what it lacks and drops theirs.
-    conn.execute("UPDATE meta SET value = 'other-model:1' WHERE key = 'vectors_complete'")
+    conn.execute("DELETE FROM meta WHERE key = ?", (f"vectors_complete:{embedder.model_id}",))
     history.index(config)
     assert conn.execute("SELECT count(*) FROM vector WHERE model = 'other-model:1'").fetchone()[0] == 0
 
@@ -101,5 +106,60 @@ def test_deleted_session_takes_its_vectors(indexed: Path) -> None:
     raw.execute("DELETE FROM session WHERE id = 'ses_dd4b43d5cffe1Zr8O8DpTMm9Yl'")
     raw.commit()
     report = history.index(config)
-    assert report.sources[0].removed == 1 and report.semantic is not None and report.semantic.dropped > 0
+    assert report.sources[0].removed == 1 and report.semantic is not None and report.vectors_dropped > 0
     assert conn.execute("SELECT count(*) FROM vector").fetchone()[0] < total
+
+
+def _card_vectors(conn: sqlite3.Connection, model: str) -> int:
+    return conn.execute(
+        "SELECT count(*) FROM session s JOIN vector v ON v.hash = s.card_hash AND v.model = ?", (model,)
+    ).fetchone()[0]
+
+
+def test_every_session_card_gets_a_full_encoder_vector(indexed: Path) -> None:
+    config = load_config()
+    cards = vectors.card_encoder_for(config)
+    assert cards is not None
+    conn = store.connect(config.index_path)
+    sessions = conn.execute("SELECT count(*) FROM session").fetchone()[0]
+    assert sessions > 0 and _card_vectors(conn, cards.model_id) == sessions
+    dims = {r[0] for r in conn.execute("SELECT DISTINCT dim FROM vector WHERE model = ?", (cards.model_id,))}
+    assert dims == {cards.dim}
+    assert history.index(config).cards.embedded == 0  # nothing changed: nothing re-embedded
+
+
+def test_card_encoder_off_by_config_drops_its_vectors(indexed: Path) -> None:
+    config = load_config()
+    model = vectors.card_encoder_for(config).model_id
+    conn = store.connect(config.index_path)
+    assert _card_vectors(conn, model) > 0  # positive control
+    config.paths.config_file.parent.mkdir(parents=True, exist_ok=True)
+    config.paths.config_file.write_text("[embeddings]\ncards = false\n", encoding="utf-8")
+    config = load_config()
+    assert vectors.card_encoder_for(config) is None
+    report = history.index(config)
+    assert report.cards is None and report.semantic is not None
+    assert _card_vectors(conn, model) == 0 and report.vectors_dropped > 0
+    assert history.search("readme").hits  # search goes on without that arm
+
+
+def test_a_search_embeds_a_bounded_batch_and_leaves_the_rest_pending(sample_db: Path, semantic: None) -> None:
+    from recollect.index.sync import sync
+
+    config = load_config()
+    cards = vectors.card_encoder_for(config)
+    conn = store.connect(config.index_path)
+    specs = history.configured_specs(config)
+    sync(conn, specs)  # sessions only, as an index made before the card encoder existed
+    sessions = conn.execute("SELECT count(*) FROM session").fetchone()[0]
+    cards.batch = 2  # so the sample's few sessions exceed one batch
+    try:
+        report = sync(conn, specs, card_encoder=cards, embed_batches=1, prune_vectors=False)
+        assert report.cards.embedded == 2 and report.cards.pending == sessions - 2
+        assert vectors.backfill_needed(conn, cards.model_id, changed=False)  # not marked complete
+        report = sync(conn, specs, card_encoder=cards)  # `recollect index`: no cap
+    finally:
+        del cards.batch
+    assert report.cards.embedded == sessions - 2 and report.cards.pending == 0
+    assert not vectors.backfill_needed(conn, cards.model_id, changed=False)
+    assert _card_vectors(conn, cards.model_id) == sessions

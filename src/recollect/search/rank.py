@@ -19,7 +19,7 @@ from typing import Any
 
 from recollect.index.vectors import load_matrix
 from recollect.search.scope import Filters, predicate
-from recollect.text.tokenize import query_terms, stem
+from recollect.text.tokenize import identifiers_in, query_terms, stem
 
 CHUNK_CANDIDATES = 400
 CARD_CANDIDATES = 100
@@ -28,6 +28,9 @@ SEMANTIC_WEIGHT = 0.5  # weight of the semantic arm in the fusion (decided on th
 SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
 RESCUE_MIN_COSINE = 0.6  # a session with no shared words enters only above this similarity
 RESCUE_WEIGHT = 0.5
+ABOUT_WEIGHT = 1.0  # weight of the card-meaning arm (full encoder over session cards)
+ABOUT_RESCUE_RANK = 3  # a session with no shared words enters if it is among the nearest cards by meaning
+ABOUT_MIN_COSINE = 0.15
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5)  # title, head, idents, files, errors, outcome, decisions
 SNIPPET_CHARS = 280
 
@@ -269,6 +272,7 @@ def search(
     per_session: int = 2,
     now_ms: int | None = None,
     embedder: Any = None,
+    card_encoder: Any = None,
 ) -> SearchResult:
     """Ranked hits for `query` within `filters`; `embedder` (optional) adds the semantic arm."""
     started = time.perf_counter()
@@ -322,9 +326,20 @@ def search(
         else {}
     )
     semantic_rank = {sid: i + 1 for i, sid in enumerate(semantic)}
+    about = (
+        about_candidates(conn, card_encoder, query, session_where, session_params)
+        if card_encoder is not None and not filters.chunk_level
+        else {}
+    )
+    about_rank = {sid: i + 1 for i, sid in enumerate(about)}
     lexical = set(chunk_rank) | set(card_rank)
     # The rescue lane: sessions that share no words with the query but mean the same.
     rescued = {sid for sid, (score, _) in semantic.items() if sid not in lexical and score >= RESCUE_MIN_COSINE}
+    rescued |= {
+        sid
+        for sid, score in about.items()
+        if sid not in lexical and about_rank[sid] <= ABOUT_RESCUE_RANK and score >= ABOUT_MIN_COSINE
+    }
     candidates = lexical | rescued
     coverage.sessions_matched = len(candidates)
     if embedder is None:
@@ -333,15 +348,20 @@ def search(
         coverage.hint = _hint(filters, coverage)
         return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000, corrections)
 
+    prose = prose_share(query)
     fused = {
         sid: (1 / (RRF_K + chunk_rank[sid]) if sid in chunk_rank else 0.0)
         + (1 / (RRF_K + card_rank[sid]) if sid in card_rank else 0.0)
-        + (SEMANTIC_WEIGHT / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
+        + (prose * SEMANTIC_WEIGHT / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
+        + (prose * ABOUT_WEIGHT / (RRF_K + about_rank[sid]) if sid in about_rank else 0.0)
         for sid in candidates
     }
     for sid in rescued:
         # Semantic-only sessions: keep them below clear lexical matches, ordered by cosine.
-        fused[sid] = RESCUE_WEIGHT * semantic[sid][0] / (RRF_K + semantic_rank[sid])
+        fused[sid] = RESCUE_WEIGHT * (
+            (semantic[sid][0] / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
+            + (ABOUT_WEIGHT / (RRF_K + about_rank[sid]) if sid in about_rank else 0.0)
+        )
     for sid, (_, best) in semantic.items():
         if sid in candidates and best is not None and sid not in session_chunks:
             session_chunks[sid] = [best]
@@ -391,7 +411,7 @@ def search(
         row = sessions[sid]
         chunk_ids = session_chunks.get(sid, [])
         returned_sessions += 1
-        why = "semantic" if sid in rescued else "both" if sid in semantic_rank else "terms"
+        why = "semantic" if sid in rescued else "both" if sid in semantic_rank or sid in about_rank else "terms"
         if not chunk_ids:
             hits.append(_card_hit(conn, row, score, matched_terms[sid], terms, why))
             continue
@@ -443,6 +463,34 @@ def semantic_candidates(
         elif best[sid][1] is None and matrix.kinds[row] == 0:
             best[sid] = (best[sid][0], int(matrix.ids[row]))  # prefer a chunk to show, keep the top score
     return best
+
+
+def prose_share(query: str) -> float:
+    """The share of the query's words that are prose rather than code: embeddings know what words
+    mean, not what an identifier names, so their arms count for less as a query becomes code."""
+    words = query.split()
+    if not words:
+        return 0.0
+    return max(0.0, 1.0 - len(identifiers_in(query)) / len(words))
+
+
+def about_candidates(
+    conn: sqlite3.Connection, encoder: Any, query: str, where: str, params: list[object]
+) -> dict[int, float]:
+    """Sessions whose card is nearest the query by the card encoder's meaning, best first: sid -> cosine."""
+    import numpy as np
+
+    from recollect.embed.topk import top_k
+
+    matrix = load_matrix(conn, encoder.model_id)
+    cards = matrix.kinds == 1
+    if not cards.any():
+        return {}
+    allowed = np.fromiter((r[0] for r in conn.execute(f"SELECT sid FROM session s WHERE {where}", params)), np.int64)
+    mask = cards & np.isin(matrix.sids, allowed)
+    query_vec = np.asarray(encoder.embed([query]), dtype=np.float32)[0]
+    rows, scores = top_k(matrix.matrix, query_vec, SEMANTIC_CANDIDATES, mask)
+    return {int(matrix.sids[r]): float(s) for r, s in zip(rows.tolist(), scores.tolist(), strict=True)}
 
 
 def display_title(session: sqlite3.Row) -> str:

@@ -112,33 +112,36 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
     from recollect import history
     from recollect.config import load_config
     from recollect.index import store as index_store
-    from recollect.index.sync import sync
     from recollect.search.rank import search
-    from recollect.sources import configured_specs
 
     config = load_config()
     conn = index_store.connect(config.index_path)
-    specs = configured_specs(config)
+    # As a search syncs: with the embedders, a bounded embedding pass, no pruning. The first call
+    # of a process locates and loads the models (~0.2 s): measured apart, like a warm MCP server.
     t = time.perf_counter()
-    sync(conn, specs)
+    history.refresh(conn, config, max_age=0)
+    first_sync = time.perf_counter() - t
+    t = time.perf_counter()
+    history.refresh(conn, config, max_age=0)
     unchanged = time.perf_counter() - t
     victim = next(iter(manifest["sessions"]))
     mutator = StoreMutator(store)
     mutator.append_turn(victim, "one more question about this")
     mutator.close()
     t = time.perf_counter()
-    one = sync(conn, specs)
+    one = history.refresh(conn, config, max_age=0)
     one_changed = time.perf_counter() - t
     from recollect.index import vectors
 
     embedder = vectors.embedder_for(config)  # None with RECOLLECT_EMBEDDINGS=off: lexical only
+    cards = vectors.card_encoder_for(config)
     queries = queries_for(manifest, random.Random(3))
     for q in queries[:5]:
-        search(conn, q, embedder=embedder)  # warm the page cache (and the vector matrix)
+        search(conn, q, embedder=embedder, card_encoder=cards)  # warm the page cache (and the vector matrix)
     latencies = []
     for q in queries:
         t = time.perf_counter()
-        search(conn, q, embedder=embedder)
+        search(conn, q, embedder=embedder, card_encoder=cards)
         latencies.append((time.perf_counter() - t) * 1000)
     latencies.sort()
     store_bytes = sum(p.stat().st_size for p in store.parent.glob(store.name + "*") if not p.name.endswith(".json"))
@@ -147,12 +150,14 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
     return {
         "sessions": size,
         "semantic": embedder is not None,
+        "card_encoder": cards is not None,
         "read_only_baseline_s": round(baseline["wall"], 2),
         "cold_index_s": round(cold["wall"], 2),
         "cold_index_cpu_s": round(cold["cpu"], 2),
         "sessions_per_s": round(size / cold["wall"], 1),
         "cold_vs_read_only": round(cold["wall"] / baseline["wall"], 2),
         "peak_rss_mb": round(cold["maxrss_kb"] / 1024, 1),
+        "first_sync_of_process_s": round(first_sync, 3),
         "sync_unchanged_s": round(unchanged, 3),
         "sync_one_changed_s": round(one_changed, 3),
         "one_changed_updated": one.sources[0].updated,

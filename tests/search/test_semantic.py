@@ -163,3 +163,21 @@ def test_a_search_embeds_a_bounded_batch_and_leaves_the_rest_pending(sample_db: 
     assert report.cards.embedded == sessions - 2 and report.cards.pending == 0
     assert not vectors.backfill_needed(conn, cards.model_id, changed=False)
     assert _card_vectors(conn, cards.model_id) == sessions
+
+
+def test_coverage_counts_sessions_whose_vectors_are_pending(sample_db: Path, semantic: None) -> None:
+    from recollect.index.sync import sync
+    from recollect.search.rank import search
+
+    config = load_config()
+    cards = vectors.card_encoder_for(config)
+    conn = store.connect(config.index_path)
+    specs = history.configured_specs(config)
+    sync(conn, specs, card_encoder=cards)
+    done = search(conn, "readme", card_encoder=cards)
+    assert "sessions_not_yet_embedded" not in done.coverage.skipped_by_reason  # positive control
+    card_hash = conn.execute("SELECT card_hash FROM session WHERE card_hash IS NOT NULL LIMIT 1").fetchone()[0]
+    conn.execute("DELETE FROM vector WHERE hash = ? AND model = ?", (card_hash, cards.model_id))
+    vectors.bump_generation(conn)
+    pending = search(conn, "readme", card_encoder=cards)
+    assert pending.coverage.skipped_by_reason["sessions_not_yet_embedded"] >= 1

@@ -323,9 +323,18 @@ def _doctor_extras() -> list[str]:
     lines: list[str] = []
     try:
         from recollect.embed import describe  # type: ignore[attr-defined]
+        from recollect.index import vectors
 
-        info = describe(load_config().paths.cache_dir)
+        config = load_config()
+        info = describe(vectors.model_cache_dir(config))  # where search looks (RECOLLECT_MODEL_CACHE wins)
         lines.append("semantic search: " + ", ".join(f"{k}={v}" for k, v in info.items()))
+
+        cards = vectors.card_encoder_for(config) if info.get("installed") else None
+        lines.append(
+            f"session-card encoder: on ({cards.model_id})"
+            if cards is not None
+            else "session-card encoder: off (semantic search off, the package missing, or [embeddings] cards = false)"
+        )
     except ImportError:
         lines.append("semantic search: off (the embedding layer is not installed)")
     except Exception as exc:  # doctor must report, never crash

@@ -332,6 +332,7 @@ def search(
         else {}
     )
     about_rank = {sid: i + 1 for i, sid in enumerate(about)}
+    models_used = [m for m in (embedder, card_encoder) if m is not None] if not filters.chunk_level else []
     lexical = set(chunk_rank) | set(card_rank)
     # The rescue lane: sessions that share no words with the query but mean the same.
     rescued = {sid for sid, (score, _) in semantic.items() if sid not in lexical and score >= RESCUE_MIN_COSINE}
@@ -344,6 +345,12 @@ def search(
     coverage.sessions_matched = len(candidates)
     if embedder is None:
         coverage.skipped_by_reason["semantic_off"] = 1
+    # Sessions a semantic arm could not see yet: indexed, but their vectors wait for `recollect index`.
+    if models_used:
+        with_cards = conn.execute("SELECT count(*) FROM session WHERE card_hash IS NOT NULL").fetchone()[0]
+        unembedded = max(with_cards - int((load_matrix(conn, m.model_id).kinds == 1).sum()) for m in models_used)
+    if models_used and unembedded > 0:
+        coverage.skipped_by_reason["sessions_not_yet_embedded"] = unembedded
     if not candidates:
         coverage.hint = _hint(filters, coverage)
         return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000, corrections)

@@ -184,3 +184,36 @@ def test_scope_paths_are_literal_not_patterns(sample_db: Path) -> None:
     history.index(load_config())
     mine = {s.directory for s in history.sessions(Filters(scope="directory", directory="/work/my_app"))}
     assert mine == {"/work/my_app/src"}  # positive control, and no '_' wildcard or case-folded match
+
+
+def test_a_time_window_holds_on_every_read_path(indexed: Path) -> None:
+    """since/until: a chunk is in the window when it was written in it, a session when it was active
+    in it (created before the window ends, updated after it starts) - on search, list and read."""
+    conn = history.store.connect(load_config().index_path, readonly=True)
+    spans = {r[0]: (r[1], r[2]) for r in conn.execute("SELECT native_id, time_created, time_updated FROM session")}
+    beta_readme = "ses_dd4b49e37ffeypNpHy09J5kHaD"  # "Please edit the readme", in beta
+    created, updated = spans[beta_readme]
+    everything = history.search("readme", limit=50)
+    assert beta_readme in {h.session_id for h in everything.hits}  # positive control
+    cursor = next(h.cursor for h in everything.hits if h.session_id == beta_readme)
+    for window, inside in (
+        (Filters(until=created - 1), False),  # ends before the session began
+        (Filters(since=updated + 1), False),  # starts after its last activity
+        (Filters(since=created, until=updated), True),
+        (Filters(since=created - 1, until=created + 1), True),  # overlaps its start only
+    ):
+        listed = {s.session_id for s in history.sessions(window, limit=100)}
+        found = history.search("readme", window, limit=50)
+        assert (beta_readme in listed) is inside, window
+        assert all(
+            (window.since or 0) <= spans[s][1] and spans[s][0] <= (window.until or 2**62) for s in listed
+        ), window
+        for hit in found.hits:
+            if hit.klass != "card":  # a chunk hit: written inside the window (a card hit is the session)
+                assert (window.since or 0) <= hit.time <= (window.until or 2**62), (window, hit)
+        if inside:
+            assert history.read(cursor, window).messages
+        else:
+            assert beta_readme not in {h.session_id for h in found.hits}
+            with pytest.raises(ReadError):
+                history.read(cursor, window)

@@ -161,12 +161,13 @@ def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | 
         params.extend(filters.sources)
     if not filters.include_archived:
         clauses.append(f"{s}.time_archived IS NULL")
-    time_column = f"{chunk_alias}.time" if chunk_alias else f"{s}.time_updated"
+    # A chunk is in the window when it was written in it; a session (cards, meaning, listings) when
+    # it was active in it: created before the window ends and updated after it starts.
     if filters.since is not None:
-        clauses.append(f"{time_column} >= ?")
+        clauses.append(f"{chunk_alias}.time >= ?" if chunk_alias else f"{s}.time_updated >= ?")
         params.append(filters.since)
     if filters.until is not None:
-        clauses.append(f"{time_column} <= ?")
+        clauses.append(f"{chunk_alias}.time <= ?" if chunk_alias else f"{s}.time_created <= ?")
         params.append(filters.until)
     if chunk_alias:
         for column, values in (

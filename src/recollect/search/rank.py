@@ -24,7 +24,8 @@ from recollect.text.tokenize import identifiers_in, query_terms, stem
 CHUNK_CANDIDATES = 400
 CARD_CANDIDATES = 100
 RRF_K = 40
-SEMANTIC_WEIGHT = 0.5  # weight of the semantic arm in the fusion (decided on the eval)
+SEMANTIC_WEIGHT = 0.5  # weight of the static model's arm in the fusion (decided on the eval)
+SEMANTIC_WEIGHT_WITH_CARDS = 0.25  # ... beside the sharper session-card arm, which then carries the meaning
 SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
 RESCUE_MIN_COSINE = 0.6  # a session with no shared words enters only above this similarity
 RESCUE_WEIGHT = 0.5
@@ -356,10 +357,11 @@ def search(
         return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000, corrections)
 
     prose = prose_share(query)
+    static_weight = SEMANTIC_WEIGHT_WITH_CARDS if about else SEMANTIC_WEIGHT
     fused = {
         sid: (1 / (RRF_K + chunk_rank[sid]) if sid in chunk_rank else 0.0)
         + (1 / (RRF_K + card_rank[sid]) if sid in card_rank else 0.0)
-        + (prose * SEMANTIC_WEIGHT / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
+        + (prose * static_weight / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
         + (prose * ABOUT_WEIGHT / (RRF_K + about_rank[sid]) if sid in about_rank else 0.0)
         for sid in candidates
     }

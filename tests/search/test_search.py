@@ -172,6 +172,21 @@ def test_deep_search_is_refused_without_scope_and_finds_buried_output(sample_db:
         history.search("buriedneedle", Filters(scope="project", directory=ALPHA), deep=True)
     deep = history.search("buriedneedle", Filters(sessions=[sid], scope="session"), deep=True)
     assert [h.session_id for h in deep.hits] == [sid] and "linker gave up" in deep.hits[0].snippet
+    # The chunk-level filters hold here too, as on every read path (positive control just above).
+    hit = deep.hits[0]
+    for kept in (Filters(tools=["bash"]), Filters(classes=["tool_output"]), Filters(until=hit.time)):
+        kept.sessions, kept.scope = [sid], "session"
+        assert history.search("buriedneedle", kept, deep=True).hits, kept
+    for dropped in (
+        Filters(tools=["read"]),
+        Filters(classes=["user_text"]),
+        Filters(authors=["person"]),
+        Filters(roles=["user"]),
+        Filters(since=hit.time + 1),
+        Filters(until=hit.time - 1),
+    ):
+        dropped.sessions, dropped.scope = [sid], "session"
+        assert history.search("buriedneedle", dropped, deep=True).hits == [], dropped
 
 
 def test_scope_paths_are_literal_not_patterns(sample_db: Path) -> None:
@@ -217,3 +232,31 @@ def test_a_time_window_holds_on_every_read_path(indexed: Path) -> None:
             assert beta_readme not in {h.session_id for h in found.hits}
             with pytest.raises(ReadError):
                 history.read(cursor, window)
+
+
+def test_the_python_twin_of_the_predicate_agrees_with_the_sql(indexed: Path) -> None:
+    """Deep search filters text read from the stores with `Filters.admits`; it must select exactly the
+    chunks the SQL predicate selects from the index, for every chunk-level filter."""
+    from recollect.search.scope import predicate
+
+    conn = history.store.connect(load_config().index_path, readonly=True)
+    rows = conn.execute("SELECT id, role, class, author, tool, time FROM chunk").fetchall()
+    times = sorted(r[5] for r in rows)
+    middle = times[len(times) // 2]
+    cases = [
+        Filters(roles=["user"]),
+        Filters(classes=["tool_output", "tool_error"]),
+        Filters(authors=["subagent"]),
+        Filters(tools=["bash", "read"]),
+        Filters(since=middle),
+        Filters(until=middle),
+        Filters(since=times[0], until=middle, roles=["assistant"], classes=["tool_input"]),
+    ]
+    for filters in cases:
+        where, params = predicate(filters)
+        sql = f"SELECT c.id FROM chunk c JOIN session s ON s.sid = c.sid WHERE {where}"
+        in_sql = {r[0] for r in conn.execute(sql, params)}
+        in_python = {
+            r[0] for r in rows if filters.admits(role=r[1], klass=r[2], author=r[3], tool=r[4], time=r[5])
+        }
+        assert in_sql == in_python and 0 < len(in_sql) < len(rows), filters

@@ -92,7 +92,12 @@ def deep_search(
             for message in session.messages:
                 for part in message.parts:
                     output = part.tool_output or part.tool_error or ""
-                    if not output or (filters.tools and part.tool not in filters.tools):
+                    klass = "tool_error" if part.tool_error and not part.tool_output else "tool_output"
+                    author = "subagent" if parent else "model"
+                    when = part.time or message.time
+                    if not output or not filters.admits(
+                        role=message.role, klass=klass, author=author, tool=part.tool or "tool", time=when
+                    ):
                         continue
                     read_chars += len(output)
                     # Redact the whole output first: a private key's body lines are only caught whole.
@@ -112,10 +117,10 @@ def deep_search(
                                     score=1.0 / (len(hits) + 1),
                                     title=title,
                                     directory=directory,
-                                    time=part.time or message.time,
+                                    time=when,
                                     role=message.role,
-                                    klass="tool_error" if part.tool_error and not part.tool_output else "tool_output",
-                                    author="subagent" if parent else "model",
+                                    klass=klass,
+                                    author=author,
                                     tool=part.tool,
                                     snippet=clean[:SNIPPET],
                                     matched=terms,

@@ -94,6 +94,18 @@ class Filters:
         """Filters that only chunks can answer (a card has no role or class)."""
         return bool(self.roles or self.classes or self.tools or self.authors)
 
+    def admits(self, *, role: str, klass: str, author: str, tool: str | None, time: int) -> bool:
+        """The chunk-level half of `predicate`, for text read straight from a source (deep search)
+        rather than from index rows: the same rules, so every read path honours the same filters."""
+        return (
+            (self.since is None or time >= self.since)
+            and (self.until is None or time <= self.until)
+            and (not self.roles or role in self.roles)
+            and (not self.classes or klass in self.classes)
+            and (not self.tools or tool in self.tools)
+            and (not self.authors or author in self.authors)
+        )
+
     def caller_directory(self) -> str:
         return os.path.abspath(self.directory or os.getcwd())
 

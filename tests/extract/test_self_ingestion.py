@@ -8,8 +8,11 @@ this only matters for one whose deletion failed, or one synced in the seconds it
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from recollect import history
 from recollect.text.markers import WORKER_TITLE_MARKER
@@ -28,3 +31,37 @@ def test_worker_sessions_stay_out_of_the_index(project: Path, store: Store, conf
     # Positive control: the person's session is found.
     assert [h.title for h in history.search("plumbusword", sync_first=False).hits] == ["real work"]
     assert history.search("flurbleword", sync_first=False).hits == []
+
+
+def test_an_unchanged_worker_session_is_not_read_again(
+    project: Path, store: Store, configure: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from recollect.sources.opencode import OpenCodeSource
+
+    requested: list[str] = []
+    original = OpenCodeSource.read_sessions
+
+    def counting(self: OpenCodeSource, ids: list[str]):  # type: ignore[no-untyped-def]
+        requested.extend(ids)
+        return original(self, ids)
+
+    monkeypatch.setattr(OpenCodeSource, "read_sessions", counting)
+    configure()
+    person = store.session(project, [user("real work"), assistant("ok")], title="real work")
+    worker = store.session(project, [user("Transcript: …")], title=f"{WORKER_TITLE_MARKER} extract opencode::x")
+    first = history.index()
+    assert set(requested) == {person, worker} and first.sources[0].skipped_workers == 1
+    requested.clear()
+    again = history.index()
+    assert requested == [] and again.sources[0].skipped_workers == 1  # nothing changed: nothing read
+    store.append(worker, [assistant('{"memories": []}')])
+    history.index()
+    assert requested == [worker]  # positive control: a changed worker session is looked at again
+    assert history.search("memories", sync_first=False).hits == []  # and still not indexed
+    con = sqlite3.connect(store.path)
+    with con:
+        for table in ("part", "message"):
+            con.execute(f"DELETE FROM {table} WHERE session_id = ?", (worker,))
+        con.execute("DELETE FROM session WHERE id = ?", (worker,))
+    con.close()
+    assert history.index().sources[0].skipped_workers == 0  # forgotten once it is gone

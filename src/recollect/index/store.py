@@ -22,7 +22,7 @@ from recollect.config import ensure_private_dir
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE, TOKENIZER_VERSION
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 LEASE_TTL_MS = 30_000
 
 
@@ -153,11 +153,21 @@ def _m003_decisions(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE session SET watermark = ''")
 
 
+def _m004_skipped(conn: sqlite3.Connection) -> None:
+    """Sessions a sync read and chose not to index (our own worker sessions), with the watermark they
+    had: an unchanged one is not read again by every later sync."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS skipped (source_id TEXT NOT NULL, native_id TEXT NOT NULL, "
+        "watermark TEXT NOT NULL, reason TEXT NOT NULL, PRIMARY KEY (source_id, native_id)) WITHOUT ROWID"
+    )
+
+
 # Ordered, named, append-only. Never edit an applied step: add a new one.
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
     ("003_decisions", _m003_decisions),
+    ("004_skipped", _m004_skipped),
 ]
 
 

@@ -203,6 +203,7 @@ def _sync_source(
         with transaction(conn):
             sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE source_id = ?", (source.id,))]
             delete_sessions(conn, sids)
+            conn.execute("DELETE FROM skipped WHERE source_id = ?", (source.id,))
             report.problems.append(f"store moved from {known[0]}; its {len(sids)} sessions were re-indexed")
 
     try:
@@ -218,8 +219,20 @@ def _sync_source(
             "SELECT sid, native_id, watermark FROM session WHERE source_id = ?", (source.id,)
         )
     }
+    skipped = dict(conn.execute("SELECT native_id, watermark FROM skipped WHERE source_id = ?", (source.id,)))
     vanished = [sid for native, (sid, _) in indexed.items() if native not in scan.stamps]
-    todo = [stamp for native, stamp in scan.stamps.items() if indexed.get(native, (0, None))[1] != stamp.watermark]
+    todo = [
+        stamp
+        for native, stamp in scan.stamps.items()
+        if indexed.get(native, (0, None))[1] != stamp.watermark and skipped.get(native) != stamp.watermark
+    ]
+    report.skipped_workers = sum(1 for native in skipped if native in scan.stamps)
+    gone_skipped = [native for native in skipped if native not in scan.stamps]
+    if gone_skipped:
+        with transaction(conn):
+            conn.executemany(
+                "DELETE FROM skipped WHERE source_id = ? AND native_id = ?", [(source.id, n) for n in gone_skipped]
+            )
     parents = {native: stamp.parent_id for native, stamp in scan.stamps.items()}
 
     if vanished:
@@ -245,9 +258,16 @@ def _sync_source(
         with transaction(conn):
             for session in sessions:
                 if WORKER_TITLE_MARKER in session.title:
-                    # Our own worker sessions (extraction, summaries) are never indexed back.
-                    returned.discard(session.id)
-                    report.skipped_workers += 1
+                    # Our own worker sessions (extraction, summaries) are never indexed back; the mark
+                    # keeps later syncs from reading them again while they do not change.
+                    returned.discard(session.id)  # if it was indexed before, it goes with `gone` below
+                    if skipped.get(session.id) is None:
+                        report.skipped_workers += 1
+                    conn.execute(
+                        "INSERT INTO skipped(source_id, native_id, watermark, reason) VALUES (?, ?, ?, 'worker') "
+                        "ON CONFLICT(source_id, native_id) DO UPDATE SET watermark = excluded.watermark",
+                        (source.id, session.id, marks[session.id]),
+                    )
                     continue
                 old = indexed.get(session.id)
                 if old is not None:
@@ -327,6 +347,7 @@ def sync(
                 sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE source_id = ?", (source_id,))]
                 delete_sessions(conn, sids)
                 conn.execute("DELETE FROM source WHERE id = ?", (source_id,))
+                conn.execute("DELETE FROM skipped WHERE source_id = ?", (source_id,))
             report.removed_sources.append(source_id)
         for spec in enabled:
             source_report = SourceReport(id=spec.id, kind=spec.kind, location=str(spec.path))

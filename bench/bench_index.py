@@ -145,7 +145,13 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
         latencies.append((time.perf_counter() - t) * 1000)
     latencies.sort()
     store_bytes = sum(p.stat().st_size for p in store.parent.glob(store.name + "*") if not p.name.endswith(".json"))
-    index_bytes = sum(p.stat().st_size for p in config.index_path.parent.glob("index.db*"))
+    # The database, its WAL and the vector matrices kept beside it (index.db.vectors/).
+    index_bytes = sum(
+        f.stat().st_size
+        for p in config.index_path.parent.glob("index.db*")
+        for f in ([p] if p.is_file() else p.rglob("*"))
+        if f.is_file()
+    )
     del history
     return {
         "sessions": size,

@@ -204,8 +204,11 @@ def doctor(config: Config | None = None) -> Diagnosis:
                 diagnosis.index_sessions = conn.execute("SELECT count(*) FROM session").fetchone()[0]
                 for row in conn.execute("SELECT id, status, message, sessions, malformed, time_synced FROM source"):
                     recorded[row[0]] = row
-            diagnosis.index_bytes = sum(
-                p.stat().st_size for p in config.index_path.parent.glob(config.index_path.name + "*") if p.is_file()
+            diagnosis.index_bytes = sum(  # the database, its WAL, and the vector matrices kept beside it
+                f.stat().st_size
+                for p in config.index_path.parent.glob(config.index_path.name + "*")
+                for f in ([p] if p.is_file() else p.rglob("*"))
+                if f.is_file()
             )
         except store.IndexUnavailable as exc:
             diagnosis.problems.append(str(exc))

@@ -181,3 +181,63 @@ def test_coverage_counts_sessions_whose_vectors_are_pending(sample_db: Path, sem
     vectors.bump_generation(conn)
     pending = search(conn, "readme", card_encoder=cards)
     assert pending.coverage.skipped_by_reason["sessions_not_yet_embedded"] >= 1
+
+
+def _fresh_process_load(conn: sqlite3.Connection, model: str) -> vectors.VectorMatrix:
+    vectors._MATRICES.clear()  # as a new process would start
+    return vectors.load_matrix(conn, model)
+
+
+def test_vector_matrices_are_kept_on_disk_and_never_served_stale(indexed: Path) -> None:
+    import numpy as np
+
+    config = load_config()
+    model = vectors.embedder_for(config).model_id
+    conn = store.connect(config.index_path)
+    gathered = vectors._gather_matrix(conn, model)
+    first = _fresh_process_load(conn, model)  # gathers from SQLite and writes the files
+    directory = vectors.matrix_dir(config.index_path)
+    written = sorted(p.name for p in directory.glob("*.npy"))
+    assert len(written) == 2, written
+    again = _fresh_process_load(conn, model)  # this one is read from the files
+    assert isinstance(again.matrix, np.memmap)  # positive control: the file was used
+    for name in ("ids", "sids", "kinds", "matrix"):
+        np.testing.assert_array_equal(getattr(again, name), getattr(gathered, name))
+        np.testing.assert_array_equal(getattr(first, name), getattr(gathered, name))
+
+    # A change to the index (a session deleted) moves the generation: the old files are not used.
+    raw = sqlite3.connect(indexed)
+    raw.execute("PRAGMA foreign_keys=ON")
+    raw.execute("DELETE FROM event_sequence WHERE aggregate_id = 'ses_dd4b43d5cffe1Zr8O8DpTMm9Yl'")
+    raw.execute("DELETE FROM session WHERE id = 'ses_dd4b43d5cffe1Zr8O8DpTMm9Yl'")
+    raw.commit()
+    history.index(config)
+    after = _fresh_process_load(conn, model)
+    np.testing.assert_array_equal(after.sids, vectors._gather_matrix(conn, model).sids)
+    assert len(after.sids) < len(gathered.sids)
+    assert not set(written) & {p.name for p in directory.glob("*.npy")}  # the old generation is gone
+
+    # A file cut short is refused and rebuilt, not read as a smaller matrix.
+    vecs = next(directory.glob(f"*{vectors.re.sub(r'[^A-Za-z0-9_.-]', '_', model)}*.vecs.npy"))
+    vecs.write_bytes(vecs.read_bytes()[:4096])
+    repaired = _fresh_process_load(conn, model)
+    np.testing.assert_array_equal(repaired.matrix, vectors._gather_matrix(conn, model).matrix)
+
+
+def test_a_rebuilt_index_never_reads_the_old_ones_matrices(indexed: Path) -> None:
+    config = load_config()
+    model = vectors.embedder_for(config).model_id
+    conn = store.connect(config.index_path)
+    _fresh_process_load(conn, model)
+    directory = vectors.matrix_dir(config.index_path)
+    old_files = {p.name for p in directory.glob("*.npy")}
+    assert old_files  # positive control
+    conn.close()
+    for path in config.index_path.parent.glob(config.index_path.name + "*"):
+        if path.is_file():
+            path.unlink()  # the user deletes the index; its matrix directory is left behind
+    history.index(config)
+    conn = store.connect(config.index_path)
+    fresh = _fresh_process_load(conn, model)
+    assert len(fresh.ids) == len(vectors._gather_matrix(conn, model).ids)
+    assert not old_files & {p.name for p in directory.glob("*.npy")}

@@ -17,14 +17,16 @@ import hashlib
 import json
 import logging
 import os
+import re
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recollect.config import Config
+from recollect.config import Config, ensure_private_dir
 
 if TYPE_CHECKING:  # numpy is imported only when vectors are used: it costs the CLI's start-up ~0.2 s
     import numpy as np
@@ -269,14 +271,45 @@ _MATRICES: dict[tuple[str, str, str], VectorMatrix] = {}
 
 
 def load_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
-    """The vectors of `model`, cached per process until the index's vector generation changes."""
-    import numpy as np
-
+    """The vectors of `model`, cached per process until the index's vector generation changes, and
+    on disk beside the index: gathering them from SQLite costs ~1 s at 5,000 sessions, which a
+    one-shot CLI search would otherwise pay every time; the file is memory-mapped in milliseconds."""
     path = conn.execute("PRAGMA database_list").fetchone()[2]
     key = (path, model, generation(conn))
     cached = _MATRICES.get(key)
     if cached is not None:
         return cached
+    ident = index_id(conn) if path else None
+    files = _matrix_files(Path(path), ident, model, key[2]) if ident else None
+    result = _read_matrix(files) if files else None
+    if result is None:
+        result = _gather_matrix(conn, model)
+        if files:
+            _write_matrix(files, result)
+    for old in [k for k in list(_MATRICES) if k[:2] == (path, model)]:
+        _MATRICES.pop(old, None)  # one generation per index and model is enough
+    _MATRICES[key] = result
+    return result
+
+
+def index_id(conn: sqlite3.Connection) -> str | None:
+    """A random id of this index, made once: files derived from the index (the vector matrices) are
+    never taken for those of an index deleted and rebuilt in the same place. None on a read-only
+    handle to an index that has none yet."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'index_id'").fetchone()
+    if row is None:
+        try:
+            with conn:
+                conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('index_id', ?)", (os.urandom(8).hex(),))
+        except sqlite3.OperationalError:  # read-only, or the writer holds the lock: no file cache this time
+            return None
+        row = conn.execute("SELECT value FROM meta WHERE key = 'index_id'").fetchone()
+    return str(row[0])
+
+
+def _gather_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
+    import numpy as np
+
     rows = conn.execute(
         "SELECT c.id, c.sid, 0, v.vec FROM chunk c JOIN vector v ON v.hash = c.hash AND v.model = ? "
         "UNION ALL SELECT s.sid, s.sid, 1, v.vec FROM session s JOIN vector v ON v.hash = s.card_hash AND v.model = ?",
@@ -286,13 +319,58 @@ def load_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
         matrix = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), -1)
     else:
         matrix = np.zeros((0, 1), dtype=np.float32)
-    result = VectorMatrix(
+    return VectorMatrix(
         ids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
         sids=np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
         kinds=np.fromiter((r[2] for r in rows), dtype=np.int8, count=len(rows)),
         matrix=matrix,
     )
-    for old in [k for k in list(_MATRICES) if k[:2] == (path, model)]:
-        _MATRICES.pop(old, None)  # one generation per index and model is enough
-    _MATRICES[key] = result
-    return result
+
+
+def matrix_dir(index_path: Path) -> Path:
+    """Where the matrices of an index are kept: disposable, rebuilt from the index when missing."""
+    return index_path.with_name(index_path.name + ".vectors")
+
+
+def _matrix_files(index_path: Path, index_id: str, model: str, gen: str) -> tuple[Path, Path]:
+    stem = f"{index_id}-{re.sub(r'[^A-Za-z0-9_.-]', '_', model)}"
+    directory = matrix_dir(index_path)
+    return directory / f"{stem}-{gen}.rows.npy", directory / f"{stem}-{gen}.vecs.npy"
+
+
+def _read_matrix(files: tuple[Path, Path]) -> VectorMatrix | None:
+    import numpy as np
+
+    rows_file, vecs_file = files
+    try:
+        rows = np.load(rows_file)
+        matrix = np.load(vecs_file, mmap_mode="r")
+    except (OSError, ValueError):  # missing (the usual case after a change), or cut short
+        return None
+    if rows.ndim != 2 or rows.shape[0] != 3 or matrix.ndim != 2 or rows.shape[1] != matrix.shape[0]:
+        return None
+    return VectorMatrix(ids=rows[0], sids=rows[1], kinds=rows[2].astype(np.int8), matrix=matrix)
+
+
+def _write_matrix(files: tuple[Path, Path], result: VectorMatrix) -> None:
+    import numpy as np
+
+    rows_file, vecs_file = files
+    stem = rows_file.name.rsplit("-", 1)[0]
+    try:
+        ensure_private_dir(rows_file.parent)
+        rows = np.stack([result.ids, result.sids, result.kinds.astype(np.int64)])
+        # Rows first, vectors last, each renamed into place whole: a reader that finds the vectors
+        # file finds its rows too, and a torn pair is refused by the shape check.
+        for target, array in ((rows_file, rows), (vecs_file, np.ascontiguousarray(result.matrix))):
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".matrix-", suffix=".npy")
+            with os.fdopen(fd, "wb") as f:
+                np.save(f, array)
+            os.replace(tmp, target)
+        index_id = stem.split("-", 1)[0]
+        for old in target.parent.glob("*.npy"):
+            # An older generation of this model, or any file of an index since deleted and rebuilt.
+            if old not in files and (old.name.startswith(f"{stem}-") or not old.name.startswith(f"{index_id}-")):
+                old.unlink(missing_ok=True)
+    except OSError as exc:  # a read-only or full disk costs only speed
+        log.info("could not keep the vector matrix in %s: %s", rows_file.parent, exc)

@@ -337,10 +337,14 @@ def search(
     lexical = set(chunk_rank) | set(card_rank)
     # The rescue lane: sessions that share no words with the query but mean the same.
     rescued = {sid for sid, (score, _) in semantic.items() if sid not in lexical and score >= RESCUE_MIN_COSINE}
+    # By the card arm: among the nearest cards, and nearer than any session the words found.
+    nearest_lexical = min((about_rank[sid] for sid in lexical if sid in about_rank), default=len(about_rank) + 1)
     rescued |= {
         sid
         for sid, score in about.items()
-        if sid not in lexical and about_rank[sid] <= ABOUT_RESCUE_RANK and score >= ABOUT_MIN_COSINE
+        if sid not in lexical
+        and about_rank[sid] < min(ABOUT_RESCUE_RANK + 1, nearest_lexical)
+        and score >= ABOUT_MIN_COSINE
     }
     candidates = lexical | rescued
     coverage.sessions_matched = len(candidates)

@@ -80,6 +80,23 @@ def _muse_source():  # type: ignore[no-untyped-def]
     return _SOURCE[0]
 
 
+def _memoized(key: tuple[str, bool], make: Callable[[], object], what: str) -> object:
+    """One model object per process and key; a failure is logged, not cached (the next call retries)."""
+    with _LOCK:
+        if key in _EMBEDDERS:
+            return _EMBEDDERS[key]
+    try:
+        model = make()
+    except Exception as exc:  # semantic search is an addition: its failure must not break search
+        log.warning("%s unavailable: %s", what, exc)
+        return None
+    if model is not None:
+        with _LOCK:
+            _EMBEDDERS[key] = model
+            _EMBEDDERS[(key[0], False)] = model  # a model built for an index serves searches too
+    return model
+
+
 def embedder_for(config: Config, *, build: bool = False, progress: Progress | None = None):  # type: ignore[no-untyped-def]
     """The configured embedder, or None when semantic search is off or unavailable.
 
@@ -90,29 +107,19 @@ def embedder_for(config: Config, *, build: bool = False, progress: Progress | No
     section = config.section("embeddings")
     provider = str(section.get("provider", "static")).lower()
     cache_dir = model_cache_dir(config)
-    key = (f"{provider}:{cache_dir}:{sorted(section.items())}", build)
-    with _LOCK:
-        if key in _EMBEDDERS:
-            return _EMBEDDERS[key]
-    try:
+
+    def make():  # type: ignore[no-untyped-def]
         from recollect import embed
         from recollect.embed import static
 
-        if provider == "static":
-            source = _muse_source()
-            if source is None or (not build and not static.is_built(cache_dir, source)):
-                return None  # not cached: once `recollect index` builds the model, the next search uses it
-            model = static.load_or_build(cache_dir, source, progress=progress)
-        else:
-            model = embed.from_config(section, cache_dir, progress=progress)
-    except Exception as exc:  # semantic search is an addition: its failure must not break search
-        log.warning("semantic search unavailable: %s", exc)
-        return None
-    with _LOCK:
-        _EMBEDDERS[key] = model
-        if model is not None:
-            _EMBEDDERS[(key[0], False)] = model
-    return model
+        if provider != "static":
+            return embed.from_config(section, cache_dir, progress=progress)
+        source = _muse_source()
+        if source is None or (not build and not static.is_built(cache_dir, source)):
+            return None  # not cached: once `recollect index` builds the model, the next search uses it
+        return static.load_or_build(cache_dir, source, progress=progress)
+
+    return _memoized((f"{provider}:{cache_dir}:{sorted(section.items())}", build), make, "semantic search")
 
 
 def card_encoder_for(config: Config):  # type: ignore[no-untyped-def]
@@ -121,21 +128,14 @@ def card_encoder_for(config: Config):  # type: ignore[no-untyped-def]
     if not semantic_enabled(config) or config.section("embeddings").get("cards", True) is False:
         return None
     cache_dir = model_cache_dir(config)
-    key = (f"cards:{cache_dir}", False)
-    with _LOCK:
-        if key in _EMBEDDERS:
-            return _EMBEDDERS[key]
-    try:
+
+    def make():  # type: ignore[no-untyped-def]
         from recollect.embed.muse import CardEncoder, MuseEmbedder
 
         source = _muse_source()
-        model = None if source is None else CardEncoder(MuseEmbedder(source, cache_dir=cache_dir))
-    except Exception as exc:  # semantic search is an addition: its failure must not break search
-        log.warning("card encoder unavailable: %s", exc)
-        model = None
-    with _LOCK:
-        _EMBEDDERS[key] = model
-    return model
+        return None if source is None else CardEncoder(MuseEmbedder(source, cache_dir=cache_dir))
+
+    return _memoized((f"cards:{cache_dir}", False), make, "the session-card encoder")
 
 
 def bump_generation(conn: sqlite3.Connection) -> None:

@@ -321,17 +321,11 @@ def search(
             chunk_rank[sid] = len(chunk_rank) + 1
         session_chunks.setdefault(sid, []).append(cid)
     card_rank = {sid: i + 1 for i, (sid, _) in enumerate(card_rows)}
-    semantic = (
-        semantic_candidates(conn, embedder, query, session_where, session_params)
-        if embedder is not None and not filters.chunk_level
-        else {}
-    )
+    meaning = not filters.chunk_level and (embedder is not None or card_encoder is not None)
+    allowed = _in_scope(conn, session_where, session_params) if meaning else None
+    semantic = semantic_candidates(conn, embedder, query, allowed) if meaning and embedder is not None else {}
     semantic_rank = {sid: i + 1 for i, sid in enumerate(semantic)}
-    about = (
-        about_candidates(conn, card_encoder, query, session_where, session_params)
-        if card_encoder is not None and not filters.chunk_level
-        else {}
-    )
+    about = about_candidates(conn, card_encoder, query, allowed) if meaning and card_encoder is not None else {}
     about_rank = {sid: i + 1 for i, sid in enumerate(about)}
     models_used = [m for m in (embedder, card_encoder) if m is not None] if not filters.chunk_level else []
     lexical = set(chunk_rank) | set(card_rank)
@@ -451,23 +445,42 @@ def search(
     return SearchResult(query, terms, hits, coverage, (time.perf_counter() - started) * 1000, corrections)
 
 
-def semantic_candidates(
-    conn: sqlite3.Connection, embedder: Any, query: str, where: str, params: list[object]
-) -> dict[int, tuple[float, int | None]]:
-    """Sessions nearest to the query by meaning, best first: sid -> (cosine, best chunk id or None for the card).
+def _in_scope(conn: sqlite3.Connection, where: str, params: list[object]) -> Any:
+    """The sessions a semantic arm may return (an array of sids), or None when the scope admits all."""
+    import numpy as np
 
-    The scope predicate is applied before ranking: vectors of sessions outside it are masked out."""
+    if where == "1":
+        return None
+    return np.fromiter((r[0] for r in conn.execute(f"SELECT sid FROM session s WHERE {where}", params)), np.int64)
+
+
+def _nearest(
+    conn: sqlite3.Connection, model: Any, query: str, allowed: Any, *, cards_only: bool
+) -> tuple[Any, Any, Any]:
+    """(matrix, rows, cosines) of the vectors of `model` nearest the query, best first. The scope is
+    applied before ranking: vectors of sessions outside it are masked out."""
     import numpy as np
 
     from recollect.embed.topk import top_k
 
-    matrix = load_matrix(conn, embedder.model_id)
-    if not len(matrix.ids):
-        return {}
-    allowed = np.fromiter((r[0] for r in conn.execute(f"SELECT sid FROM session s WHERE {where}", params)), np.int64)
-    mask = np.isin(matrix.sids, allowed)
-    query_vec = np.asarray(embedder.embed([query]), dtype=np.float32)[0]
+    matrix = load_matrix(conn, model.model_id)
+    mask = (matrix.kinds == 1) if cards_only else None
+    if allowed is not None:
+        in_scope = np.isin(matrix.sids, allowed)
+        mask = in_scope if mask is None else mask & in_scope
+    if not len(matrix.ids) or (cards_only and not (matrix.kinds == 1).any()):
+        return matrix, np.zeros(0, np.int64), np.zeros(0, np.float32)
+    query_vec = np.asarray(model.embed([query]), dtype=np.float32)[0]
     rows, scores = top_k(matrix.matrix, query_vec, SEMANTIC_CANDIDATES, mask)
+    return matrix, rows, scores
+
+
+def semantic_candidates(
+    conn: sqlite3.Connection, embedder: Any, query: str, allowed: Any = None
+) -> dict[int, tuple[float, int | None]]:
+    """Sessions nearest to the query by the static model, over chunks and cards, best first:
+    sid -> (cosine, best chunk id or None for the card)."""
+    matrix, rows, scores = _nearest(conn, embedder, query, allowed, cards_only=False)
     best: dict[int, tuple[float, int | None]] = {}
     for row, score in zip(rows.tolist(), scores.tolist(), strict=True):
         sid = int(matrix.sids[row])
@@ -487,22 +500,9 @@ def prose_share(query: str) -> float:
     return max(0.0, 1.0 - len(identifiers_in(query)) / len(words))
 
 
-def about_candidates(
-    conn: sqlite3.Connection, encoder: Any, query: str, where: str, params: list[object]
-) -> dict[int, float]:
+def about_candidates(conn: sqlite3.Connection, encoder: Any, query: str, allowed: Any = None) -> dict[int, float]:
     """Sessions whose card is nearest the query by the card encoder's meaning, best first: sid -> cosine."""
-    import numpy as np
-
-    from recollect.embed.topk import top_k
-
-    matrix = load_matrix(conn, encoder.model_id)
-    cards = matrix.kinds == 1
-    if not cards.any():
-        return {}
-    allowed = np.fromiter((r[0] for r in conn.execute(f"SELECT sid FROM session s WHERE {where}", params)), np.int64)
-    mask = cards & np.isin(matrix.sids, allowed)
-    query_vec = np.asarray(encoder.embed([query]), dtype=np.float32)[0]
-    rows, scores = top_k(matrix.matrix, query_vec, SEMANTIC_CANDIDATES, mask)
+    matrix, rows, scores = _nearest(conn, encoder, query, allowed, cards_only=True)
     return {int(matrix.sids[r]): float(s) for r, s in zip(rows.tolist(), scores.tolist(), strict=True)}
 
 

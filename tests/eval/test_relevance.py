@@ -172,6 +172,44 @@ def test_meaning_never_costs_a_category(corpus: Corpus, queries: list[EvalQuery]
         assert hybrid[cat]["mrr"] > lexical[cat]["mrr"] + 0.02, (cat, hybrid[cat], lexical[cat])
 
 
+# Text about nothing in the corpus: made-up words and everyday topics, English, Chinese, Spanish.
+ABOUT_NOTHING = (
+    "teshnaxkasnemip",
+    "drorumtesh",
+    "quavorgli",
+    "naxvorwibgli",
+    "naxteshsnebunax",
+    "kasneloquadro",
+    "banana smoothie recipe",
+    "weather in paris tomorrow",
+    "how to knit a scarf",
+    "宇宙飞船燃料",
+    "猫咪喜欢吃鱼",
+    "la receta de paella valenciana",
+    "football match results",
+    "learn to ride a horse",
+)
+
+
+def test_text_about_nothing_in_the_history_finds_nothing_by_meaning(
+    corpus: Corpus, queries: list[EvalQuery]
+) -> None:
+    """The rescue lane lets in sessions that share no word with the query. It must not hand back the
+    nearest noise for a query about nothing there: a user then sees no hits and a hint, not junk."""
+    from recollect import history
+
+    def by_meaning(text: str) -> list[str]:
+        result = history.search(text, Filters(), limit=10, config=corpus.config, sync_first=False)
+        return [h.session_id for h in result.hits if h.why == "semantic"]
+
+    with pytest.MonkeyPatch.context() as env:
+        env.delenv("RECOLLECT_EMBEDDINGS", raising=False)
+        rescued = [q.id for q in queries if q.category == "cross_lingual" and set(by_meaning(q.query)) & set(q.gold)]
+        assert rescued, "positive control: some cross-lingual gold session should come in by meaning"
+        noise = {text: found for text in ABOUT_NOTHING if (found := by_meaning(text))}
+    assert not noise, noise
+
+
 def test_plain_fts5_baseline_runs(corpus: Corpus, queries: list[EvalQuery]) -> None:
     """The comparison is reported by `recollect eval`, not held by a test; it must only work."""
     exact = next(q for q in queries if q.category == "error_output")

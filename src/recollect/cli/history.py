@@ -216,7 +216,9 @@ def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, as
         )
         tool = f" {escape(hit.tool)}" if hit.tool and hit.klass != "tool_input" else ""  # tool_input names it
         out.print(f"   [cyan]{hit.role}/{hit.klass}[/cyan]{tool}: {escape(hit.snippet)}", emoji=False)
-        out.print(f"   [dim]read: recollect read {hit.cursor}[/dim]", highlight=False)
+        # A hit that shares no word with the query would puzzle a reader without this.
+        meaning = "by meaning, no shared word · " if hit.why == "semantic" else ""
+        out.print(f"   [dim]{meaning}read: recollect read {hit.cursor}[/dim]", highlight=False)
     limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
     click.echo(
         f"\n{cov.hits_returned} hits from {cov.sessions_returned} sessions; {cov.sessions_matched} matched, "

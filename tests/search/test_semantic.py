@@ -241,3 +241,48 @@ def test_a_rebuilt_index_never_reads_the_old_ones_matrices(indexed: Path) -> Non
     fresh = _fresh_process_load(conn, model)
     assert len(fresh.ids) == len(vectors._gather_matrix(conn, model).ids)
     assert not old_files & {p.name for p in directory.glob("*.npy")}
+
+
+class _FailsOnce:
+    """The card encoder, except that its first call (the prefetch thread's) raises."""
+
+    def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+        self.inner, self.model_id, self.dim, self.batch, self.calls = inner, inner.model_id, inner.dim, 64, 0
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("encoder hiccup")
+        return self.inner.embed(texts)
+
+
+def test_cards_embedded_ahead_during_the_sync_match_the_encoder(sample_db: Path, semantic: None) -> None:
+    import numpy as np
+
+    from recollect.index.sync import sync
+
+    config = load_config()
+    cards = vectors.card_encoder_for(config)
+    conn = store.connect(config.index_path)
+    report = sync(conn, history.configured_specs(config), card_encoder=cards)  # a whole index: prefetched
+    rows = conn.execute(
+        "SELECT s.card_text, v.vec FROM session s JOIN vector v ON v.hash = s.card_hash AND v.model = ?",
+        (cards.model_id,),
+    ).fetchall()
+    sessions = conn.execute("SELECT count(*) FROM session WHERE card_hash IS NOT NULL").fetchone()[0]
+    assert report.cards.embedded == len(rows) == sessions > 0
+    stored = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
+    direct = np.stack([cards.embed([r[0]])[0] for r in rows])  # one by one, on this thread
+    np.testing.assert_allclose(stored, direct, atol=1e-5)
+
+
+def test_a_failed_prefetch_is_redone_by_the_pass(sample_db: Path, semantic: None) -> None:
+    from recollect.index.sync import sync
+
+    config = load_config()
+    flaky = _FailsOnce(vectors.card_encoder_for(config))
+    conn = store.connect(config.index_path)
+    report = sync(conn, history.configured_specs(config), card_encoder=flaky)
+    sessions = conn.execute("SELECT count(*) FROM session WHERE card_hash IS NOT NULL").fetchone()[0]
+    assert flaky.calls >= 2  # the prefetch's call failed; the pass made the vectors itself
+    assert report.cards.embedded == _card_vectors(conn, flaky.model_id) == sessions > 0

@@ -194,7 +194,12 @@ def _root_of(session_id: str, parents: dict[str, str | None]) -> str | None:
 
 
 def _sync_source(
-    conn: sqlite3.Connection, source: Source, report: SourceReport, lease: Lease, progress: Progress | None
+    conn: sqlite3.Connection,
+    source: Source,
+    report: SourceReport,
+    lease: Lease,
+    progress: Progress | None,
+    prefetch: vectors.Prefetch | None = None,
 ) -> None:
     known = conn.execute("SELECT location FROM source WHERE id = ?", (source.id,)).fetchone()
     if known is not None and known[0] != str(source.location):
@@ -255,6 +260,7 @@ def _sync_source(
             break
         lease.renew()
         returned = {s.id for s in sessions}
+        inserted: list[int] = []
         with transaction(conn):
             for session in sessions:
                 if WORKER_TITLE_MARKER in session.title:
@@ -275,11 +281,20 @@ def _sync_source(
                     report.updated += 1
                 else:
                     report.added += 1
-                insert_session(conn, session, marks[session.id], _root_of(session.id, parents))
+                inserted.append(insert_session(conn, session, marks[session.id], _root_of(session.id, parents)))
             # Listed by the scan but gone by the time we read it: deleted in between.
             gone = [indexed[i][0] for i in marks if i not in returned and i in indexed]
             delete_sessions(conn, gone)
             report.removed += len(gone)
+        if prefetch is not None and inserted:
+            prefetch.submit(
+                conn.execute(
+                    f"SELECT card_hash, card_text FROM session s WHERE sid IN ({','.join('?' * len(inserted))}) "
+                    "AND card_hash IS NOT NULL AND NOT EXISTS "
+                    "(SELECT 1 FROM vector v WHERE v.hash = s.card_hash AND v.model = ?)",
+                    [*inserted, prefetch.embedder.model_id],
+                ).fetchall()
+            )
         done += len(batch)
         if progress:
             progress(source.id, done, total)
@@ -336,6 +351,9 @@ def sync(
             report.seconds = time.perf_counter() - started
             return report
         time.sleep(0.2)
+    # A whole index embeds the new sessions' cards on a second thread while it reads on (a search's
+    # bounded sync embeds too little for that to pay).
+    prefetch = vectors.Prefetch(card_encoder) if card_encoder is not None and embed_batches is None else None
     try:
         enabled = [s for s in specs if s.enabled]
         configured = {s.id for s in enabled}
@@ -357,7 +375,7 @@ def sync(
             except (ValueError, SourceError) as exc:
                 source_report.status, source_report.message = "unreadable", str(exc)
                 continue
-            _sync_source(conn, source, source_report, lease, progress)
+            _sync_source(conn, source, source_report, lease, progress, prefetch)
         changed = report.changed > 0 or bool(report.removed_sources)
         passes = [("semantic", "embedding", embedder, False), ("cards", "embedding session cards", card_encoder, True)]
         embedded_any = False
@@ -368,8 +386,16 @@ def sync(
             if vectors.backfill_needed(conn, model.model_id, changed):
                 embed_progress = (lambda done, total, label=label: progress(label, done, total)) if progress else None
                 limit = None if embed_batches is None else embed_batches * getattr(model, "batch", vectors.BATCH)
+                # The static pass ran while the prefetch thread kept embedding cards: collect them now.
+                ready = prefetch.collect(embed_progress) if cards_only and prefetch is not None else None
                 backfill = vectors.backfill(
-                    conn, model, renew=lease.renew, progress=embed_progress, cards_only=cards_only, limit=limit
+                    conn,
+                    model,
+                    renew=lease.renew,
+                    progress=embed_progress,
+                    cards_only=cards_only,
+                    limit=limit,
+                    ready=ready,
                 )
                 embedded_any = True
             setattr(report, attr, backfill)
@@ -377,6 +403,8 @@ def sync(
         if prune_vectors and models and (embedded_any or vectors.prune_needed(conn, models)):
             report.vectors_dropped = vectors.prune(conn, models)
     finally:
+        if prefetch is not None:
+            prefetch.close()
         lease.release()
     report.seconds = time.perf_counter() - started
     return report

@@ -159,6 +159,49 @@ class BackfillReport:
     pending: int = 0  # texts left without a vector by a pass with a limit
 
 
+class Prefetch:
+    """Embeds texts on a worker thread while the caller goes on reading sessions. The full encoder's
+    matrix work releases the GIL, so on a second core the card pass of a first index mostly overlaps
+    the sync instead of following it. Results are only vectors: the caller writes them under its lease."""
+
+    def __init__(self, embedder) -> None:  # type: ignore[no-untyped-def]
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.embedder = embedder
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="recollect-embed")
+        self._jobs: list[tuple[list[bytes], object]] = []
+        self._seen: set[bytes] = set()
+
+    def submit(self, items: list[tuple[bytes, str]]) -> None:
+        items = [(h, t) for h, t in items if h not in self._seen]
+        if items:
+            self._seen.update(h for h, _ in items)
+            texts = [embed_text(t) for _, t in items]
+            self._jobs.append(([h for h, _ in items], self._pool.submit(self.embedder.embed, texts)))
+
+    def collect(self, progress: Progress | None = None) -> dict[bytes, np.ndarray]:
+        """Every vector, by content hash, once its job is done; a failed job is left to the pass."""
+        ready: dict[bytes, np.ndarray] = {}
+        total = sum(len(hashes) for hashes, _ in self._jobs)
+        for hashes, future in self._jobs:
+            if progress:
+                progress(len(ready), total)
+            try:
+                vectors = future.result()  # type: ignore[attr-defined]
+            except Exception as exc:
+                log.info("prefetched embedding failed (%s); the embedding pass redoes it", exc)
+                continue
+            ready.update(zip(hashes, vectors, strict=True))
+        if progress:
+            progress(total, total)
+        self.close()
+        return ready
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._jobs.clear()
+
+
 def backfill(
     conn: sqlite3.Connection,
     embedder,  # type: ignore[no-untyped-def]
@@ -167,9 +210,11 @@ def backfill(
     progress: Progress | None = None,
     cards_only: bool = False,
     limit: int | None = None,
+    ready: dict[bytes, np.ndarray] | None = None,
 ) -> BackfillReport:
     """Embed every chunk and card text (with `cards_only`, every card) that has no vector for
-    `embedder.model_id`; with `limit`, at most that many (the rest is left `pending` for a later pass)."""
+    `embedder.model_id`; with `limit`, at most that many (the rest is left `pending` for a later pass).
+    Vectors in `ready` (made ahead by a `Prefetch` of the same embedder) are written, not made again."""
     import numpy as np
 
     from recollect.index.store import transaction
@@ -183,6 +228,16 @@ def backfill(
         ") t WHERE NOT EXISTS (SELECT 1 FROM vector v WHERE v.hash = t.hash AND v.model = ?) GROUP BY hash",
         (model,),
     ).fetchall()
+    if ready:
+        done = [(h, ready[h]) for h, _ in todo if h in ready]
+        with transaction(conn):
+            conn.executemany(
+                "INSERT OR REPLACE INTO vector(hash, model, dim, vec) VALUES (?, ?, ?, ?)",
+                [(h, model, len(v), np.asarray(v, dtype=np.float32).tobytes()) for h, v in done],
+            )
+            bump_generation(conn)
+        report.embedded += len(done)
+        todo = [(h, t) for h, t in todo if h not in ready]
     if limit is not None and len(todo) > limit:
         report.pending = len(todo) - limit
         todo = todo[:limit]

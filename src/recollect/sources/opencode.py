@@ -218,6 +218,9 @@ class OpenCodeSource:
         self.location = spec.path
         self.discovered = spec.discovered
         self.storage_dir = spec.path.parent / "storage"
+        # Where the last scan found each legacy session's file: a sync reads sessions in batches,
+        # and without this every batch would parse every session file of the tree again.
+        self._legacy_paths: dict[str, Path] = {}
 
     # -- database access ---------------------------------------------------------------------
 
@@ -450,6 +453,7 @@ class OpenCodeSource:
                 problems.append(f"legacy session file is not valid JSON, skipped: {path.name}")
                 continue
             sid = data["id"]
+            self._legacy_paths[sid] = path
             message_dir = self.storage_dir / "message" / sid
             digest = hashlib.blake2b(digest_size=8)
             stat = path.stat()
@@ -462,8 +466,14 @@ class OpenCodeSource:
 
     def _read_legacy(self, ids: list[str]) -> Iterator[Session]:
         wanted = set(ids)
-        for path in self._legacy_session_files():
-            data = _loads(path.read_text(encoding="utf-8", errors="replace"))
+        known = [self._legacy_paths[i] for i in ids if i in self._legacy_paths]
+        # The scan's paths when it saw every wanted session; else the whole tree (a file may have moved).
+        paths = known if len(known) == len(wanted) else self._legacy_session_files()
+        for path in paths:
+            try:
+                data = _loads(path.read_text(encoding="utf-8", errors="replace"))
+            except OSError:  # deleted since the scan: the sync counts it as gone
+                continue
             if not isinstance(data, dict) or data.get("id") not in wanted:
                 continue
             times = data.get("time") if isinstance(data.get("time"), dict) else {}

@@ -218,3 +218,55 @@ def test_missing_database_beside_its_storage_tree_keeps_the_index(sample_db: Pat
     report = history.index(config)
     assert report.sources[0].status == "missing"
     assert history.search("readme", sync_first=False).hits
+
+
+def test_a_session_that_cannot_be_read_is_kept_not_taken_for_deleted(
+    sample_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from recollect.sources.opencode import OpenCodeSource
+
+    conn = store.connect(tmp_path / "index.db")
+    first = sync(conn, spec(sample_db))
+    victim = "ses_dd4b49e37ffeypNpHy09J5kHaD"
+    before = conn.execute("SELECT count(*) FROM chunk c JOIN session s ON s.sid = c.sid WHERE native_id = ?", (victim,))
+    chunks = before.fetchone()[0]
+    assert first.sources[0].sessions == 12 and chunks > 0
+    raw = sqlite3.connect(sample_db)
+    raw.execute("UPDATE event_sequence SET seq = seq + 1 WHERE aggregate_id = ?", (victim,))  # it changed
+    raw.commit()
+    original = OpenCodeSource.read_sessions
+
+    def failing(self: OpenCodeSource, ids):  # type: ignore[no-untyped-def]
+        for session in original(self, ids):
+            if session.id == victim:
+                self.unreadable[victim] = "Permission denied"  # as a JSONL source records an OSError
+                continue
+            yield session
+
+    monkeypatch.setattr(OpenCodeSource, "read_sessions", failing)
+    report = sync(conn, spec(sample_db))
+    assert report.sources[0].removed == 0 and report.sources[0].sessions == 12
+    assert "could not be read this time and were kept" in report.summary()
+    kept = conn.execute("SELECT count(*) FROM chunk c JOIN session s ON s.sid = c.sid WHERE native_id = ?", (victim,))
+    assert kept.fetchone()[0] == chunks
+    monkeypatch.setattr(OpenCodeSource, "read_sessions", original)
+    retried = sync(conn, spec(sample_db))  # readable again: the change is taken in
+    assert retried.sources[0].updated == 1 and "could not be read" not in retried.summary()
+
+
+def test_jsonl_sources_record_what_they_could_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recollect.sources import claude_code
+
+    projects = tmp_path / ".claude" / "projects" / "-work-app"
+    projects.mkdir(parents=True)
+    line = '{"type":"user","sessionId":"s1","uuid":"u1","timestamp":"2026-01-01T00:00:00Z","cwd":"/work/app",'
+    (projects / "s1.jsonl").write_text(line + '"message":{"role":"user","content":"hello"}}\n')
+    src = claude_code.ClaudeCodeSource(SourceSpec(id="claude", kind="claude-code", path=tmp_path / ".claude"))
+    ids = list(src.scan().stamps)
+    assert [s.id for s in src.read_sessions(ids)] == ["s1"] and src.unreadable == {}  # positive control
+
+    def denied(*args: object) -> None:
+        raise PermissionError("Permission denied")
+
+    monkeypatch.setattr(src, "_read", denied)
+    assert list(src.read_sessions(ids)) == [] and src.unreadable == {"s1": "Permission denied"}

@@ -74,6 +74,9 @@ class SyncReport:
             text = f"{s.id}: {s.sessions} sessions (+{s.added} new, {s.updated} updated, -{s.removed} removed)"
             if s.malformed:
                 text += f", {s.malformed} malformed records skipped"
+            if s.problems:  # the first says what; the count says whether there is more to look at
+                more = f" (+{len(s.problems) - 1} more)" if len(s.problems) > 1 else ""
+                text += f"; note: {s.problems[0]}{more}"
             parts.append(text)
         if not parts:
             parts.append("no sources found (run 'recollect doctor')")
@@ -282,8 +285,10 @@ def _sync_source(
                 else:
                     report.added += 1
                 inserted.append(insert_session(conn, session, marks[session.id], _root_of(session.id, parents)))
-            # Listed by the scan but gone by the time we read it: deleted in between.
-            gone = [indexed[i][0] for i in marks if i not in returned and i in indexed]
+            # Listed by the scan but gone by the time we read it: deleted in between. One that is there
+            # but could not be read keeps its indexed rows (and its old watermark: retried next sync).
+            unreadable = getattr(source, "unreadable", {})
+            gone = [indexed[i][0] for i in marks if i not in returned and i in indexed and i not in unreadable]
             delete_sessions(conn, gone)
             report.removed += len(gone)
         if prefetch is not None and inserted:
@@ -299,6 +304,13 @@ def _sync_source(
         if progress:
             progress(source.id, done, total)
 
+    unreadable = getattr(source, "unreadable", {})
+    if unreadable:
+        first = next(iter(unreadable.items()))
+        report.problems.append(
+            f"{len(unreadable)} sessions could not be read this time and were kept as indexed "
+            f"(first: {first[0]}: {first[1]}); they are retried on the next sync"
+        )
     _record_source(conn, source, report)
 
 

@@ -23,11 +23,15 @@ class Source(Protocol):
     id: str  # unique among configured sources; qualifies ids and cursors ("claude::<uuid>")
     kind: str  # opencode | claude-code | codex | gemini
     location: Path  # the store: a file or a directory
+    # Sessions `read_sessions` found but could not read (permissions, I/O errors), with why: a sync
+    # keeps what it indexed of them and reports them, rather than taking them for deleted.
+    unreadable: dict[str, str]
 
     def scan(self) -> ScanResult: ...
 
     def read_sessions(self, ids: Iterable[str]) -> Iterator[Session]:
-        """Sessions for `ids`, in any order; ids that vanished since the scan are skipped."""
+        """Sessions for `ids`, in any order; ids that vanished since the scan are skipped, ids that
+        are there but cannot be read are skipped and recorded in `unreadable`."""
         ...
 
 

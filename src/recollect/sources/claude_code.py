@@ -120,6 +120,7 @@ class ClaudeCodeSource:
 
     def __init__(self, spec: SourceSpec) -> None:
         self.id = spec.id
+        self.unreadable: dict[str, str] = {}
         self.location = spec.path
         self._discovered = spec.discovered
         # First sessionId of a file never changes once written (the file only grows).
@@ -240,6 +241,7 @@ class ClaudeCodeSource:
                 continue
             except OSError as exc:
                 log.warning("claude: cannot read session %s: %s", sid, exc)
+                self.unreadable[sid] = str(exc)
                 continue
             yield session
 

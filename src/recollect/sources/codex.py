@@ -159,6 +159,7 @@ class CodexSource:
 
     def __init__(self, spec: SourceSpec) -> None:
         self.id = spec.id
+        self.unreadable: dict[str, str] = {}
         self.location = spec.path
         self._discovered = spec.discovered
         self._parents: dict[Path, str | None] = {}  # the session_meta line never changes
@@ -250,6 +251,7 @@ class CodexSource:
                 continue
             except OSError as exc:
                 log.warning("codex: cannot read session %s: %s", sid, exc)
+                self.unreadable[sid] = str(exc)
                 continue
             builder = _Builder(sid, self.id)
             session = builder.build([record for _, record in result.records], [n for n, _ in result.records])

@@ -84,6 +84,7 @@ class GeminiSource:
 
     def __init__(self, spec: SourceSpec) -> None:
         self.id = spec.id
+        self.unreadable: dict[str, str] = {}
         self.location = spec.path
         self._discovered = spec.discovered
         self._ids: dict[Path, str] = {}  # a recording's session id never changes
@@ -182,6 +183,7 @@ class GeminiSource:
                 continue
             except OSError as exc:
                 log.warning("gemini: cannot read session %s: %s", sid, exc)
+                self.unreadable[sid] = str(exc)
                 continue
             session.project_id = chat.project.name
             session.directory = session.directory or projects.directory(chat.project)

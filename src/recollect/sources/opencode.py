@@ -221,6 +221,7 @@ class OpenCodeSource:
         # Where the last scan found each legacy session's file: a sync reads sessions in batches,
         # and without this every batch would parse every session file of the tree again.
         self._legacy_paths: dict[str, Path] = {}
+        self.unreadable: dict[str, str] = {}
 
     # -- database access ---------------------------------------------------------------------
 
@@ -472,7 +473,10 @@ class OpenCodeSource:
         for path in paths:
             try:
                 data = _loads(path.read_text(encoding="utf-8", errors="replace"))
-            except OSError:  # deleted since the scan: the sync counts it as gone
+            except FileNotFoundError:  # deleted since the scan: the sync counts it as gone
+                continue
+            except OSError as exc:  # there but unreadable: kept as indexed, reported
+                self.unreadable[path.stem] = str(exc)
                 continue
             if not isinstance(data, dict) or data.get("id") not in wanted:
                 continue

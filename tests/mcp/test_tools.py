@@ -191,3 +191,14 @@ def test_memory_refusals_are_error_replies(project: Path) -> None:
     assert refused.is_error and "only a person can forget it" in refused.text
     missing = call_tool("memory_forget", {"id": "pitfalls/nothing-here"}, settings)
     assert missing.is_error and "no memory pitfalls/nothing-here" in missing.text
+
+
+def test_a_hit_found_by_meaning_tells_the_model(
+    sample_db: Path, semantic: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RECOLLECT_SOURCES", "opencode")
+    history.index(load_config())
+    words = call_tool("history_search", {"query": "missing-file.txt"}, ServerSettings(cwd="/"))
+    assert "cursor:" in words.text and "found by meaning" not in words.text  # a name: found by its words
+    meaning = call_tool("history_search", {"query": "列出项目里的文件"}, ServerSettings(cwd="/"))
+    assert "found by meaning, no shared word" in meaning.text, meaning.text

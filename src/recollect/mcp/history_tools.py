@@ -147,9 +147,11 @@ SEARCH_DESCRIPTION = (
 
 def _hit_block(i: int, hit: Any, time_iso: str) -> list[str]:
     what = hit.klass + (f" ({hit.tool})" if hit.tool else "")
+    # A model reading a hit that shares no word with its query should know why it is there.
+    meaning = " · found by meaning, no shared word" if hit.why == "semantic" else ""
     return [
         f"{i}. {one_line(hit.title or '(untitled)', 120)} — {hit.directory or '?'} · {when(time_iso)} · "
-        f"{what} by {hit.author}",
+        f"{what} by {hit.author}{meaning}",
         f"   {one_line(hit.snippet, 400)}",
         f"   cursor: {hit.cursor}",
     ]

@@ -20,7 +20,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from recollect.index.vectors import load_matrix
+from recollect.index.vectors import load_matrix, sessions_without_vectors
 from recollect.search.scope import Filters, predicate
 from recollect.text.tokenize import identifiers_in, query_terms, stem
 
@@ -353,10 +353,8 @@ def search(
     if embedder is None:
         coverage.skipped_by_reason["semantic_off"] = 1
     # Sessions a semantic arm could not see yet: indexed, but their vectors wait for `recollect index`.
-    if models_used:
-        with_cards = conn.execute("SELECT count(*) FROM session WHERE card_hash IS NOT NULL").fetchone()[0]
-        unembedded = max(with_cards - int((load_matrix(conn, m.model_id).kinds == 1).sum()) for m in models_used)
-    if models_used and unembedded > 0:
+    unembedded = sessions_without_vectors(conn, [m.model_id for m in models_used]) if models_used else 0
+    if unembedded > 0:
         coverage.skipped_by_reason["sessions_not_yet_embedded"] = unembedded
     if not candidates:
         coverage.hint = _hint(filters, coverage)

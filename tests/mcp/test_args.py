@@ -6,6 +6,7 @@ import pytest
 
 from recollect.mcp.args import ArgumentError, Param, Signature
 from recollect.mcp.registry import TOOLS
+from recollect.text.markers import OUR_TOOL_NAMES
 
 SIG = Signature(
     "t",
@@ -73,6 +74,8 @@ def test_every_tool_has_a_description_and_a_closed_object_schema() -> None:
         "memory_forget",
         "memory_inspect",
     ]
+    # The indexer recognises our own tool calls by this list: a tool missing from it would be read back.
+    assert tuple(names) == OUR_TOOL_NAMES
     for tool in TOOLS:
         schema = tool.signature.schema()
         assert schema["type"] == "object" and schema["additionalProperties"] is False

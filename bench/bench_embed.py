@@ -213,16 +213,20 @@ def main(argv: list[str] | None = None) -> int:
         "static+0.3 full query": pair_quality(asymmetric(mixed_q)),
     }
     for name, r in quality.items():
-        print(f"{name:22s} matched {r['matched']:.3f}  unrelated {r['unrelated']:.3f}  "
-              f"margin {r['margin']:+.3f}  top1 {r['top1']:.3f}  mrr {r['mrr']:.3f}")
+        print(
+            f"{name:22s} matched {r['matched']:.3f}  unrelated {r['unrelated']:.3f}  "
+            f"margin {r['margin']:+.3f}  top1 {r['top1']:.3f}  mrr {r['mrr']:.3f}"
+        )
     results["quality"] = quality
 
     d = describe(cache_dir)
     pkg_dir = source.resource_dir.parent
     results["install_bytes"] = sum(f.stat().st_size for f in pkg_dir.rglob("*") if f.is_file())
     results["cache_bytes"] = d.get("cache_bytes")
-    print(f"\ninstalled package: {results['install_bytes'] / 1e6:.1f} MB; "
-          f"built static model: {(d.get('cache_bytes') or 0) / 1e6:.1f} MB")
+    print(
+        f"\ninstalled package: {results['install_bytes'] / 1e6:.1f} MB; "
+        f"built static model: {(d.get('cache_bytes') or 0) / 1e6:.1f} MB"
+    )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
     return 0

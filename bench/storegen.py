@@ -52,40 +52,59 @@ DEFAULT_END_MS = 1_782_777_600_000
 DAY_MS = 86_400_000
 
 MIGRATIONS = (
-    "20260127222353_familiar_lady_ursula", "20260211171708_add_project_commands",
-    "20260213144116_wakeful_the_professor", "20260225215848_workspace",
-    "20260227213759_add_session_workspace_id", "20260228203230_blue_harpoon",
-    "20260303231226_add_workspace_fields", "20260309230000_move_org_to_state",
-    "20260312043431_session_message_cursor", "20260323234822_events",
-    "20260410174513_workspace-name", "20260413175956_chief_energizer",
-    "20260423070820_add_icon_url_override", "20260427172553_slow_nightmare",
-    "20260428004200_add_session_path", "20260501142318_next_venus",
-    "20260504145000_add_sync_owner", "20260507164347_add_workspace_time",
-    "20260510033149_session_usage", "20260511000411_data_migration_state",
-    "20260511173437_session-metadata", "20260601010001_normalize_storage_paths",
-    "20260601202201_amazing_prowler", "20260602002951_lowly_union_jack",
-    "20260602182828_add_project_directories", "20260603001617_session_message_projection_indexes",
-    "20260603040000_session_message_projection_order", "20260603141458_session_input_inbox",
-    "20260603160727_jittery_ezekiel_stane", "20260604172448_event_sourced_session_input",
-    "20260605003541_add_session_context_snapshot", "20260605042240_add_context_epoch_agent",
-    "20260611035744_credential", "20260611192811_lush_chimera",
-    "20260612174303_project_dir_strategy", "20260622142730_simplify_session_context_epoch",
-    "20260622170816_reset_v2_session_state", "20260622202450_simplify_session_input",
+    "20260127222353_familiar_lady_ursula",
+    "20260211171708_add_project_commands",
+    "20260213144116_wakeful_the_professor",
+    "20260225215848_workspace",
+    "20260227213759_add_session_workspace_id",
+    "20260228203230_blue_harpoon",
+    "20260303231226_add_workspace_fields",
+    "20260309230000_move_org_to_state",
+    "20260312043431_session_message_cursor",
+    "20260323234822_events",
+    "20260410174513_workspace-name",
+    "20260413175956_chief_energizer",
+    "20260423070820_add_icon_url_override",
+    "20260427172553_slow_nightmare",
+    "20260428004200_add_session_path",
+    "20260501142318_next_venus",
+    "20260504145000_add_sync_owner",
+    "20260507164347_add_workspace_time",
+    "20260510033149_session_usage",
+    "20260511000411_data_migration_state",
+    "20260511173437_session-metadata",
+    "20260601010001_normalize_storage_paths",
+    "20260601202201_amazing_prowler",
+    "20260602002951_lowly_union_jack",
+    "20260602182828_add_project_directories",
+    "20260603001617_session_message_projection_indexes",
+    "20260603040000_session_message_projection_order",
+    "20260603141458_session_input_inbox",
+    "20260603160727_jittery_ezekiel_stane",
+    "20260604172448_event_sourced_session_input",
+    "20260605003541_add_session_context_snapshot",
+    "20260605042240_add_context_epoch_agent",
+    "20260611035744_credential",
+    "20260611192811_lush_chimera",
+    "20260612174303_project_dir_strategy",
+    "20260622142730_simplify_session_context_epoch",
+    "20260622170816_reset_v2_session_state",
+    "20260622202450_simplify_session_input",
 )
 
 # Size knobs (bytes unless noted). Tuned so that part payloads are a few KB typical for tool output,
 # ~1% of tool outputs are 50-200 KB, and the event table ends up several times the part data
 # (the real sample: ~9x, mostly from repeated message/session snapshots and streamed bash output).
-BASH_CHUNK = 120            # one streamed metadata.output update per ~this many bytes of stdout
+BASH_CHUNK = 120  # one streamed metadata.output update per ~this many bytes of stdout
 BASH_MAX_UPDATES = 160
 METADATA_OUTPUT_CAP = 30_000  # bash keeps at most this much output in metadata (OpenCode's cap)
-BIG_OUTPUT_RATE = 0.008       # share of tool outputs that are 50-200 KB
-HUGE_PART_RATE = 0.005        # share of top-level sessions with one 1-2 MB tool output (at least 1 from 50)
-CHILD_SHARE = 0.10            # share of all sessions that are subagent children
-CJK_RATE = 0.10               # share of top-level sessions whose user writes Chinese
+BIG_OUTPUT_RATE = 0.008  # share of tool outputs that are 50-200 KB
+HUGE_PART_RATE = 0.005  # share of top-level sessions with one 1-2 MB tool output (at least 1 from 50)
+CHILD_SHARE = 0.10  # share of all sessions that are subagent children
+CJK_RATE = 0.10  # share of top-level sessions whose user writes Chinese
 ARCHIVED_RATE = 0.06
-SUBDIR_RATE = 0.6             # sessions about a module in a subdir that run from that subdir
-GLOBAL_RATE = 0.03            # sessions in a non-git directory (project "global")
+SUBDIR_RATE = 0.6  # sessions about a module in a subdir that run from that subdir
+GLOBAL_RATE = 0.03  # sessions in a non-git directory (project "global")
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
@@ -163,62 +182,408 @@ def decode_id_time(ident: str) -> int:
 
 PROJECT_TEMPLATES: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
     # name, language, subdirectories (monorepo parts), domain nouns
-    ("payments-api", "python", ("services/worker", "libs/common"),
-     ("ledger", "invoice", "refund", "webhook", "settlement", "payout", "dispute", "currency",
-      "customer", "subscription", "tax", "audit", "statement", "fraud")),
-    ("storefront-web", "typescript", ("packages/ui", "packages/api"),
-     ("cart", "checkout", "product", "catalog", "search", "session", "pricing", "inventory",
-      "review", "wishlist", "shipping", "promo", "account", "locale")),
-    ("telemetry-agent", "go", ("cmd/agentctl",),
-     ("collector", "exporter", "sampler", "buffer", "scraper", "pipeline", "config", "registry",
-      "span", "metric", "batcher", "shipper", "discovery", "relabel")),
-    ("vecdb-core", "rust", ("crates/server", "crates/client"),
-     ("segment", "index", "wal", "compaction", "tokenizer", "planner", "cache", "snapshot",
-      "shard", "codec", "bloom", "manifest", "quantizer", "merger")),
-    ("ml-pipeline", "python", ("training", "serving"),
-     ("dataset", "tokenizer", "trainer", "checkpoint", "scheduler", "evaluator", "augment",
-      "loader", "metrics", "sampler", "optimizer", "exporter", "embedding", "registry")),
-    ("ops-console", "typescript", ("apps/web", "apps/worker"),
-     ("deployment", "cluster", "alert", "tenant", "quota", "billing", "rollout", "secret",
-      "incident", "runbook", "node", "webhook", "permission", "audit")),
-    ("chat-gateway", "go", ("cmd/gateway", "pkg/proto"),
-     ("router", "ratelimit", "session", "presence", "fanout", "auth", "queue", "webhook",
-      "codec", "retry", "health", "shard", "history", "typing")),
-    ("sync-engine", "rust", ("crates/cli",),
-     ("replica", "journal", "conflict", "vector", "transport", "chunker", "manifest", "delta",
-      "scheduler", "watcher", "hasher", "tombstone", "lease", "peer")),
-    ("crm-backend", "python", ("apps/api", "apps/jobs"),
-     ("contact", "lead", "pipeline", "activity", "email", "import", "dedupe", "segment",
-      "campaign", "report", "territory", "quota", "note", "attachment")),
-    ("docs-site", "typescript", ("packages/theme",),
-     ("markdown", "search", "sidebar", "navigation", "theme", "i18n", "sitemap", "highlight",
-      "anchor", "version", "redirect", "feed", "snippet", "toc")),
+    (
+        "payments-api",
+        "python",
+        ("services/worker", "libs/common"),
+        (
+            "ledger",
+            "invoice",
+            "refund",
+            "webhook",
+            "settlement",
+            "payout",
+            "dispute",
+            "currency",
+            "customer",
+            "subscription",
+            "tax",
+            "audit",
+            "statement",
+            "fraud",
+        ),
+    ),
+    (
+        "storefront-web",
+        "typescript",
+        ("packages/ui", "packages/api"),
+        (
+            "cart",
+            "checkout",
+            "product",
+            "catalog",
+            "search",
+            "session",
+            "pricing",
+            "inventory",
+            "review",
+            "wishlist",
+            "shipping",
+            "promo",
+            "account",
+            "locale",
+        ),
+    ),
+    (
+        "telemetry-agent",
+        "go",
+        ("cmd/agentctl",),
+        (
+            "collector",
+            "exporter",
+            "sampler",
+            "buffer",
+            "scraper",
+            "pipeline",
+            "config",
+            "registry",
+            "span",
+            "metric",
+            "batcher",
+            "shipper",
+            "discovery",
+            "relabel",
+        ),
+    ),
+    (
+        "vecdb-core",
+        "rust",
+        ("crates/server", "crates/client"),
+        (
+            "segment",
+            "index",
+            "wal",
+            "compaction",
+            "tokenizer",
+            "planner",
+            "cache",
+            "snapshot",
+            "shard",
+            "codec",
+            "bloom",
+            "manifest",
+            "quantizer",
+            "merger",
+        ),
+    ),
+    (
+        "ml-pipeline",
+        "python",
+        ("training", "serving"),
+        (
+            "dataset",
+            "tokenizer",
+            "trainer",
+            "checkpoint",
+            "scheduler",
+            "evaluator",
+            "augment",
+            "loader",
+            "metrics",
+            "sampler",
+            "optimizer",
+            "exporter",
+            "embedding",
+            "registry",
+        ),
+    ),
+    (
+        "ops-console",
+        "typescript",
+        ("apps/web", "apps/worker"),
+        (
+            "deployment",
+            "cluster",
+            "alert",
+            "tenant",
+            "quota",
+            "billing",
+            "rollout",
+            "secret",
+            "incident",
+            "runbook",
+            "node",
+            "webhook",
+            "permission",
+            "audit",
+        ),
+    ),
+    (
+        "chat-gateway",
+        "go",
+        ("cmd/gateway", "pkg/proto"),
+        (
+            "router",
+            "ratelimit",
+            "session",
+            "presence",
+            "fanout",
+            "auth",
+            "queue",
+            "webhook",
+            "codec",
+            "retry",
+            "health",
+            "shard",
+            "history",
+            "typing",
+        ),
+    ),
+    (
+        "sync-engine",
+        "rust",
+        ("crates/cli",),
+        (
+            "replica",
+            "journal",
+            "conflict",
+            "vector",
+            "transport",
+            "chunker",
+            "manifest",
+            "delta",
+            "scheduler",
+            "watcher",
+            "hasher",
+            "tombstone",
+            "lease",
+            "peer",
+        ),
+    ),
+    (
+        "crm-backend",
+        "python",
+        ("apps/api", "apps/jobs"),
+        (
+            "contact",
+            "lead",
+            "pipeline",
+            "activity",
+            "email",
+            "import",
+            "dedupe",
+            "segment",
+            "campaign",
+            "report",
+            "territory",
+            "quota",
+            "note",
+            "attachment",
+        ),
+    ),
+    (
+        "docs-site",
+        "typescript",
+        ("packages/theme",),
+        (
+            "markdown",
+            "search",
+            "sidebar",
+            "navigation",
+            "theme",
+            "i18n",
+            "sitemap",
+            "highlight",
+            "anchor",
+            "version",
+            "redirect",
+            "feed",
+            "snippet",
+            "toc",
+        ),
+    ),
 )
 
-VERBS = ("load", "save", "validate", "compute", "reconcile", "apply", "fetch", "flush", "retry",
-         "parse", "encode", "decode", "merge", "split", "resolve", "register", "dispatch",
-         "normalize", "expire", "rebuild", "schedule", "refresh", "serialize", "prune")
-CLASS_SUFFIXES = ("Service", "Repository", "Client", "Validator", "Handler", "Store", "Manager",
-                  "Builder", "Parser", "Scheduler", "Cache", "Worker")
-FIELDS = ("id", "amount", "status", "created_at", "updated_at", "owner_id", "retries", "ttl",
-          "version", "checksum", "payload", "region", "batch_size", "deadline", "priority")
-CASES = ("empty", "duplicate", "concurrent", "timeout", "unicode", "large_batch", "expired",
-         "missing_owner", "negative", "rollback", "partial", "retry_exhausted")
+VERBS = (
+    "load",
+    "save",
+    "validate",
+    "compute",
+    "reconcile",
+    "apply",
+    "fetch",
+    "flush",
+    "retry",
+    "parse",
+    "encode",
+    "decode",
+    "merge",
+    "split",
+    "resolve",
+    "register",
+    "dispatch",
+    "normalize",
+    "expire",
+    "rebuild",
+    "schedule",
+    "refresh",
+    "serialize",
+    "prune",
+)
+CLASS_SUFFIXES = (
+    "Service",
+    "Repository",
+    "Client",
+    "Validator",
+    "Handler",
+    "Store",
+    "Manager",
+    "Builder",
+    "Parser",
+    "Scheduler",
+    "Cache",
+    "Worker",
+)
+FIELDS = (
+    "id",
+    "amount",
+    "status",
+    "created_at",
+    "updated_at",
+    "owner_id",
+    "retries",
+    "ttl",
+    "version",
+    "checksum",
+    "payload",
+    "region",
+    "batch_size",
+    "deadline",
+    "priority",
+)
+CASES = (
+    "empty",
+    "duplicate",
+    "concurrent",
+    "timeout",
+    "unicode",
+    "large_batch",
+    "expired",
+    "missing_owner",
+    "negative",
+    "rollback",
+    "partial",
+    "retry_exhausted",
+)
 # words the mutator uses for identifiers it adds later: never produced by the generator
-MUTATION_WORDS = ("amber", "basalt", "cobalt", "dune", "ember", "fjord", "garnet", "heron", "indigo",
-                  "juniper", "kestrel", "lichen", "marlin", "nectar", "onyx", "pumice", "quince", "russet")
-RARE_WORDS = ("quorum", "tombstone", "watermark", "backfill", "jitter", "debounce", "lattice",
-              "epoch", "phantom", "orphan", "straggler", "hysteresis", "sentinel", "fencing",
-              "ballast", "skew", "drift", "spillover", "overdraft", "clawback", "carryover",
-              "gossip", "hedged", "lamport", "vacuum", "sharded", "coalesce", "trickle",
-              "stale", "splice", "windowed", "cascade", "sticky", "reentrant", "lopsided",
-              "midnight", "leap", "dangling", "stutter", "thundering")
-SLUG_ADJ = ("jolly", "shiny", "quick", "kind", "swift", "misty", "silent", "lucky", "stellar",
-            "happy", "curious", "brave", "calm", "eager", "gentle", "proud", "witty", "bold",
-            "clever", "cosmic", "crisp", "dapper", "fuzzy", "glowing", "humble", "nimble")
-SLUG_NOUN = ("squid", "wizard", "star", "falcon", "pixel", "orchid", "planet", "river", "panda",
-             "eagle", "sailor", "otter", "comet", "harbor", "maple", "meadow", "nebula", "pebble",
-             "quartz", "rocket", "summit", "tiger", "violet", "walrus", "yak", "zephyr")
+MUTATION_WORDS = (
+    "amber",
+    "basalt",
+    "cobalt",
+    "dune",
+    "ember",
+    "fjord",
+    "garnet",
+    "heron",
+    "indigo",
+    "juniper",
+    "kestrel",
+    "lichen",
+    "marlin",
+    "nectar",
+    "onyx",
+    "pumice",
+    "quince",
+    "russet",
+)
+RARE_WORDS = (
+    "quorum",
+    "tombstone",
+    "watermark",
+    "backfill",
+    "jitter",
+    "debounce",
+    "lattice",
+    "epoch",
+    "phantom",
+    "orphan",
+    "straggler",
+    "hysteresis",
+    "sentinel",
+    "fencing",
+    "ballast",
+    "skew",
+    "drift",
+    "spillover",
+    "overdraft",
+    "clawback",
+    "carryover",
+    "gossip",
+    "hedged",
+    "lamport",
+    "vacuum",
+    "sharded",
+    "coalesce",
+    "trickle",
+    "stale",
+    "splice",
+    "windowed",
+    "cascade",
+    "sticky",
+    "reentrant",
+    "lopsided",
+    "midnight",
+    "leap",
+    "dangling",
+    "stutter",
+    "thundering",
+)
+SLUG_ADJ = (
+    "jolly",
+    "shiny",
+    "quick",
+    "kind",
+    "swift",
+    "misty",
+    "silent",
+    "lucky",
+    "stellar",
+    "happy",
+    "curious",
+    "brave",
+    "calm",
+    "eager",
+    "gentle",
+    "proud",
+    "witty",
+    "bold",
+    "clever",
+    "cosmic",
+    "crisp",
+    "dapper",
+    "fuzzy",
+    "glowing",
+    "humble",
+    "nimble",
+)
+SLUG_NOUN = (
+    "squid",
+    "wizard",
+    "star",
+    "falcon",
+    "pixel",
+    "orchid",
+    "planet",
+    "river",
+    "panda",
+    "eagle",
+    "sailor",
+    "otter",
+    "comet",
+    "harbor",
+    "maple",
+    "meadow",
+    "nebula",
+    "pebble",
+    "quartz",
+    "rocket",
+    "summit",
+    "tiger",
+    "violet",
+    "walrus",
+    "yak",
+    "zephyr",
+)
 MODELS = (  # providerID, modelID, $/M input, $/M output, $/M cache read, $/M cache write, reasoning
     ("anthropic", "claude-sonnet-4-5", 3.0, 15.0, 0.3, 3.75, False),
     ("anthropic", "claude-opus-4-1", 15.0, 75.0, 1.5, 18.75, False),
@@ -226,21 +591,74 @@ MODELS = (  # providerID, modelID, $/M input, $/M output, $/M cache read, $/M ca
     ("openrouter", "qwen/qwen3-coder", 0.4, 1.6, 0.0, 0.0, False),
 )
 
-CJK_SCENES = ("每天凌晨跑批的时候", "在高并发压测的时候", "用户批量导入数据时", "服务重启之后",
-              "切换到新版本依赖以后", "跨时区结算的时候", "网络抖动的情况下", "处理超大文件时",
-              "灰度发布期间", "缓存刚过期的那一刻", "多个实例同时启动时", "月底对账的时候",
-              "离线同步恢复之后", "回滚数据库迁移时", "开启调试日志后", "接口分页请求时",
-              "定时任务重试的时候", "容器内存受限时", "新用户首次登录时", "导出报表的时候")
-CJK_PROBLEMS = ("金额对不上", "偶尔出现空指针异常", "内存占用一直上涨", "重试逻辑没有生效",
-                "数据被重复写入", "响应时间突然变慢", "日志里全是超时错误", "事务没有正确回滚",
-                "连接池被耗尽", "排序结果不稳定", "时间戳差了八个小时", "配置默认值被覆盖",
-                "进程直接崩溃退出", "单元测试随机失败", "死锁导致请求卡住", "编码转换出现乱码",
-                "缓存命中率很低", "锁竞争非常严重", "协程泄漏越来越多", "校验和验证失败")
-CJK_EFFECTS = ("导致报表延迟", "影响线上用户", "告警一直在响", "客户已经投诉了", "需要尽快修复",
-               "下游服务也受影响", "数据需要重新修正", "我们找了一整天", "只在生产环境复现",
-               "本地没法复现", "回归测试也没发现", "怀疑是最近的改动引起的")
-CJK_GOALS = ("把重复的代码抽出来", "拆成更小的函数", "去掉全局状态", "改成异步处理",
-             "提高可读性", "补上类型注解", "加上详细的日志", "减少数据库查询次数")
+CJK_SCENES = (
+    "每天凌晨跑批的时候",
+    "在高并发压测的时候",
+    "用户批量导入数据时",
+    "服务重启之后",
+    "切换到新版本依赖以后",
+    "跨时区结算的时候",
+    "网络抖动的情况下",
+    "处理超大文件时",
+    "灰度发布期间",
+    "缓存刚过期的那一刻",
+    "多个实例同时启动时",
+    "月底对账的时候",
+    "离线同步恢复之后",
+    "回滚数据库迁移时",
+    "开启调试日志后",
+    "接口分页请求时",
+    "定时任务重试的时候",
+    "容器内存受限时",
+    "新用户首次登录时",
+    "导出报表的时候",
+)
+CJK_PROBLEMS = (
+    "金额对不上",
+    "偶尔出现空指针异常",
+    "内存占用一直上涨",
+    "重试逻辑没有生效",
+    "数据被重复写入",
+    "响应时间突然变慢",
+    "日志里全是超时错误",
+    "事务没有正确回滚",
+    "连接池被耗尽",
+    "排序结果不稳定",
+    "时间戳差了八个小时",
+    "配置默认值被覆盖",
+    "进程直接崩溃退出",
+    "单元测试随机失败",
+    "死锁导致请求卡住",
+    "编码转换出现乱码",
+    "缓存命中率很低",
+    "锁竞争非常严重",
+    "协程泄漏越来越多",
+    "校验和验证失败",
+)
+CJK_EFFECTS = (
+    "导致报表延迟",
+    "影响线上用户",
+    "告警一直在响",
+    "客户已经投诉了",
+    "需要尽快修复",
+    "下游服务也受影响",
+    "数据需要重新修正",
+    "我们找了一整天",
+    "只在生产环境复现",
+    "本地没法复现",
+    "回归测试也没发现",
+    "怀疑是最近的改动引起的",
+)
+CJK_GOALS = (
+    "把重复的代码抽出来",
+    "拆成更小的函数",
+    "去掉全局状态",
+    "改成异步处理",
+    "提高可读性",
+    "补上类型注解",
+    "加上详细的日志",
+    "减少数据库查询次数",
+)
 
 LANG_EXT = {"python": "py", "typescript": "ts", "go": "go", "rust": "rs"}
 
@@ -263,14 +681,14 @@ class Module:
     """One area of a project: files, identifiers, tests and its recurring errors."""
 
     noun: str
-    subdir: str                # "" or a monorepo part the module lives in
-    source: str                # path relative to the worktree
+    subdir: str  # "" or a monorepo part the module lives in
+    source: str  # path relative to the worktree
     test: str
-    extra: tuple[str, ...]     # other files of the module
+    extra: tuple[str, ...]  # other files of the module
     classes: tuple[str, ...]
     functions: tuple[str, ...]
     tests: tuple[str, ...]
-    errors: tuple[str, ...]    # error lines that recur in every session about this module
+    errors: tuple[str, ...]  # error lines that recur in every session about this module
 
 
 @dataclass(frozen=True)
@@ -315,27 +733,33 @@ def _module_paths(lang: str, pkg: str, noun: str, sub: str, rng: random.Random) 
 def _module_errors(lang: str, noun: str, cls: str, fn: str, src: str, rng: random.Random) -> tuple[str, ...]:
     line = rng.randint(40, 400)
     if lang == "python":
-        return (f"KeyError: '{noun}_id'",
-                f"AttributeError: 'NoneType' object has no attribute '{rng.choice(FIELDS)}'",
-                f"TypeError: {fn}() got an unexpected keyword argument '{rng.choice(FIELDS)}'",
-                f"sqlalchemy.exc.IntegrityError: duplicate key value violates unique constraint "
-                f"\"{noun}s_pkey\"")
+        return (
+            f"KeyError: '{noun}_id'",
+            f"AttributeError: 'NoneType' object has no attribute '{rng.choice(FIELDS)}'",
+            f"TypeError: {fn}() got an unexpected keyword argument '{rng.choice(FIELDS)}'",
+            f'sqlalchemy.exc.IntegrityError: duplicate key value violates unique constraint "{noun}s_pkey"',
+        )
     if lang == "typescript":
-        return (f"TypeError: Cannot read properties of undefined (reading '{rng.choice(FIELDS)}')",
-                f"{src}({line},{rng.randint(3, 40)}): error TS2322: Type 'string | undefined' is not "
-                f"assignable to type 'string'.",
-                f"Error: {cls} is not initialized. Call {fn}() first.",
-                f"AssertionError: expected {rng.randint(100, 9999)} to be {rng.randint(100, 9999)}")
+        return (
+            f"TypeError: Cannot read properties of undefined (reading '{rng.choice(FIELDS)}')",
+            f"{src}({line},{rng.randint(3, 40)}): error TS2322: Type 'string | undefined' is not "
+            f"assignable to type 'string'.",
+            f"Error: {cls} is not initialized. Call {fn}() first.",
+            f"AssertionError: expected {rng.randint(100, 9999)} to be {rng.randint(100, 9999)}",
+        )
     if lang == "go":
-        return ("panic: runtime error: invalid memory address or nil pointer dereference",
-                f"{src}:{line}:{rng.randint(2, 30)}: undefined: {fn}Locked",
-                f"{noun}: context deadline exceeded",
-                "fatal error: concurrent map writes")
-    return (f"called `Option::unwrap()` on a `None` value at {src}:{line}:{rng.randint(5, 40)}",
-            f"error[E0502]: cannot borrow `self.{noun}s` as mutable because it is also borrowed as "
-            f"immutable",
-            f"error[E0382]: borrow of moved value: `{noun}`",
-            f"thread 'tokio-runtime-worker' panicked at {src}:{line}:9: index out of bounds")
+        return (
+            "panic: runtime error: invalid memory address or nil pointer dereference",
+            f"{src}:{line}:{rng.randint(2, 30)}: undefined: {fn}Locked",
+            f"{noun}: context deadline exceeded",
+            "fatal error: concurrent map writes",
+        )
+    return (
+        f"called `Option::unwrap()` on a `None` value at {src}:{line}:{rng.randint(5, 40)}",
+        f"error[E0502]: cannot borrow `self.{noun}s` as mutable because it is also borrowed as immutable",
+        f"error[E0382]: borrow of moved value: `{noun}`",
+        f"thread 'tokio-runtime-worker' panicked at {src}:{line}:9: index out of bounds",
+    )
 
 
 def build_project(index: int, rng: random.Random) -> ProjectSpec:
@@ -352,14 +776,19 @@ def build_project(index: int, rng: random.Random) -> ProjectSpec:
         classes = tuple(f"{_camel(noun)}{s}" for s in vrng.sample(CLASS_SUFFIXES, 3))
         functions = tuple(_ident(lang, (v, noun)) for v in vrng.sample(VERBS, 6))
         if lang == "go":
-            tests = tuple(f"Test{_camel(v)}{_camel(noun)}{_camel(c)}" for v, c in
-                          zip(vrng.sample(VERBS, 5), vrng.sample(CASES, 5), strict=True))
+            tests = tuple(
+                f"Test{_camel(v)}{_camel(noun)}{_camel(c)}"
+                for v, c in zip(vrng.sample(VERBS, 5), vrng.sample(CASES, 5), strict=True)
+            )
         elif lang == "typescript":
-            tests = tuple(f"{v}s {noun} when {c.replace('_', ' ')}" for v, c in
-                          zip(vrng.sample(VERBS, 5), vrng.sample(CASES, 5), strict=True))
+            tests = tuple(
+                f"{v}s {noun} when {c.replace('_', ' ')}"
+                for v, c in zip(vrng.sample(VERBS, 5), vrng.sample(CASES, 5), strict=True)
+            )
         else:
-            tests = tuple(f"test_{v}_{noun}_{c}" for v, c in
-                          zip(vrng.sample(VERBS, 5), vrng.sample(CASES, 5), strict=True))
+            tests = tuple(
+                f"test_{v}_{noun}_{c}" for v, c in zip(vrng.sample(VERBS, 5), vrng.sample(CASES, 5), strict=True)
+            )
         errors = _module_errors(lang, noun, classes[0], functions[0], src, vrng)
         modules.append(Module(noun, sub, src, test, extra, classes, functions, tests, errors))
     project_id = f"{rng.getrandbits(160):040x}"
@@ -401,7 +830,7 @@ _PY_BLOCKS = (
             out.append({{**item, "{field2}": normalize(item["{field2}"])}})
     return out
 ''',
-    '''@dataclass(frozen=True)
+    """@dataclass(frozen=True)
 class {Cls2}:
     id: str
     {field}: int
@@ -410,8 +839,8 @@ class {Cls2}:
 
     def is_expired(self, now: datetime) -> bool:
         return self.created_at + timedelta(seconds={num}) < now
-''',
-    '''async def {fn2}(session: AsyncSession, {noun}_id: str) -> None:
+""",
+    """async def {fn2}(session: AsyncSession, {noun}_id: str) -> None:
     async with session.begin():
         row = await session.get({Cls2}, {noun}_id, with_for_update=True)
         if row is None:
@@ -419,8 +848,8 @@ class {Cls2}:
         row.{field} = await {fn}(row)
         row.updated_at = utcnow()
         await session.flush()
-''',
-    '''def {fn2}(self, {field}: int) -> None:
+""",
+    """def {fn2}(self, {field}: int) -> None:
         # keep the retry budget bounded; callers rely on this to shed load
         for attempt in range(self.max_retries):
             try:
@@ -428,10 +857,10 @@ class {Cls2}:
             except TimeoutError:
                 time.sleep(min(2 ** attempt * 0.1, {num}))
         raise RetryExhausted("{noun}", self.max_retries)
-''',
+""",
 )
 _TS_BLOCKS = (
-    '''export class {Cls} {{
+    """export class {Cls} {{
   private readonly cache = new Map<string, {Cls2}>();
 
   constructor(private readonly repo: {Cls2}Repo, private readonly {field} = {num}) {{}}
@@ -448,8 +877,8 @@ _TS_BLOCKS = (
     return row;
   }}
 }}
-''',
-    '''export function {fn2}(items: {Cls2}[], opts: {{ {field}?: number }} = {{}}): {Cls2}[] {{
+""",
+    """export function {fn2}(items: {Cls2}[], opts: {{ {field}?: number }} = {{}}): {Cls2}[] {{
   const size = opts.{field} ?? {num};
   const out: {Cls2}[] = [];
   for (let i = 0; i < items.length; i += size) {{
@@ -460,8 +889,8 @@ _TS_BLOCKS = (
   }}
   return out;
 }}
-''',
-    '''export interface {Cls2} {{
+""",
+    """export interface {Cls2} {{
   id: string;
   {field}: number;
   {field2}?: string;
@@ -472,8 +901,8 @@ export type {Noun}Event =
   | {{ kind: "created"; {noun}: {Cls2} }}
   | {{ kind: "updated"; {noun}: {Cls2}; previous: {Cls2} }}
   | {{ kind: "deleted"; id: string }};
-''',
-    '''export const use{Noun} = (id: string) => {{
+""",
+    """export const use{Noun} = (id: string) => {{
   const [state, setState] = useState<{Cls2} | null>(null);
   useEffect(() => {{
     let cancelled = false;
@@ -486,10 +915,10 @@ export type {Noun}Event =
   }}, [id]);
   return state;
 }};
-''',
+""",
 )
 _GO_BLOCKS = (
-    '''// {Cls} keeps {noun}s in memory and flushes them every {num}ms.
+    """// {Cls} keeps {noun}s in memory and flushes them every {num}ms.
 type {Cls} struct {{
 	mu      sync.Mutex
 	items   map[string]*{Cls2}
@@ -506,8 +935,8 @@ func (s *{Cls}) {Fn}(ctx context.Context, id string) (*{Cls2}, error) {{
 	}}
 	return item, nil
 }}
-''',
-    '''func {Fn2}(ctx context.Context, in []*{Cls2}, {field} int) ([]*{Cls2}, error) {{
+""",
+    """func {Fn2}(ctx context.Context, in []*{Cls2}, {field} int) ([]*{Cls2}, error) {{
 	out := make([]*{Cls2}, 0, len(in))
 	for i := 0; i < len(in); i += {field} {{
 		select {{
@@ -520,17 +949,17 @@ func (s *{Cls}) {Fn}(ctx context.Context, id string) (*{Cls2}, error) {{
 	}}
 	return out, nil
 }}
-''',
-    '''type {Cls2} struct {{
+""",
+    """type {Cls2} struct {{
 	ID        string    `json:"id"`
 	{Field}   int       `json:"{field}"`
 	{Field2}  string    `json:"{field2},omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 }}
-''',
+""",
 )
 _RS_BLOCKS = (
-    '''pub struct {Cls} {{
+    """pub struct {Cls} {{
     items: HashMap<String, {Cls2}>,
     {field}: usize,
 }}
@@ -544,8 +973,8 @@ impl {Cls} {{
         self.items.get(id).ok_or_else(|| {Noun}Error::NotFound(id.to_owned()))
     }}
 }}
-''',
-    '''pub fn {fn2}(input: &[{Cls2}], {field}: usize) -> Vec<{Cls2}> {{
+""",
+    """pub fn {fn2}(input: &[{Cls2}], {field}: usize) -> Vec<{Cls2}> {{
     let mut out = Vec::with_capacity(input.len());
     for chunk in input.chunks({field}.max(1)) {{
         for item in chunk {{
@@ -558,8 +987,8 @@ impl {Cls} {{
     }}
     out
 }}
-''',
-    '''#[derive(Debug, Clone, Serialize, Deserialize)]
+""",
+    """#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct {Cls2} {{
     pub id: String,
     pub {field}: u64,
@@ -573,30 +1002,70 @@ pub enum {Noun}Error {{
     #[error("io: {{0}}")]
     Io(#[from] std::io::Error),
 }}
-''',
+""",
 )
 _HEADERS = {
     "python": "from __future__ import annotations\n\nimport logging\nimport time\nfrom dataclasses import "
-              "dataclass, field\nfrom datetime import datetime, timedelta\n\nfrom .db import AsyncSession, "
-              "utcnow\nfrom .errors import NotFound, RetryExhausted\n\nlogger = logging.getLogger(__name__)\n",
+    "dataclass, field\nfrom datetime import datetime, timedelta\n\nfrom .db import AsyncSession, "
+    "utcnow\nfrom .errors import NotFound, RetryExhausted\n\nlogger = logging.getLogger(__name__)\n",
     "typescript": 'import { useEffect, useState } from "react";\nimport { logger } from "../lib/logger";\n'
-                  'import { normalize } from "../lib/normalize";\n',
+    'import { normalize } from "../lib/normalize";\n',
     "go": 'import (\n\t"context"\n\t"fmt"\n\t"log/slog"\n\t"sync"\n\t"time"\n)\n',
     "rust": "use std::collections::HashMap;\n\nuse serde::{Deserialize, Serialize};\n",
 }
 _BLOCKS = {"python": _PY_BLOCKS, "typescript": _TS_BLOCKS, "go": _GO_BLOCKS, "rust": _RS_BLOCKS}
 
-_LIB_NAMES = ("serde", "tokio", "tracing", "hyper", "rustls", "bytes", "futures", "clap", "anyhow",
-              "regex", "rand", "prost", "tonic", "axum", "parking_lot", "crossbeam", "rayon", "memmap2")
-_PY_LINT = ("E501 Line too long (118 > 100)", "F401 `os` imported but unused",
-            "B008 Do not perform function call in argument defaults", "UP007 Use `X | Y` for type annotations",
-            "error: Missing return statement  [return]", 'note: Revealed type is "builtins.int"')
-_GO_LINT = ("ineffectual assignment to err (ineffassign)", "Error return value is not checked (errcheck)",
-            "exported function should have comment or be unexported (golint)",
-            "S1000: should use a simple channel send/receive instead of select (gosimple)")
+_LIB_NAMES = (
+    "serde",
+    "tokio",
+    "tracing",
+    "hyper",
+    "rustls",
+    "bytes",
+    "futures",
+    "clap",
+    "anyhow",
+    "regex",
+    "rand",
+    "prost",
+    "tonic",
+    "axum",
+    "parking_lot",
+    "crossbeam",
+    "rayon",
+    "memmap2",
+)
+_PY_LINT = (
+    "E501 Line too long (118 > 100)",
+    "F401 `os` imported but unused",
+    "B008 Do not perform function call in argument defaults",
+    "UP007 Use `X | Y` for type annotations",
+    "error: Missing return statement  [return]",
+    'note: Revealed type is "builtins.int"',
+)
+_GO_LINT = (
+    "ineffectual assignment to err (ineffassign)",
+    "Error return value is not checked (errcheck)",
+    "exported function should have comment or be unexported (golint)",
+    "S1000: should use a simple channel send/receive instead of select (gosimple)",
+)
 _GO_MODS = ("prometheus/client_golang", "stretchr/testify", "spf13/cobra", "grpc/grpc-go")
-_NPM_NAMES = ("react", "react-dom", "zod", "vite", "vitest", "typescript", "eslint", "prettier",
-              "@tanstack/react-query", "date-fns", "lodash-es", "undici", "pino", "fastify")
+_NPM_NAMES = (
+    "react",
+    "react-dom",
+    "zod",
+    "vite",
+    "vitest",
+    "typescript",
+    "eslint",
+    "prettier",
+    "@tanstack/react-query",
+    "date-fns",
+    "lodash-es",
+    "undici",
+    "pino",
+    "fastify",
+)
 
 
 class ProjectContent:
@@ -638,35 +1107,70 @@ class ProjectContent:
             f1, f2 = _ident("typescript", f1.split("_")), _ident("typescript", f2.split("_"))
         cls, cls2 = rng.sample(mod.classes, 2)
         return template.format(
-            Cls=cls, Cls2=cls2, fn=fn, fn2=fn2, Fn=_camel(fn), Fn2=_camel(fn2), field=f1, field2=f2,
-            Field=_camel(f1), Field2=_camel(f2), noun=mod.noun, Noun=_camel(mod.noun),
-            Verb=_camel(rng.choice(VERBS)), num=rng.choice((8, 16, 30, 64, 100, 250, 500, 1000, 5000)))
+            Cls=cls,
+            Cls2=cls2,
+            fn=fn,
+            fn2=fn2,
+            Fn=_camel(fn),
+            Fn2=_camel(fn2),
+            field=f1,
+            field2=f2,
+            Field=_camel(f1),
+            Field2=_camel(f2),
+            noun=mod.noun,
+            Noun=_camel(mod.noun),
+            Verb=_camel(rng.choice(VERBS)),
+            num=rng.choice((8, 16, 30, 64, 100, 250, 500, 1000, 5000)),
+        )
 
     def read_output(self, rel: str, lines: list[str], offset: int = 0, limit: int | None = None) -> str:
         end = len(lines) if limit is None else min(len(lines), offset + limit)
         body = "\n".join(f"{i + 1}: {lines[i]}" for i in range(offset, end))
-        tail = (f"(End of file - total {len(lines)} lines)" if end >= len(lines)
-                else f"(File has more lines. Use 'offset' parameter to read beyond line {end})")
+        tail = (
+            f"(End of file - total {len(lines)} lines)"
+            if end >= len(lines)
+            else f"(File has more lines. Use 'offset' parameter to read beyond line {end})"
+        )
         return f"<path>{self.abspath(rel)}</path>\n<type>file</type>\n<content>\n{body}\n\n{tail}\n</content>"
 
     # logs -------------------------------------------------------------------------------------------
 
     def test_command(self, mod: Module, rng: random.Random) -> str:
         if self.lang == "python":
-            return rng.choice((f"pytest -q {mod.test}", f"uv run pytest {mod.test} -x",
-                               f"python -m pytest {mod.test} -k {mod.noun}", "pytest -q"))
+            return rng.choice(
+                (
+                    f"pytest -q {mod.test}",
+                    f"uv run pytest {mod.test} -x",
+                    f"python -m pytest {mod.test} -k {mod.noun}",
+                    "pytest -q",
+                )
+            )
         if self.lang == "typescript":
-            return rng.choice((f"npx vitest run src/{mod.noun}", f"npm test -- {mod.noun}",
-                               "pnpm test", f"npx vitest run {mod.test}"))
+            return rng.choice(
+                (f"npx vitest run src/{mod.noun}", f"npm test -- {mod.noun}", "pnpm test", f"npx vitest run {mod.test}")
+            )
         if self.lang == "go":
             d = mod.source.rsplit("/", 1)[0]
-            return rng.choice((f"go test ./{d}/...", f"go test -race ./{d}/...", "go test ./...",
-                               f"go test -run {mod.tests[0]} ./{d}/"))
-        return rng.choice((f"cargo test {mod.noun}", "cargo test --workspace",
-                           f"cargo test --test {mod.noun}_test", "cargo nextest run"))
+            return rng.choice(
+                (
+                    f"go test ./{d}/...",
+                    f"go test -race ./{d}/...",
+                    "go test ./...",
+                    f"go test -run {mod.tests[0]} ./{d}/",
+                )
+            )
+        return rng.choice(
+            (
+                f"cargo test {mod.noun}",
+                "cargo test --workspace",
+                f"cargo test --test {mod.noun}_test",
+                "cargo nextest run",
+            )
+        )
 
-    def test_log(self, mod: Module, others: list[Module], rng: random.Random, *, failure: str | None,
-                 target_bytes: int) -> str:
+    def test_log(
+        self, mod: Module, others: list[Module], rng: random.Random, *, failure: str | None, target_bytes: int
+    ) -> str:
         """A test run of roughly ``target_bytes``; ``failure`` is the error line of a failing test."""
         out: list[str] = []
         size = 0
@@ -674,18 +1178,25 @@ class ProjectContent:
         n_pass = 0
         lang = self.lang
         if lang == "python":
-            out += ["=" * 29 + " test session starts " + "=" * 30,
-                    "platform linux -- Python 3.11.7, pytest-8.3.2, pluggy-1.5.0",
-                    f"rootdir: {self.spec.worktree}", "configfile: pyproject.toml",
-                    "plugins: asyncio-0.23.8, cov-5.0.0, xdist-3.6.1", f"collected {rng.randint(20, 900)} items", ""]
+            out += [
+                "=" * 29 + " test session starts " + "=" * 30,
+                "platform linux -- Python 3.11.7, pytest-8.3.2, pluggy-1.5.0",
+                f"rootdir: {self.spec.worktree}",
+                "configfile: pyproject.toml",
+                "plugins: asyncio-0.23.8, cov-5.0.0, xdist-3.6.1",
+                f"collected {rng.randint(20, 900)} items",
+                "",
+            ]
         elif lang == "typescript":
             out += ["", f" RUN  v2.1.1 {self.spec.worktree}", ""]
         elif lang == "rust":
             for lib in rng.sample(_LIB_NAMES, rng.randint(2, 8)):
                 out.append(f"   Compiling {lib} v{rng.randint(0, 2)}.{rng.randint(0, 40)}.{rng.randint(0, 20)}")
-            out += [f"    Finished `test` profile [unoptimized + debuginfo] target(s) in {rng.uniform(1, 90):.2f}s",
-                    f"     Running unittests src/lib.rs (target/debug/deps/{self.spec.package}-"
-                    f"{rng.getrandbits(64):016x})", ""]
+            out += [
+                f"    Finished `test` profile [unoptimized + debuginfo] target(s) in {rng.uniform(1, 90):.2f}s",
+                f"     Running unittests src/lib.rs (target/debug/deps/{self.spec.package}-{rng.getrandbits(64):016x})",
+                "",
+            ]
         while size < target_bytes:
             m = rng.choice(mods)
             t = rng.choice(m.tests)
@@ -694,8 +1205,10 @@ class ProjectContent:
             elif lang == "typescript":
                 line = f" ✓ {m.test} > {m.classes[0]} > {t} {rng.randint(1, 400)}ms"
             elif lang == "go":
-                line = f"=== RUN   {t}/{rng.choice(CASES)}_{rng.randint(0, 99)}\n--- PASS: {t}/" \
-                       f"{rng.choice(CASES)} ({rng.uniform(0, 2):.2f}s)"
+                line = (
+                    f"=== RUN   {t}/{rng.choice(CASES)}_{rng.randint(0, 99)}\n--- PASS: {t}/"
+                    f"{rng.choice(CASES)} ({rng.uniform(0, 2):.2f}s)"
+                )
             else:
                 line = f"test {m.noun}::tests::{t}_{rng.randint(0, 99)} ... ok"
             out.append(line)
@@ -709,16 +1222,21 @@ class ProjectContent:
             tail = f"{n_fail} failed, {n_pass} passed" if failure else f"{n_pass} passed"
             out.append(f"{'=' * 20} {tail} in {elapsed:.2f}s {'=' * 20}")
         elif lang == "typescript":
-            out += ["", f" Test Files  {n_fail} failed | {len(mods)} passed ({len(mods) + n_fail})",
-                    f"      Tests  {n_fail} failed | {n_pass} passed ({n_pass + n_fail})",
-                    f"   Duration  {elapsed:.2f}s"]
+            out += [
+                "",
+                f" Test Files  {n_fail} failed | {len(mods)} passed ({len(mods) + n_fail})",
+                f"      Tests  {n_fail} failed | {n_pass} passed ({n_pass + n_fail})",
+                f"   Duration  {elapsed:.2f}s",
+            ]
         elif lang == "go":
             d = mod.source.rsplit("/", 1)[0]
             out.append(("FAIL" if failure else "ok  ") + f"\tgithub.com/acme/{self.spec.name}/{d}\t{elapsed:.3f}s")
         else:
             res = "FAILED" if failure else "ok"
-            out.append(f"\ntest result: {res}. {n_pass} passed; {n_fail} failed; 0 ignored; 0 measured; "
-                       f"0 filtered out; finished in {elapsed:.2f}s")
+            out.append(
+                f"\ntest result: {res}. {n_pass} passed; {n_fail} failed; 0 ignored; 0 measured; "
+                f"0 filtered out; finished in {elapsed:.2f}s"
+            )
         return "\n".join(out) + "\n"
 
     def _failure_block(self, mod: Module, rng: random.Random, failure: str) -> list[str]:
@@ -726,29 +1244,61 @@ class ProjectContent:
         fn = rng.choice(mod.functions)
         line = rng.randint(20, 400)
         if self.lang == "python":
-            return ["", "=" * 30 + " FAILURES " + "=" * 30, f"{'_' * 20} {t} {'_' * 20}", "",
-                    f"    def {t}():", f">       result = {fn}(fixture_{mod.noun}())", "",
-                    f"{mod.test}:{rng.randint(10, 300)}: ", "_ " * 30, "",
-                    f"{self.abspath(mod.source)}:{line}: in {fn}",
-                    f"    raise {failure.split(':', 1)[0]}(...)", f"E   {failure}", "",
-                    "-" * 20 + " Captured log call " + "-" * 20,
-                    f"WARNING  {self.spec.package}.{mod.noun}:{mod.noun}.py:{line - 3} retrying {mod.noun}",
-                    "=" * 20 + " short test summary info " + "=" * 20,
-                    f"FAILED {mod.test}::{t} - {failure}"]
+            return [
+                "",
+                "=" * 30 + " FAILURES " + "=" * 30,
+                f"{'_' * 20} {t} {'_' * 20}",
+                "",
+                f"    def {t}():",
+                f">       result = {fn}(fixture_{mod.noun}())",
+                "",
+                f"{mod.test}:{rng.randint(10, 300)}: ",
+                "_ " * 30,
+                "",
+                f"{self.abspath(mod.source)}:{line}: in {fn}",
+                f"    raise {failure.split(':', 1)[0]}(...)",
+                f"E   {failure}",
+                "",
+                "-" * 20 + " Captured log call " + "-" * 20,
+                f"WARNING  {self.spec.package}.{mod.noun}:{mod.noun}.py:{line - 3} retrying {mod.noun}",
+                "=" * 20 + " short test summary info " + "=" * 20,
+                f"FAILED {mod.test}::{t} - {failure}",
+            ]
         if self.lang == "typescript":
-            return ["", f" ❯ {mod.test} ({rng.randint(3, 30)} tests | 1 failed)", f"   × {t}",
-                    "", "⎯" * 20 + " Failed Tests 1 " + "⎯" * 20, "", f" FAIL  {mod.test} > {t}", failure,
-                    f" ❯ {mod.source}:{line}:{rng.randint(3, 40)}",
-                    f" ❯ {mod.test}:{rng.randint(5, 200)}:{rng.randint(3, 40)}", "", "⎯" * 50]
+            return [
+                "",
+                f" ❯ {mod.test} ({rng.randint(3, 30)} tests | 1 failed)",
+                f"   × {t}",
+                "",
+                "⎯" * 20 + " Failed Tests 1 " + "⎯" * 20,
+                "",
+                f" FAIL  {mod.test} > {t}",
+                failure,
+                f" ❯ {mod.source}:{line}:{rng.randint(3, 40)}",
+                f" ❯ {mod.test}:{rng.randint(5, 200)}:{rng.randint(3, 40)}",
+                "",
+                "⎯" * 50,
+            ]
         if self.lang == "go":
-            return [f"--- FAIL: {mod.tests[0]} ({rng.uniform(0, 3):.2f}s)",
-                    f"    {mod.test.rsplit('/', 1)[1]}:{rng.randint(10, 300)}: {failure}",
-                    f"    {mod.test.rsplit('/', 1)[1]}:{rng.randint(10, 300)}: "
-                    f"expected {rng.randint(1, 9)} items, got {rng.randint(1, 9)}", "FAIL"]
-        return [f"test {mod.noun}::tests::{t} ... FAILED", "", "failures:", "",
-                f"---- {mod.noun}::tests::{t} stdout ----", failure,
-                "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace", "",
-                "failures:", f"    {mod.noun}::tests::{t}"]
+            return [
+                f"--- FAIL: {mod.tests[0]} ({rng.uniform(0, 3):.2f}s)",
+                f"    {mod.test.rsplit('/', 1)[1]}:{rng.randint(10, 300)}: {failure}",
+                f"    {mod.test.rsplit('/', 1)[1]}:{rng.randint(10, 300)}: "
+                f"expected {rng.randint(1, 9)} items, got {rng.randint(1, 9)}",
+                "FAIL",
+            ]
+        return [
+            f"test {mod.noun}::tests::{t} ... FAILED",
+            "",
+            "failures:",
+            "",
+            f"---- {mod.noun}::tests::{t} stdout ----",
+            failure,
+            "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+            "",
+            "failures:",
+            f"    {mod.noun}::tests::{t}",
+        ]
 
     def build_log(self, mod: Module, rng: random.Random, target_bytes: int, error: str | None) -> tuple[str, str]:
         """(command, output) of a build/lint/type-check run."""
@@ -760,15 +1310,22 @@ class ProjectContent:
 
         if lang == "python":
             cmd = rng.choice(("ruff check .", "mypy src", "uv sync", "pip install -e '.[dev]'"))
-            pool = [f"{self.abspath(m.source)}:{rng.randint(1, 300)}:{rng.randint(1, 80)}: {rng.choice(_PY_LINT)}"
-                    for m in mods]
+            pool = [
+                f"{self.abspath(m.source)}:{rng.randint(1, 300)}:{rng.randint(1, 80)}: {rng.choice(_PY_LINT)}"
+                for m in mods
+            ]
         elif lang == "typescript":
             cmd = rng.choice(("npx tsc --noEmit", "pnpm build", "npm run lint", "npm install"))
-            pool = [f"{m.source}({rng.randint(1, 300)},{rng.randint(1, 60)}): error TS{rng.randint(2300, 2800)}: "
-                    f"Property '{rng.choice(FIELDS)}' does not exist on type '{m.classes[1]}'." for m in mods]
-            pool += [f"added {rng.randint(1, 900)} packages, and audited {rng.randint(900, 1500)} packages in "
-                     f"{rng.randint(2, 60)}s",
-                     f"npm warn deprecated {rng.choice(_NPM_NAMES)}@1.0.0: this version is no longer supported"]
+            pool = [
+                f"{m.source}({rng.randint(1, 300)},{rng.randint(1, 60)}): error TS{rng.randint(2300, 2800)}: "
+                f"Property '{rng.choice(FIELDS)}' does not exist on type '{m.classes[1]}'."
+                for m in mods
+            ]
+            pool += [
+                f"added {rng.randint(1, 900)} packages, and audited {rng.randint(900, 1500)} packages in "
+                f"{rng.randint(2, 60)}s",
+                f"npm warn deprecated {rng.choice(_NPM_NAMES)}@1.0.0: this version is no longer supported",
+            ]
         elif lang == "go":
             cmd = rng.choice(("go build ./...", "go vet ./...", "golangci-lint run", "go mod tidy"))
             pool = [f"{m.source}:{rng.randint(1, 300)}:{rng.randint(1, 40)}: {rng.choice(_GO_LINT)}" for m in mods]
@@ -776,8 +1333,11 @@ class ProjectContent:
         else:
             cmd = rng.choice(("cargo build --release", "cargo clippy --all-targets", "cargo check"))
             pool = [f"   Compiling {lib} {ver()}" for lib in _LIB_NAMES]
-            pool += [f"warning: unused variable: `{rng.choice(FIELDS)}`\n  --> {m.source}:{rng.randint(1, 300)}:"
-                     f"{rng.randint(1, 30)}" for m in mods]
+            pool += [
+                f"warning: unused variable: `{rng.choice(FIELDS)}`\n  --> {m.source}:{rng.randint(1, 300)}:"
+                f"{rng.randint(1, 30)}"
+                for m in mods
+            ]
         lines: list[str] = []
         size = 0
         while size < target_bytes:
@@ -793,25 +1353,33 @@ class ProjectContent:
         if kind < 0.35:
             files = rng.sample(self.module_files(mod), min(2, len(self.module_files(mod))))
             body = "\n".join(f"\tmodified:   {f}" for f in files)
-            return "git status", (f"On branch {rng.choice(('main', 'fix/' + mod.noun, 'feat/' + mod.noun + '-v2'))}\n"
-                                  "Changes not staged for commit:\n  (use \"git add <file>...\" to update what will "
-                                  f"be committed)\n{body}\n\nno changes added to commit (use \"git add\")\n")
+            return "git status", (
+                f"On branch {rng.choice(('main', 'fix/' + mod.noun, 'feat/' + mod.noun + '-v2'))}\n"
+                'Changes not staged for commit:\n  (use "git add <file>..." to update what will '
+                f'be committed)\n{body}\n\nno changes added to commit (use "git add")\n'
+            )
         if kind < 0.7:
             lines = []
             size = 0
             while size < target_bytes:
-                line = (f"{rng.getrandbits(28):07x} {rng.choice(('fix', 'feat', 'refactor', 'test', 'chore'))}"
-                        f"({rng.choice(self.spec.modules).noun}): {rng.choice(VERBS)} "
-                        f"{rng.choice(self.spec.modules).noun} {rng.choice(CASES).replace('_', ' ')} handling")
+                line = (
+                    f"{rng.getrandbits(28):07x} {rng.choice(('fix', 'feat', 'refactor', 'test', 'chore'))}"
+                    f"({rng.choice(self.spec.modules).noun}): {rng.choice(VERBS)} "
+                    f"{rng.choice(self.spec.modules).noun} {rng.choice(CASES).replace('_', ' ')} handling"
+                )
                 lines.append(line)
                 size += len(line) + 1
             return f"git log --oneline -n {len(lines)}", "\n".join(lines) + "\n"
         lines = self.file_lines(mod.source, mod)
         start = rng.randrange(max(1, len(lines) - 12))
-        hunk = lines[start:start + 10]
-        diff = [f"diff --git a/{mod.source} b/{mod.source}",
-                f"index {rng.getrandbits(28):07x}..{rng.getrandbits(28):07x} 100644",
-                f"--- a/{mod.source}", f"+++ b/{mod.source}", f"@@ -{start + 1},10 +{start + 1},11 @@"]
+        hunk = lines[start : start + 10]
+        diff = [
+            f"diff --git a/{mod.source} b/{mod.source}",
+            f"index {rng.getrandbits(28):07x}..{rng.getrandbits(28):07x} 100644",
+            f"--- a/{mod.source}",
+            f"+++ b/{mod.source}",
+            f"@@ -{start + 1},10 +{start + 1},11 @@",
+        ]
         diff += [" " + x for x in hunk[:5]] + ["-" + x for x in hunk[5:6]]
         diff += ["+" + x.replace("None", "default") for x in hunk[5:7]]
         diff += [" " + x for x in hunk[6:]]
@@ -826,9 +1394,11 @@ class ProjectContent:
             size = 0
             i = 0
             while size < target_bytes:
-                row = (f'  {{"id": "{mod.noun}_{i:06d}", "{rng.choice(FIELDS)}": {rng.randint(0, 99999)}, '
-                       f'"status": "{rng.choice(("active", "pending", "failed", "settled"))}", '
-                       f'"note": "{rng.choice(CASES)} {rng.choice(VERBS)}"}},')
+                row = (
+                    f'  {{"id": "{mod.noun}_{i:06d}", "{rng.choice(FIELDS)}": {rng.randint(0, 99999)}, '
+                    f'"status": "{rng.choice(("active", "pending", "failed", "settled"))}", '
+                    f'"note": "{rng.choice(CASES)} {rng.choice(VERBS)}"}},'
+                )
                 rows.append(row)
                 size += len(row) + 1
                 i += 1
@@ -841,15 +1411,17 @@ class ProjectContent:
                 ts += rng.randint(0, 3)
                 m = rng.choice(self.spec.modules)
                 level = rng.choice(("INFO", "INFO", "DEBUG", "WARN", "ERROR"))
-                row = (f"{datetime.fromtimestamp(ts, UTC).isoformat()} {level} "
-                       f"[{m.noun}] {rng.choice(m.functions)} {rng.choice(CASES)} "
-                       f"id={rng.getrandbits(32):08x} took={rng.randint(1, 5000)}ms")
+                row = (
+                    f"{datetime.fromtimestamp(ts, UTC).isoformat()} {level} "
+                    f"[{m.noun}] {rng.choice(m.functions)} {rng.choice(CASES)} "
+                    f"id={rng.getrandbits(32):08x} took={rng.randint(1, 5000)}ms"
+                )
                 rows.append(row)
                 size += len(row) + 1
             return "bash", f"tail -n {len(rows)} logs/{mod.noun}.log", "\n".join(rows) + "\n"
         text = "\n".join(self.file_lines(mod.source, mod))
         generated = mod.source.rsplit(".", 1)[0] + "_generated." + mod.source.rsplit(".", 1)[1]
-        reps = 1 + int(target_bytes * 0.85) // max(1, len(text))   # read_output adds line numbers
+        reps = 1 + int(target_bytes * 0.85) // max(1, len(text))  # read_output adds line numbers
         return "read", generated, "\n".join([text] * reps)
 
     def grep_output(self, pattern: str, mods: list[Module], rng: random.Random) -> tuple[str, int]:
@@ -888,9 +1460,16 @@ class ModelChoice:
     reasoning: bool
 
     def cost(self, t: dict) -> float:
-        return round((t["input"] * self.price_in + (t["output"] + t["reasoning"]) * self.price_out
-                      + t["cache"]["read"] * self.price_cache_read
-                      + t["cache"]["write"] * self.price_cache_write) / 1e6, 6)
+        return round(
+            (
+                t["input"] * self.price_in
+                + (t["output"] + t["reasoning"]) * self.price_out
+                + t["cache"]["read"] * self.price_cache_read
+                + t["cache"]["write"] * self.price_cache_write
+            )
+            / 1e6,
+            6,
+        )
 
 
 @dataclass
@@ -914,8 +1493,13 @@ class SessionRow:
 
     def info(self) -> dict:
         """The session object as carried by session.created/updated events."""
-        d: dict[str, Any] = {"id": self.id, "slug": self.slug, "projectID": self.project_id,
-                             "directory": self.directory, "path": self.path}
+        d: dict[str, Any] = {
+            "id": self.id,
+            "slug": self.slug,
+            "projectID": self.project_id,
+            "directory": self.directory,
+            "path": self.path,
+        }
         if self.parent_id:
             d["parentID"] = self.parent_id
         if self.summary is not None:
@@ -939,19 +1523,70 @@ class SessionRow:
     def row(self) -> tuple:
         s = self.summary or {}
         tk = self.tokens
-        return (self.id, self.project_id, None, self.parent_id, self.slug, self.directory, self.path,
-                self.title, VERSION, None, s.get("additions"), s.get("deletions"), s.get("files"), None,
-                None, self.cost, tk["input"], tk["output"], tk["reasoning"], tk["cache"]["read"],
-                tk["cache"]["write"], None, dumps(self.permission) if self.permission else None,
-                self.agent, dumps(self.model) if self.model else None, self.time_created,
-                self.time_updated, None, self.time_archived)
+        return (
+            self.id,
+            self.project_id,
+            None,
+            self.parent_id,
+            self.slug,
+            self.directory,
+            self.path,
+            self.title,
+            VERSION,
+            None,
+            s.get("additions"),
+            s.get("deletions"),
+            s.get("files"),
+            None,
+            None,
+            self.cost,
+            tk["input"],
+            tk["output"],
+            tk["reasoning"],
+            tk["cache"]["read"],
+            tk["cache"]["write"],
+            None,
+            dumps(self.permission) if self.permission else None,
+            self.agent,
+            dumps(self.model) if self.model else None,
+            self.time_created,
+            self.time_updated,
+            None,
+            self.time_archived,
+        )
 
 
-SESSION_COLUMNS = ("id", "project_id", "workspace_id", "parent_id", "slug", "directory", "path", "title",
-                   "version", "share_url", "summary_additions", "summary_deletions", "summary_files",
-                   "summary_diffs", "metadata", "cost", "tokens_input", "tokens_output", "tokens_reasoning",
-                   "tokens_cache_read", "tokens_cache_write", "revert", "permission", "agent", "model",
-                   "time_created", "time_updated", "time_compacting", "time_archived")
+SESSION_COLUMNS = (
+    "id",
+    "project_id",
+    "workspace_id",
+    "parent_id",
+    "slug",
+    "directory",
+    "path",
+    "title",
+    "version",
+    "share_url",
+    "summary_additions",
+    "summary_deletions",
+    "summary_files",
+    "summary_diffs",
+    "metadata",
+    "cost",
+    "tokens_input",
+    "tokens_output",
+    "tokens_reasoning",
+    "tokens_cache_read",
+    "tokens_cache_write",
+    "revert",
+    "permission",
+    "agent",
+    "model",
+    "time_created",
+    "time_updated",
+    "time_compacting",
+    "time_archived",
+)
 
 
 class SessionWriter:
@@ -961,8 +1596,9 @@ class SessionWriter:
     projection tables end with), ``events`` the append-only log with per-session ``seq``.
     """
 
-    def __init__(self, session: SessionRow, ids: IdFactory, rng: random.Random, model: ModelChoice,
-                 root: str, *, seq: int = -1) -> None:
+    def __init__(
+        self, session: SessionRow, ids: IdFactory, rng: random.Random, model: ModelChoice, root: str, *, seq: int = -1
+    ) -> None:
         self.s = session
         self.ids = ids
         self.rng = rng
@@ -971,13 +1607,13 @@ class SessionWriter:
         self.seq = seq
         self.now = session.time_updated
         self.events: list[tuple[str, str, int, str, str]] = []
-        self.messages: dict[str, list] = {}   # id -> [time_created, time_updated, data]
-        self.parts: dict[str, list] = {}      # id -> [message_id, time_created, time_updated, data]
+        self.messages: dict[str, list] = {}  # id -> [time_created, time_updated, data]
+        self.parts: dict[str, list] = {}  # id -> [message_id, time_created, time_updated, data]
         self.todos: list[dict] | None = None
         self.todo_time = 0
         self.snapshot = f"{rng.getrandbits(160):040x}"
-        self.context = 11_000 + rng.randint(0, 4000)   # prompt tokens: system prompt + tool schemas
-        self.diffs: dict[str, dict] = {}              # file -> diff of the current turn
+        self.context = 11_000 + rng.randint(0, 4000)  # prompt tokens: system prompt + tool schemas
+        self.diffs: dict[str, dict] = {}  # file -> diff of the current turn
         self.session_diffs: dict[str, tuple[int, int]] = {}
 
     # clock and log -------------------------------------------------------------------------------
@@ -1011,8 +1647,12 @@ class SessionWriter:
 
     def user_message(self, agent: str) -> str:
         mid = self.ids.message(self.now)
-        data: dict[str, Any] = {"role": "user", "time": {"created": self.now}, "agent": agent,
-                                "model": {"providerID": self.model.provider, "modelID": self.model.model}}
+        data: dict[str, Any] = {
+            "role": "user",
+            "time": {"created": self.now},
+            "agent": agent,
+            "model": {"providerID": self.model.provider, "modelID": self.model.model},
+        }
         self.messages[mid] = [self.now, self.now, data]
         self._message_event(mid)
         self.tick(3, 20)
@@ -1023,24 +1663,37 @@ class SessionWriter:
         data = self.messages[mid][2]
         diffs = []
         for rel, d in self.diffs.items():
-            patch = (f"Index: {rel}\n{'=' * 67}\n--- {rel}\t\n+++ {rel}\t\n{d['hunk']}")
-            diffs.append({"file": rel, "patch": patch, "additions": d["additions"],
-                          "deletions": d["deletions"], "status": d["status"]})
+            patch = f"Index: {rel}\n{'=' * 67}\n--- {rel}\t\n+++ {rel}\t\n{d['hunk']}"
+            diffs.append(
+                {
+                    "file": rel,
+                    "patch": patch,
+                    "additions": d["additions"],
+                    "deletions": d["deletions"],
+                    "status": d["status"],
+                }
+            )
         data["summary"] = {"diffs": diffs}
         self._touch_message(mid)
         if diffs:
             self._touch_message(mid)
         self.diffs = {}
 
-    def assistant_message(self, parent: str, mode: str = "build", *, summary: bool = False,
-                          bump: bool = True) -> str:
+    def assistant_message(self, parent: str, mode: str = "build", *, summary: bool = False, bump: bool = True) -> str:
         mid = self.ids.message(self.now)
         data: dict[str, Any] = {"parentID": parent, "role": "assistant", "mode": mode, "agent": mode}
         if summary:
             data["summary"] = True
-        data.update({"path": {"cwd": self.s.directory, "root": self.root}, "cost": 0,
-                     "tokens": _zero_tokens(), "modelID": self.model.model,
-                     "providerID": self.model.provider, "time": {"created": self.now}})
+        data.update(
+            {
+                "path": {"cwd": self.s.directory, "root": self.root},
+                "cost": 0,
+                "tokens": _zero_tokens(),
+                "modelID": self.model.model,
+                "providerID": self.model.provider,
+                "time": {"created": self.now},
+            }
+        )
         self.messages[mid] = [self.now, self.now, data]
         self._message_event(mid)
         self.session_updated(bump=bump)
@@ -1056,11 +1709,23 @@ class SessionWriter:
             cache_read, inp, cache_write = 0, self.context + new_tokens, 0
         self.context += new_tokens + output
         total = inp + output + reasoning + cache_read + cache_write
-        return {"total": total, "input": inp, "output": output, "reasoning": reasoning,
-                "cache": {"write": cache_write, "read": cache_read}}
+        return {
+            "total": total,
+            "input": inp,
+            "output": output,
+            "reasoning": reasoning,
+            "cache": {"write": cache_write, "read": cache_read},
+        }
 
-    def finish_assistant(self, mid: str, tokens: dict, finish: str | None, *, patch_files: list[str] | None = None,
-                         error: dict | None = None) -> None:
+    def finish_assistant(
+        self,
+        mid: str,
+        tokens: dict,
+        finish: str | None,
+        *,
+        patch_files: list[str] | None = None,
+        error: dict | None = None,
+    ) -> None:
         data = self.messages[mid][2]
         cost = self.model.cost(tokens) if tokens["total"] else 0
         if tokens["total"]:
@@ -1068,8 +1733,10 @@ class SessionWriter:
             data["cost"] = cost
         if finish:
             data["finish"] = finish
-            self.add_part(mid, {"reason": finish, "snapshot": self.snapshot, "type": "step-finish",
-                                "tokens": tokens, "cost": cost})
+            self.add_part(
+                mid,
+                {"reason": finish, "snapshot": self.snapshot, "type": "step-finish", "tokens": tokens, "cost": cost},
+            )
             self._touch_message(mid)
         if patch_files:
             old = self.snapshot
@@ -1092,8 +1759,14 @@ class SessionWriter:
 
     def _part_event(self, pid: str, data: dict) -> None:
         mid = self.parts[pid][0]
-        self.emit("message.part.updated.1", {"sessionID": self.s.id, "part": {
-            "id": pid, "sessionID": self.s.id, "messageID": mid, **data}, "time": self.now})
+        self.emit(
+            "message.part.updated.1",
+            {
+                "sessionID": self.s.id,
+                "part": {"id": pid, "sessionID": self.s.id, "messageID": mid, **data},
+                "time": self.now,
+            },
+        )
 
     def add_part(self, mid: str, data: dict, *, stream_start: dict | None = None) -> str:
         """A part written once (or twice: ``stream_start`` first, as text/reasoning do)."""
@@ -1113,9 +1786,20 @@ class SessionWriter:
         data = {"type": kind, "text": text, **extra, "time": {"start": start, "end": start}}
         return self.add_part(mid, data, stream_start={"type": kind, "text": "", **extra, "time": {"start": start}})
 
-    def tool_part(self, mid: str, tool: str, call_id: str, inp: dict, *, output: str | None = None,
-                  metadata: dict | None = None, title: str = "", error: str | None = None,
-                  duration: int = 30, stream: str | None = None) -> str:
+    def tool_part(
+        self,
+        mid: str,
+        tool: str,
+        call_id: str,
+        inp: dict,
+        *,
+        output: str | None = None,
+        metadata: dict | None = None,
+        title: str = "",
+        error: str | None = None,
+        duration: int = 30,
+        stream: str | None = None,
+    ) -> str:
         """pending -> running -> (streamed bash metadata) -> completed|error, each an event."""
         pid = self.ids.part(self.now)
         base = {"type": "tool", "tool": tool, "callID": call_id}
@@ -1129,12 +1813,23 @@ class SessionWriter:
             self._stream_bash(pid, base, inp, start, stream, duration)
         elif tool == "edit" and metadata:
             self.tick(2, 30)
-            self._part_event(pid, {**base, "state": {**running, "metadata": {
-                "diff": metadata["diff"], "filediff": metadata["filediff"]}}})
+            self._part_event(
+                pid,
+                {
+                    **base,
+                    "state": {**running, "metadata": {"diff": metadata["diff"], "filediff": metadata["filediff"]}},
+                },
+            )
         self.now = max(self.now, start + duration)
         if error is None:
-            state = {"status": "completed", "input": inp, "output": output, "metadata": metadata or {},
-                     "title": title, "time": {"start": start, "end": self.now}}
+            state = {
+                "status": "completed",
+                "input": inp,
+                "output": output,
+                "metadata": metadata or {},
+                "title": title,
+                "time": {"start": start, "end": self.now},
+            }
         else:
             state = {"status": "error", "input": inp, "error": error, "time": {"start": start, "end": self.now}}
         data = {**base, "state": state}
@@ -1154,10 +1849,24 @@ class SessionWriter:
         step = max(1, duration // (updates + 1))
         desc = inp.get("description", "")
         mid = self.parts[pid][0]
-        head, tail = dumps({"sessionID": self.s.id, "part": {
-            "id": pid, "sessionID": self.s.id, "messageID": mid, **base, "state": {
-                "status": "running", "input": inp, "metadata": {"output": "\x00", "description": desc},
-                "title": desc, "time": {"start": start}}}}).split('"\\u0000"')
+        head, tail = dumps(
+            {
+                "sessionID": self.s.id,
+                "part": {
+                    "id": pid,
+                    "sessionID": self.s.id,
+                    "messageID": mid,
+                    **base,
+                    "state": {
+                        "status": "running",
+                        "input": inp,
+                        "metadata": {"output": "\x00", "description": desc},
+                        "title": desc,
+                        "time": {"start": start},
+                    },
+                },
+            }
+        ).split('"\\u0000"')
         tail = tail[:-1] + ',"time":'
         cuts = [0]
         for i in range(updates):
@@ -1168,11 +1877,18 @@ class SessionWriter:
             shown = esc[:cut]
             if cut > cap:
                 nl = esc.rfind("\\n", 0, cap)
-                shown = esc[:nl + 2 if nl > 0 else 0] + "\\n\\n..."
+                shown = esc[: nl + 2 if nl > 0 else 0] + "\\n\\n..."
             self.now += step
             self.seq += 1
-            self.events.append((self.ids.event(self.now), self.s.id, self.seq, "message.part.updated.1",
-                                f'{head}"{shown}"{tail}{self.now}}}'))
+            self.events.append(
+                (
+                    self.ids.event(self.now),
+                    self.s.id,
+                    self.seq,
+                    "message.part.updated.1",
+                    f'{head}"{shown}"{tail}{self.now}}}',
+                )
+            )
             self.now += 1
 
     def set_todos(self, todos: list[dict]) -> None:
@@ -1189,9 +1905,11 @@ class SessionWriter:
             self.diffs[rel] = {"hunk": hunk, "additions": additions, "deletions": deletions, "status": status}
         a, d = self.session_diffs.get(rel, (0, 0))
         self.session_diffs[rel] = (a + additions, d + deletions)
-        self.s.summary = {"additions": sum(x[0] for x in self.session_diffs.values()),
-                          "deletions": sum(x[1] for x in self.session_diffs.values()),
-                          "files": len(self.session_diffs)}
+        self.s.summary = {
+            "additions": sum(x[0] for x in self.session_diffs.values()),
+            "deletions": sum(x[1] for x in self.session_diffs.values()),
+            "files": len(self.session_diffs),
+        }
 
     # rows ----------------------------------------------------------------------------------------
 
@@ -1206,17 +1924,33 @@ class SessionWriter:
     def todo_rows(self) -> list[tuple]:
         if not self.todos:
             return []
-        return [(self.s.id, t["content"], t["status"], t["priority"], i, self.todo_time, self.todo_time)
-                for i, t in enumerate(self.todos)]
+        return [
+            (self.s.id, t["content"], t["status"], t["priority"], i, self.todo_time, self.todo_time)
+            for i, t in enumerate(self.todos)
+        ]
 
 
 # --------------------------------------------------------------------------------------------------
 # what a session is about, and the words people and models use for it
 # --------------------------------------------------------------------------------------------------
 
-FEATURES = ("pagination", "idempotency keys", "a dry-run flag", "soft deletes", "bulk export",
-            "rate limiting", "a retry budget", "structured logging", "a health endpoint", "CSV import",
-            "optimistic locking", "field-level validation", "a cache layer", "metrics", "webhooks")
+FEATURES = (
+    "pagination",
+    "idempotency keys",
+    "a dry-run flag",
+    "soft deletes",
+    "bulk export",
+    "rate limiting",
+    "a retry budget",
+    "structured logging",
+    "a health endpoint",
+    "CSV import",
+    "optimistic locking",
+    "field-level validation",
+    "a cache layer",
+    "metrics",
+    "webhooks",
+)
 KINDS = ("bugfix", "bugfix", "bugfix", "feature", "feature", "refactor", "perf", "explain")
 
 EN_FOLLOWUPS = (
@@ -1246,12 +1980,18 @@ ZH_FOLLOWUPS = (
     "CI 上报了 `{error}`，是同一个原因吗？",
 )
 EN_PRE = {
-    "read": ("Let me look at how `{fn}` handles this.", "Let me check the test file as well.",
-             "I'll read `{file}` first."),
+    "read": (
+        "Let me look at how `{fn}` handles this.",
+        "Let me check the test file as well.",
+        "I'll read `{file}` first.",
+    ),
     "grep": ("I'll start by finding where `{fn}` is called.", "Let me search for other uses of `{Cls}`."),
     "glob": ("Let me see which files belong to the {noun} module.",),
-    "bash": ("Let me run the tests to see the failure.", "I'll verify the change with the test suite.",
-             "Checking the git state before going further."),
+    "bash": (
+        "Let me run the tests to see the failure.",
+        "I'll verify the change with the test suite.",
+        "Checking the git state before going further.",
+    ),
     "edit": ("Now I'll apply the fix in `{file}`.", "I'll make `{fn}` handle the {case} case."),
     "write": ("I'll add a dedicated test file for this.",),
     "todowrite": ("Let me plan this out.",),
@@ -1289,8 +2029,8 @@ class Topic:
     module: Module
     others: list[Module]
     kind: str
-    rare: str                     # identifier that appears only in this session
-    error: str | None             # error line that appears only in one tool output of this session
+    rare: str  # identifier that appears only in this session
+    error: str | None  # error line that appears only in one tool output of this session
     chinese: bool
     cjk_phrase: str | None
     feature: str
@@ -1305,11 +2045,21 @@ class Topic:
         m = self.module
         m2 = rng.choice(self.others) if self.others else m
         return template.format(
-            fn=rng.choice(m.functions), fn2=rng.choice(m.functions), Cls=rng.choice(m.classes),
-            file=m.source, file2=rng.choice(self.content.module_files(m)), test=rng.choice(m.tests),
-            test2=rng.choice(m.tests), test_file=m.test, noun=m.noun, noun2=m2.noun,
-            case=rng.choice(CASES).replace("_", " "), field=rng.choice(FIELDS), feature=self.feature,
-            error=rng.choice(m.errors))
+            fn=rng.choice(m.functions),
+            fn2=rng.choice(m.functions),
+            Cls=rng.choice(m.classes),
+            file=m.source,
+            file2=rng.choice(self.content.module_files(m)),
+            test=rng.choice(m.tests),
+            test2=rng.choice(m.tests),
+            test_file=m.test,
+            noun=m.noun,
+            noun2=m2.noun,
+            case=rng.choice(CASES).replace("_", " "),
+            field=rng.choice(FIELDS),
+            feature=self.feature,
+            error=rng.choice(m.errors),
+        )
 
 
 class Uniques:
@@ -1346,28 +2096,43 @@ def _unique_error(lang: str, mod: Module, rng: random.Random) -> str:
     f = rng.choice(FIELDS)
     k = rng.randrange(3)
     if lang == "python":
-        return (f"ValueError: {mod.noun} batch {mod.noun[:3]}_{h6} totals diverge: expected {a:.2f}, got {b:.2f}",
-                f"AssertionError: {f} of {mod.noun} {h8} is {rng.randint(-999, -1)} after {rng.choice(VERBS)}, "
-                f"expected >= 0",
-                f"RuntimeError: {mod.noun} worker {h6} stuck in state {rng.choice(('DRAINING', 'PENDING', 'LEASED'))} "
-                f"for {rng.randint(31, 900)}s")[k]
+        return (
+            f"ValueError: {mod.noun} batch {mod.noun[:3]}_{h6} totals diverge: expected {a:.2f}, got {b:.2f}",
+            f"AssertionError: {f} of {mod.noun} {h8} is {rng.randint(-999, -1)} after {rng.choice(VERBS)}, "
+            f"expected >= 0",
+            f"RuntimeError: {mod.noun} worker {h6} stuck in state {rng.choice(('DRAINING', 'PENDING', 'LEASED'))} "
+            f"for {rng.randint(31, 900)}s",
+        )[k]
     if lang == "typescript":
-        return (f"Error: {_camel(mod.noun)} {h6} rejected: {f} {rng.randint(101, 9999)} exceeds limit "
-                f"{rng.randint(1, 100)} (code {mod.noun.upper()}_{rng.randint(100, 999)})",
-                f"AssertionError: expected '{mod.noun}-{h6}' to equal '{mod.noun}-{h8[:6]}'",
-                f"RangeError: {mod.noun} window {h8} overflowed at offset {rng.randint(10_000, 999_999)}")[k]
+        return (
+            f"Error: {_camel(mod.noun)} {h6} rejected: {f} {rng.randint(101, 9999)} exceeds limit "
+            f"{rng.randint(1, 100)} (code {mod.noun.upper()}_{rng.randint(100, 999)})",
+            f"AssertionError: expected '{mod.noun}-{h6}' to equal '{mod.noun}-{h8[:6]}'",
+            f"RangeError: {mod.noun} window {h8} overflowed at offset {rng.randint(10_000, 999_999)}",
+        )[k]
     if lang == "go":
-        return (f"{mod.noun}: shard {rng.randint(0, 255)} lease {h8} expired after {rng.randint(1001, 60000)}ms",
-                f"{mod.noun}: got checksum {h8}, want {h6}ff after replay",
-                f"{mod.noun}: flush {h6} dropped {rng.randint(2, 999)} of {rng.randint(1000, 9999)} items")[k]
-    return (f"checksum mismatch for {mod.noun} {h8}: left {rng.randint(1, 10**9)} right {rng.randint(1, 10**9)}",
-            f"{mod.noun} {h6} exceeded budget: {rng.randint(2049, 99999)} bytes > 2048",
-            f"invariant violated in {mod.noun}: generation {rng.randint(2, 9999)} < {h8}")[k]
+        return (
+            f"{mod.noun}: shard {rng.randint(0, 255)} lease {h8} expired after {rng.randint(1001, 60000)}ms",
+            f"{mod.noun}: got checksum {h8}, want {h6}ff after replay",
+            f"{mod.noun}: flush {h6} dropped {rng.randint(2, 999)} of {rng.randint(1000, 9999)} items",
+        )[k]
+    return (
+        f"checksum mismatch for {mod.noun} {h8}: left {rng.randint(1, 10**9)} right {rng.randint(1, 10**9)}",
+        f"{mod.noun} {h6} exceeded budget: {rng.randint(2049, 99999)} bytes > 2048",
+        f"invariant violated in {mod.noun}: generation {rng.randint(2, 9999)} < {h8}",
+    )[k]
 
 
-def make_topic(content: ProjectContent, rng: random.Random, uniques: Uniques, *, chinese: bool,
-               child: bool = False, module: Module | None = None,
-               rare_vocab: tuple[str, ...] = RARE_WORDS) -> Topic:
+def make_topic(
+    content: ProjectContent,
+    rng: random.Random,
+    uniques: Uniques,
+    *,
+    chinese: bool,
+    child: bool = False,
+    module: Module | None = None,
+    rare_vocab: tuple[str, ...] = RARE_WORDS,
+) -> Topic:
     spec = content.spec
     mod = module or rng.choice(spec.modules)
     same_sub = [m for m in spec.modules if m is not mod and m.subdir == mod.subdir]
@@ -1383,37 +2148,51 @@ def make_topic(content: ProjectContent, rng: random.Random, uniques: Uniques, *,
     f = lambda t: topic.fmt(rng, t)  # noqa: E731
     if child:
         fn0 = mod.functions[0]
-        topic.first_prompt = f(f"Search the codebase for every place that calls {fn0} or constructs "
-                               "{Cls}, read the relevant code in {file} and report which call sites "
-                               "would break if its signature changed. Be thorough; return file paths "
-                               "and line numbers.")
+        topic.first_prompt = f(
+            f"Search the codebase for every place that calls {fn0} or constructs "
+            "{Cls}, read the relevant code in {file} and report which call sites "
+            "would break if its signature changed. Be thorough; return file paths "
+            "and line numbers."
+        )
         topic.title = f"Find {fn0} call sites"
         return topic
     if chinese:
-        topic.first_prompt = f(f"{cjk}。帮我看一下 {{file}} 里的 {{fn}}，找出原因并修复，"
-                               f"{rng.choice(CJK_GOALS)}。")
+        topic.first_prompt = f(f"{cjk}。帮我看一下 {{file}} 里的 {{fn}}，找出原因并修复，{rng.choice(CJK_GOALS)}。")
         topic.title = f(rng.choice(("修复{noun}模块的问题", "排查{fn}的异常", "{noun}：" + cjk[:8])))
         return topic
     prompts = {
-        "bugfix": ("{test} in {test_file} fails with `{error}`. It started after the last {noun} change. "
-                   "Find the cause and fix it.",
-                   "We're seeing `{error}` in production from the {noun} code path ({file}). "
-                   "Can you reproduce it with a test and fix it?"),
-        "feature": ("Add {feature} to {Cls} in {file}. Keep the existing behaviour as the default "
-                    "and add tests in {test_file}.",
-                    "I need {feature} for the {noun} module. Follow the pattern in {fn2} and wire it "
-                    "through {Cls}."),
-        "refactor": ("Refactor {fn} in {file}: it's grown too big. Split it up, keep behaviour the "
-                     "same, and make sure {test_file} still passes.",),
-        "perf": ("{fn} is slow for large {noun} batches (about 200k rows take 40s). Profile it and "
-                 "speed it up without changing results.",),
-        "explain": ("Explain how the {noun} flow works end to end, starting from {file}, then add a "
-                    "small helper that makes {fn} easier to test.",),
+        "bugfix": (
+            "{test} in {test_file} fails with `{error}`. It started after the last {noun} change. "
+            "Find the cause and fix it.",
+            "We're seeing `{error}` in production from the {noun} code path ({file}). "
+            "Can you reproduce it with a test and fix it?",
+        ),
+        "feature": (
+            "Add {feature} to {Cls} in {file}. Keep the existing behaviour as the default "
+            "and add tests in {test_file}.",
+            "I need {feature} for the {noun} module. Follow the pattern in {fn2} and wire it through {Cls}.",
+        ),
+        "refactor": (
+            "Refactor {fn} in {file}: it's grown too big. Split it up, keep behaviour the "
+            "same, and make sure {test_file} still passes.",
+        ),
+        "perf": (
+            "{fn} is slow for large {noun} batches (about 200k rows take 40s). Profile it and "
+            "speed it up without changing results.",
+        ),
+        "explain": (
+            "Explain how the {noun} flow works end to end, starting from {file}, then add a "
+            "small helper that makes {fn} easier to test.",
+        ),
     }
     topic.first_prompt = f(rng.choice(prompts[topic.kind]))
-    titles = {"bugfix": "Fix {noun} failure in {test}", "feature": "Add {feature} to {Cls}",
-              "refactor": "Refactor {fn}", "perf": "Speed up {fn} for large batches",
-              "explain": "Explain {noun} flow and add helper"}
+    titles = {
+        "bugfix": "Fix {noun} failure in {test}",
+        "feature": "Add {feature} to {Cls}",
+        "refactor": "Refactor {fn}",
+        "perf": "Speed up {fn} for large batches",
+        "explain": "Explain {noun} flow and add helper",
+    }
     topic.title = f(titles[topic.kind])
     return topic
 
@@ -1422,7 +2201,7 @@ def _log_size(rng: random.Random) -> int:
     """Tool output size: a few KB typical, rarely 50-200 KB."""
     if rng.random() < BIG_OUTPUT_RATE:
         return rng.randint(50_000, 200_000)
-    return int(min(40_000, rng.lognormvariate(7.1, 0.9)))   # median ~1.2 KB, mean ~2 KB
+    return int(min(40_000, rng.lognormvariate(7.1, 0.9)))  # median ~1.2 KB, mean ~2 KB
 
 
 def _call_id(w: SessionWriter) -> str:
@@ -1444,7 +2223,7 @@ class ToolCall:
     """One tool call of a step: how to run it, and what it adds to the model's context."""
 
     tool: str
-    run: Any                      # callable(mid) -> tokens added to context
+    run: Any  # callable(mid) -> tokens added to context
     changed: list[str] = field(default_factory=list)
 
 
@@ -1454,7 +2233,7 @@ class SessionPlayer:
         self.t = topic
         self.c = topic.content
         self.rng = w.rng
-        self.spawn_child = spawn_child   # callable(parent_player, description, prompt) -> (child_id, report)
+        self.spawn_child = spawn_child  # callable(parent_player, description, prompt) -> (child_id, report)
         self.children: list[str] = []
         self.rare_used = False
         self.error_used = False
@@ -1473,8 +2252,14 @@ class SessionPlayer:
         def run(mid: str) -> int:
             path = self.c.abspath(rel)
             if missing:
-                self.w.tool_part(mid, "read", _call_id(self.w), {"filePath": path}, error=f"File not found: {path}",
-                                 duration=self.rng.randint(3, 30))
+                self.w.tool_part(
+                    mid,
+                    "read",
+                    _call_id(self.w),
+                    {"filePath": path},
+                    error=f"File not found: {path}",
+                    duration=self.rng.randint(3, 30),
+                )
                 return 30
             lines = self.c.file_lines(rel, mod)
             inp: dict[str, Any] = {"filePath": path}
@@ -1486,12 +2271,32 @@ class SessionPlayer:
             out = self.c.read_output(rel, lines, offset, limit)
             end = len(lines) if limit is None else min(len(lines), offset + limit)
             shown = "\n".join(lines[offset:end])
-            meta = {"preview": "\n".join(lines[offset:offset + 20]), "truncated": False, "loaded": [],
-                    "display": {"type": "file", "path": path, "text": shown, "lineStart": offset + 1,
-                                "lineEnd": end, "totalLines": len(lines), "truncated": end < len(lines)}}
-            self.w.tool_part(mid, "read", _call_id(self.w), inp, output=out, metadata=meta,
-                             title=rel, duration=self.rng.randint(4, 60))
+            meta = {
+                "preview": "\n".join(lines[offset : offset + 20]),
+                "truncated": False,
+                "loaded": [],
+                "display": {
+                    "type": "file",
+                    "path": path,
+                    "text": shown,
+                    "lineStart": offset + 1,
+                    "lineEnd": end,
+                    "totalLines": len(lines),
+                    "truncated": end < len(lines),
+                },
+            }
+            self.w.tool_part(
+                mid,
+                "read",
+                _call_id(self.w),
+                inp,
+                output=out,
+                metadata=meta,
+                title=rel,
+                duration=self.rng.randint(4, 60),
+            )
             return len(out) // 4
+
         return ToolCall("read", run)
 
     def grep(self, pattern: str | None = None) -> ToolCall:
@@ -1503,35 +2308,68 @@ class SessionPlayer:
             inp: dict[str, Any] = {"pattern": pattern, "path": self.c.spec.worktree}
             if self.rng.random() < 0.4:
                 inp["include"] = f"*.{LANG_EXT[self.c.lang]}"
-            self.w.tool_part(mid, "grep", _call_id(self.w), inp, output=out,
-                             metadata={"matches": n, "truncated": False}, title=pattern,
-                             duration=self.rng.randint(20, 400))
+            self.w.tool_part(
+                mid,
+                "grep",
+                _call_id(self.w),
+                inp,
+                output=out,
+                metadata={"matches": n, "truncated": False},
+                title=pattern,
+                duration=self.rng.randint(20, 400),
+            )
             return len(out) // 4
+
         return ToolCall("grep", run)
 
     def glob(self) -> ToolCall:
         def run(mid: str) -> int:
             ext = LANG_EXT[self.c.lang]
             pattern = self.rng.choice((f"**/*.{ext}", f"**/{self.t.module.noun}*", f"**/*test*.{ext}"))
-            files = sorted({self.c.abspath(f) for m in self.c.spec.modules for f in self.c.module_files(m)
-                            if self.rng.random() < 0.5})
+            files = sorted(
+                {
+                    self.c.abspath(f)
+                    for m in self.c.spec.modules
+                    for f in self.c.module_files(m)
+                    if self.rng.random() < 0.5
+                }
+            )
             out = "\n".join(files) if files else "No files found"
-            self.w.tool_part(mid, "glob", _call_id(self.w), {"pattern": pattern, "path": self.c.spec.worktree},
-                             output=out, metadata={"count": len(files), "truncated": False}, title="",
-                             duration=self.rng.randint(10, 200))
+            self.w.tool_part(
+                mid,
+                "glob",
+                _call_id(self.w),
+                {"pattern": pattern, "path": self.c.spec.worktree},
+                output=out,
+                metadata={"count": len(files), "truncated": False},
+                title="",
+                duration=self.rng.randint(10, 200),
+            )
             return len(out) // 4
+
         return ToolCall("glob", run)
 
-    def bash(self, command: str, output: str, description: str, *, exit_code: int = 0,
-             duration: int | None = None) -> ToolCall:
+    def bash(
+        self, command: str, output: str, description: str, *, exit_code: int = 0, duration: int | None = None
+    ) -> ToolCall:
         def run(mid: str) -> int:
             inp = {"command": command, "description": description}
             meta_out = output if len(output) <= METADATA_OUTPUT_CAP else output[:METADATA_OUTPUT_CAP] + "\n\n..."
             meta = {"output": meta_out, "exit": exit_code, "description": description, "truncated": False}
             dur = duration if duration is not None else self.rng.randint(150, 4000) + len(output) // 20
-            self.w.tool_part(mid, "bash", _call_id(self.w), inp, output=output, metadata=meta,
-                             title=description, duration=dur, stream=output)
+            self.w.tool_part(
+                mid,
+                "bash",
+                _call_id(self.w),
+                inp,
+                output=output,
+                metadata=meta,
+                title=description,
+                duration=dur,
+                stream=output,
+            )
             return len(output) // 4
+
         return ToolCall("bash", run)
 
     def run_tests(self, *, fail: str | None) -> ToolCall:
@@ -1559,10 +2397,18 @@ class SessionPlayer:
 
         def run(mid: str) -> int:
             path = self.c.abspath(what)
-            self.w.tool_part(mid, "read", _call_id(self.w), {"filePath": path}, output=out,
-                             metadata={"preview": out[:1000], "truncated": False, "loaded": []},
-                             title=what, duration=self.rng.randint(20, 200))
+            self.w.tool_part(
+                mid,
+                "read",
+                _call_id(self.w),
+                {"filePath": path},
+                output=out,
+                metadata={"preview": out[:1000], "truncated": False, "loaded": []},
+                title=what,
+                duration=self.rng.randint(20, 200),
+            )
             return min(len(out) // 4, 50_000)
+
         return ToolCall("read", run)
 
     def edit(self, *, inject_rare: bool = False, fail: bool = False) -> ToolCall:
@@ -1570,7 +2416,7 @@ class SessionPlayer:
         rel = mod.source if self.rng.random() < 0.7 else self.rng.choice((mod.test, *mod.extra))
         lines = self.c.file_lines(rel, mod)
         start = self.rng.randrange(max(1, len(lines) - 6))
-        old = "\n".join(lines[start:start + self.rng.randint(1, 4)]) or lines[0]
+        old = "\n".join(lines[start : start + self.rng.randint(1, 4)]) or lines[0]
         new_lines = [x.replace(self.rng.choice(FIELDS), self.rng.choice(FIELDS)) for x in old.split("\n")]
         if inject_rare:
             new_lines += self._rare_snippet(self.t.rare)
@@ -1585,26 +2431,44 @@ class SessionPlayer:
             path = self.c.abspath(rel)
             inp = {"filePath": path, "oldString": old, "newString": new}
             if fail:
-                err = self.rng.choice(("oldString not found in content",
-                                       "Found multiple matches for oldString. Provide more surrounding lines "
-                                       "in oldString to identify the correct match."))
+                err = self.rng.choice(
+                    (
+                        "oldString not found in content",
+                        "Found multiple matches for oldString. Provide more surrounding lines "
+                        "in oldString to identify the correct match.",
+                    )
+                )
                 self.w.tool_part(mid, "edit", _call_id(self.w), inp, error=err, duration=self.rng.randint(5, 40))
                 return 40
             hunk_body = "".join(f"-{x}\n" for x in old.split("\n")) + "".join(f"+{x}\n" for x in new_lines)
             n_old, n_new = old.count("\n") + 1, len(new_lines)
             header = f"@@ -{start + 1},{n_old} +{start + 1},{n_new} @@\n"
             diff = f"Index: {path}\n{'=' * 67}\n--- {path}\n+++ {path}\n{header}{hunk_body}"
-            meta = {"diagnostics": {}, "diff": diff,
-                    "filediff": {"file": path, "patch": diff, "additions": n_new, "deletions": n_old},
-                    "truncated": False}
+            meta = {
+                "diagnostics": {},
+                "diff": diff,
+                "filediff": {"file": path, "patch": diff, "additions": n_new, "deletions": n_old},
+                "truncated": False,
+            }
             out = "Edit applied successfully."
             if self.rng.random() < 0.08:
-                out += (f"\n\nLSP errors detected in this file, please fix:\n<diagnostics file=\"{path}\">\n"
-                        f"ERROR [{start + 2}:{self.rng.randint(3, 30)}] {self.rng.choice(mod.errors)}\n</diagnostics>")
-            self.w.tool_part(mid, "edit", _call_id(self.w), inp, output=out, metadata=meta, title=rel,
-                             duration=self.rng.randint(8, 120))
+                out += (
+                    f'\n\nLSP errors detected in this file, please fix:\n<diagnostics file="{path}">\n'
+                    f"ERROR [{start + 2}:{self.rng.randint(3, 30)}] {self.rng.choice(mod.errors)}\n</diagnostics>"
+                )
+            self.w.tool_part(
+                mid,
+                "edit",
+                _call_id(self.w),
+                inp,
+                output=out,
+                metadata=meta,
+                title=rel,
+                duration=self.rng.randint(8, 120),
+            )
             self.w.record_diff(rel, header + hunk_body, n_new, n_old, "modified")
             return (len(old) + len(new)) // 4
+
         call.run = run
         return call
 
@@ -1617,30 +2481,54 @@ class SessionPlayer:
 
         def run(mid: str) -> int:
             path = self.c.abspath(rel)
-            self.w.tool_part(mid, "write", _call_id(self.w), {"filePath": path, "content": body},
-                             output="Wrote file successfully.",
-                             metadata={"diagnostics": {}, "filepath": path, "exists": False, "truncated": False},
-                             title=rel, duration=self.rng.randint(5, 60))
+            self.w.tool_part(
+                mid,
+                "write",
+                _call_id(self.w),
+                {"filePath": path, "content": body},
+                output="Wrote file successfully.",
+                metadata={"diagnostics": {}, "filepath": path, "exists": False, "truncated": False},
+                title=rel,
+                duration=self.rng.randint(5, 60),
+            )
             hunk = f"@@ -0,0 +1,{body.count(chr(10)) + 1} @@\n" + "".join(f"+{x}\n" for x in body.split("\n"))
             self.w.record_diff(rel, hunk, body.count("\n") + 1, 0, "added")
             return len(body) // 4
+
         call.run = run
         return call
 
     def todowrite(self, progress: int) -> ToolCall:
         def run(mid: str) -> int:
-            items = [f"Reproduce the {self.t.module.noun} failure", f"Fix {self.t.module.functions[0]}",
-                     f"Add a test for {self.rng.choice(CASES).replace('_', ' ')}", "Run the full test suite"]
-            todos = [{"content": c, "status": "completed" if i < progress else
-                      ("in_progress" if i == progress else "pending"),
-                      "priority": ("high", "high", "medium", "low")[i]} for i, c in enumerate(items)]
+            items = [
+                f"Reproduce the {self.t.module.noun} failure",
+                f"Fix {self.t.module.functions[0]}",
+                f"Add a test for {self.rng.choice(CASES).replace('_', ' ')}",
+                "Run the full test suite",
+            ]
+            todos = [
+                {
+                    "content": c,
+                    "status": "completed" if i < progress else ("in_progress" if i == progress else "pending"),
+                    "priority": ("high", "high", "medium", "low")[i],
+                }
+                for i, c in enumerate(items)
+            ]
             out = json.dumps(todos, indent=2, ensure_ascii=False)
             open_n = sum(1 for t in todos if t["status"] != "completed")
-            self.w.tool_part(mid, "todowrite", _call_id(self.w), {"todos": todos}, output=out,
-                             metadata={"todos": todos, "truncated": False}, title=f"{open_n} todos",
-                             duration=self.rng.randint(3, 20))
+            self.w.tool_part(
+                mid,
+                "todowrite",
+                _call_id(self.w),
+                {"todos": todos},
+                output=out,
+                metadata={"todos": todos, "truncated": False},
+                title=f"{open_n} todos",
+                duration=self.rng.randint(3, 20),
+            )
             self.w.set_todos(todos)
             return len(out) // 4
+
         return ToolCall("todowrite", run)
 
     def task(self) -> ToolCall:
@@ -1659,16 +2547,30 @@ class SessionPlayer:
             inp = {"description": desc, "prompt": prompt, "subagent_type": "general"}
             w._part_event(pid, {**base, "state": {"status": "running", "input": inp, "time": {"start": start}}})
             w.now = max(w.now, end + 5)
-            out = (f'<task id="{child_id}" state="completed">\n<task_result>\n{report}\n</task_result>\n</task>')
-            meta = {"parentSessionId": w.s.id, "sessionId": child_id,
-                    "model": {"modelID": w.model.model, "providerID": w.model.provider}, "truncated": False}
-            data = {**base, "state": {"status": "completed", "input": inp, "output": out, "metadata": meta,
-                                      "title": desc, "time": {"start": start, "end": w.now}}}
+            out = f'<task id="{child_id}" state="completed">\n<task_result>\n{report}\n</task_result>\n</task>'
+            meta = {
+                "parentSessionId": w.s.id,
+                "sessionId": child_id,
+                "model": {"modelID": w.model.model, "providerID": w.model.provider},
+                "truncated": False,
+            }
+            data = {
+                **base,
+                "state": {
+                    "status": "completed",
+                    "input": inp,
+                    "output": out,
+                    "metadata": meta,
+                    "title": desc,
+                    "time": {"start": start, "end": w.now},
+                },
+            }
             w.parts[pid][2] = w.now
             w.parts[pid][3] = data
             w._part_event(pid, data)
             self.children.append(child_id)
             return len(out) // 4
+
         return ToolCall("task", run)
 
     # texts --------------------------------------------------------------------------------------------
@@ -1679,20 +2581,38 @@ class SessionPlayer:
     def _rare_snippet(self, name: str) -> list[str]:
         f = self.rng.choice(FIELDS)
         if self.c.lang == "python":
-            return ["", f"def {name}(items, *, limit=None):",
-                    f'    """Drop {self.t.module.noun} entries whose {f} is stale."""',
-                    f"    return [x for x in items if x.get('{f}') is not None][:limit]"]
+            return [
+                "",
+                f"def {name}(items, *, limit=None):",
+                f'    """Drop {self.t.module.noun} entries whose {f} is stale."""',
+                f"    return [x for x in items if x.get('{f}') is not None][:limit]",
+            ]
         if self.c.lang == "typescript":
-            return ["", f"export function {name}(items: unknown[], limit?: number) {{",
-                    f"  return items.filter((x: any) => x?.{_ident('typescript', f.split('_'))} != null)"
-                    ".slice(0, limit);",
-                    "}"]
+            return [
+                "",
+                f"export function {name}(items: unknown[], limit?: number) {{",
+                f"  return items.filter((x: any) => x?.{_ident('typescript', f.split('_'))} != null).slice(0, limit);",
+                "}",
+            ]
         if self.c.lang == "go":
-            return ["", f"func {name}(items []*{self.t.module.classes[1]}) []*{self.t.module.classes[1]} {{",
-                    "\tout := items[:0]", "\tfor _, it := range items {", "\t\tif it != nil {",
-                    "\t\t\tout = append(out, it)", "\t\t}", "\t}", "\treturn out", "}"]
-        return ["", f"pub fn {name}(items: &mut Vec<{self.t.module.classes[1]}>) {{",
-                f"    items.retain(|x| x.{f}.is_some());", "}"]
+            return [
+                "",
+                f"func {name}(items []*{self.t.module.classes[1]}) []*{self.t.module.classes[1]} {{",
+                "\tout := items[:0]",
+                "\tfor _, it := range items {",
+                "\t\tif it != nil {",
+                "\t\t\tout = append(out, it)",
+                "\t\t}",
+                "\t}",
+                "\treturn out",
+                "}",
+            ]
+        return [
+            "",
+            f"pub fn {name}(items: &mut Vec<{self.t.module.classes[1]}>) {{",
+            f"    items.retain(|x| x.{f}.is_some());",
+            "}",
+        ]
 
     def pre_text(self, tool: str = "read") -> str:
         table = ZH_PRE if self.t.chinese else EN_PRE
@@ -1705,23 +2625,37 @@ class SessionPlayer:
         rare = f" I added `{self.t.rare}` for this." if self.rare_used and not self.t.chinese else ""
         if self.t.chinese:
             rare = f" 新增了 `{self.t.rare}` 来处理这个情况。" if self.rare_used else ""
-            return (f"已经处理好了。问题出在 `{r.choice(m.functions)}`："
-                    f"{r.choice(CJK_SCENES)}{r.choice(CJK_PROBLEMS)}，"
-                    f"原因是没有处理 {r.choice(CASES)} 的情况。修改了 {files}。{rare}\n\n"
-                    f"- 修复了 `{r.choice(m.classes)}` 的边界条件\n- 补充了 `{r.choice(m.tests)}` 测试\n"
-                    f"- 全部测试已通过")
-        bullets = "\n".join(f"- {self.t.fmt(r, x)}" for x in r.sample((
-            "`{fn}` now checks `{field}` before using it", "added a regression test `{test}`",
-            "`{Cls}` no longer swallows the {case} error", "kept the public signature of `{fn2}` unchanged",
-            "the {noun} cache is invalidated after a write", "moved the retry loop out of `{fn}`"), 3))
-        closing = r.choice(("All tests pass now.", "The suite is green locally.",
-                            "Let me know if you want me to commit."))
+            return (
+                f"已经处理好了。问题出在 `{r.choice(m.functions)}`："
+                f"{r.choice(CJK_SCENES)}{r.choice(CJK_PROBLEMS)}，"
+                f"原因是没有处理 {r.choice(CASES)} 的情况。修改了 {files}。{rare}\n\n"
+                f"- 修复了 `{r.choice(m.classes)}` 的边界条件\n- 补充了 `{r.choice(m.tests)}` 测试\n"
+                f"- 全部测试已通过"
+            )
+        bullets = "\n".join(
+            f"- {self.t.fmt(r, x)}"
+            for x in r.sample(
+                (
+                    "`{fn}` now checks `{field}` before using it",
+                    "added a regression test `{test}`",
+                    "`{Cls}` no longer swallows the {case} error",
+                    "kept the public signature of `{fn2}` unchanged",
+                    "the {noun} cache is invalidated after a write",
+                    "moved the retry loop out of `{fn}`",
+                ),
+                3,
+            )
+        )
+        closing = r.choice(
+            ("All tests pass now.", "The suite is green locally.", "Let me know if you want me to commit.")
+        )
         return f"{summary_of}\n\nChanged {files}.{rare}\n\n{bullets}\n\n{closing}"
 
     # steps and turns ----------------------------------------------------------------------------------
 
-    def step(self, user_mid: str, calls: list[ToolCall], *, reasoning: bool | None = None,
-             pre_text: bool = False) -> list[str]:
+    def step(
+        self, user_mid: str, calls: list[ToolCall], *, reasoning: bool | None = None, pre_text: bool = False
+    ) -> list[str]:
         w, r = self.w, self.rng
         mid = w.assistant_message(user_mid, self.agent)
         w.tick(700, 7000)
@@ -1737,8 +2671,9 @@ class SessionPlayer:
             changed += call.changed
         tokens = w.step_tokens(self.pending_tokens + r.randint(20, 200), r.randint(40, 700))
         self.pending_tokens = added
-        w.finish_assistant(mid, tokens, "tool-calls",
-                           patch_files=[self.c.abspath(x) for x in dict.fromkeys(changed)] or None)
+        w.finish_assistant(
+            mid, tokens, "tool-calls", patch_files=[self.c.abspath(x) for x in dict.fromkeys(changed)] or None
+        )
         return changed
 
     def answer(self, user_mid: str, text: str) -> None:
@@ -1761,11 +2696,18 @@ class SessionPlayer:
             rel = self.t.module.source
             path = self.c.abspath(rel)
             lines = self.c.file_lines(rel, self.t.module)
-            w.add_part(mid, {"type": "text", "synthetic": True,
-                             "text": "Called the Read tool with the following input: " + dumps({"filePath": path})})
+            w.add_part(
+                mid,
+                {
+                    "type": "text",
+                    "synthetic": True,
+                    "text": "Called the Read tool with the following input: " + dumps({"filePath": path}),
+                },
+            )
             w.add_part(mid, {"type": "text", "synthetic": True, "text": self.c.read_output(rel, lines)})
-            w.add_part(mid, {"type": "file", "mime": "text/plain", "filename": rel.rsplit("/", 1)[-1],
-                             "url": f"file://{path}"})
+            w.add_part(
+                mid, {"type": "file", "mime": "text/plain", "filename": rel.rsplit("/", 1)[-1], "url": f"file://{path}"}
+            )
             self.pending_tokens += sum(len(x) for x in lines) // 4
         w.session_updated()
         w.tick(10, 200)
@@ -1816,8 +2758,7 @@ class SessionPlayer:
         r = self.rng
         u = self.user_turn(self.t.first_prompt, attach=r.random() < 0.06)
         todo = r.random() < 0.25
-        first = [self.todowrite(0)] if todo else (
-            [self.grep(), self.glob()] if r.random() < 0.4 else [self.read()])
+        first = [self.todowrite(0)] if todo else ([self.grep(), self.glob()] if r.random() < 0.4 else [self.read()])
         self.step(u, first, reasoning=r.random() < 0.6, pre_text=r.random() < 0.3)
         self.title_after_first_step()
         for _ in range(r.randint(0, 2)):
@@ -1841,11 +2782,17 @@ class SessionPlayer:
 
     def _summary_line(self) -> str:
         m = self.t.module
-        return self.t.fmt(self.rng, self.rng.choice((
-            "Found it: `{fn}` dropped the {case} branch when `{field}` was missing.",
-            "The root cause was in `{Cls}`: the {noun} cache was read before the write committed.",
-            "Done. `{fn}` now handles the {case} case and the {noun} tests cover it.",
-            f"The {m.noun} change is in place and `{{test}}` covers it."))).strip()
+        return self.t.fmt(
+            self.rng,
+            self.rng.choice(
+                (
+                    "Found it: `{fn}` dropped the {case} branch when `{field}` was missing.",
+                    "The root cause was in `{Cls}`: the {noun} cache was read before the write committed.",
+                    "Done. `{fn}` now handles the {case} case and the {noun} tests cover it.",
+                    f"The {m.noun} change is in place and `{{test}}` covers it.",
+                )
+            ),
+        ).strip()
 
     def follow_turn(self, text: str | None = None, steps: int | None = None) -> str:
         r = self.rng
@@ -1870,19 +2817,36 @@ class SessionPlayer:
             text = self.pre_text(self.rng.choice(("read", "bash", "edit")))
             start = w.now
             partial = text[: max(5, len(text) // 2)]
-            w.add_part(mid, {"type": "text", "text": partial, "time": {"start": start, "end": 0}},
-                       stream_start={"type": "text", "text": "", "time": {"start": start}})
+            w.add_part(
+                mid,
+                {"type": "text", "text": partial, "time": {"start": start, "end": 0}},
+                stream_start={"type": "text", "text": "", "time": {"start": start}},
+            )
             w.finish_assistant(mid, zero, None, error={"name": "MessageAbortedError", "data": {"message": "Aborted"}})
         else:
-            status, msg = r.choice(((429, "Rate limit exceeded. Please retry after 20 seconds."),
-                                    (529, "Overloaded"), (500, "Internal server error"),
-                                    (400, "prompt is too long: 212419 tokens > 200000 maximum")))
-            err = {"name": "APIError", "data": {
-                "message": msg, "statusCode": status, "isRetryable": status != 400,
-                "responseBody": dumps({"type": "error", "error": {"type": "api_error", "message": msg}}),
-                "metadata": {"url": {"anthropic": "https://api.anthropic.com/v1/messages",
-                                     "openai": "https://api.openai.com/v1/responses"}.get(
-                    w.model.provider, "https://openrouter.ai/api/v1/chat/completions")}}}
+            status, msg = r.choice(
+                (
+                    (429, "Rate limit exceeded. Please retry after 20 seconds."),
+                    (529, "Overloaded"),
+                    (500, "Internal server error"),
+                    (400, "prompt is too long: 212419 tokens > 200000 maximum"),
+                )
+            )
+            err = {
+                "name": "APIError",
+                "data": {
+                    "message": msg,
+                    "statusCode": status,
+                    "isRetryable": status != 400,
+                    "responseBody": dumps({"type": "error", "error": {"type": "api_error", "message": msg}}),
+                    "metadata": {
+                        "url": {
+                            "anthropic": "https://api.anthropic.com/v1/messages",
+                            "openai": "https://api.openai.com/v1/responses",
+                        }.get(w.model.provider, "https://openrouter.ai/api/v1/chat/completions")
+                    },
+                },
+            }
             w.finish_assistant(mid, zero, None, error=err)
         self.end_turn(u)
 
@@ -1894,25 +2858,42 @@ class SessionPlayer:
         cmd, out = self.c.git_output(self.t.module, r, 400)
         start = w.tick(2, 10)
         w.tick(20, 800)
-        w.add_part(mid, {"type": "tool", "tool": "bash", "callID": w.ids.ulid(start), "state": {
-            "status": "completed", "time": {"start": start, "end": w.now}, "input": {"command": cmd},
-            "title": "", "metadata": {"output": out}, "output": out}})
+        w.add_part(
+            mid,
+            {
+                "type": "tool",
+                "tool": "bash",
+                "callID": w.ids.ulid(start),
+                "state": {
+                    "status": "completed",
+                    "time": {"start": start, "end": w.now},
+                    "input": {"command": cmd},
+                    "title": "",
+                    "metadata": {"output": out},
+                    "output": out,
+                },
+            },
+        )
         zero = {"total": 0, "input": 0, "output": 0, "reasoning": 0, "cache": {"write": 0, "read": 0}}
         w.finish_assistant(mid, zero, None)
 
     def compaction(self, auto: bool) -> None:
         w = self.w
         u = w.user_message(self.agent)
-        w.add_part(u, {"type": "compaction", "auto": True, "overflow": False} if auto
-                   else {"type": "compaction", "auto": False})
+        w.add_part(
+            u,
+            {"type": "compaction", "auto": True, "overflow": False} if auto else {"type": "compaction", "auto": False},
+        )
         w.session_updated()
         mid = w.assistant_message(u, "compaction", summary=True)
         w.tick(2000, 20000)
         w.add_part(mid, {"snapshot": w.snapshot, "type": "step-start"})
         m = self.t.module
-        summary = (f"## Goal\n{self.t.first_prompt}\n\n## Progress\n- Reproduced the failure in `{m.test}`\n"
-                   f"- Changed `{m.source}`; helper `{self.t.rare}` added\n- Tests: {', '.join(m.tests[:3])}\n\n"
-                   f"## Next\nContinue with the follow-ups on the {m.noun} module.")
+        summary = (
+            f"## Goal\n{self.t.first_prompt}\n\n## Progress\n- Reproduced the failure in `{m.test}`\n"
+            f"- Changed `{m.source}`; helper `{self.t.rare}` added\n- Tests: {', '.join(m.tests[:3])}\n\n"
+            f"## Next\nContinue with the follow-ups on the {m.noun} module."
+        )
         w.stream_text(mid, "text", summary)
         tokens = w.step_tokens(0, len(summary) // 3)
         w.finish_assistant(mid, tokens, "stop")
@@ -1921,9 +2902,17 @@ class SessionPlayer:
         if auto:
             u2 = w.user_message(self.agent)
             t = w.now
-            w.add_part(u2, {"type": "text", "metadata": {"compaction_continue": True}, "synthetic": True,
-                            "text": "Continue if you have next steps, or stop and ask for clarification if "
-                                    "you are unsure how to proceed.", "time": {"start": t, "end": t}})
+            w.add_part(
+                u2,
+                {
+                    "type": "text",
+                    "metadata": {"compaction_continue": True},
+                    "synthetic": True,
+                    "text": "Continue if you have next steps, or stop and ask for clarification if "
+                    "you are unsure how to proceed.",
+                    "time": {"start": t, "end": t},
+                },
+            )
             self.answer(u2, self._summary_line())
             self.end_turn(u2)
 
@@ -1943,10 +2932,14 @@ def play_child(w: SessionWriter, topic: Topic) -> str:
     for _ in range(r.randint(1, 5)):
         p.step(u, [r.choice((p.read, p.grep, p.glob))() for _ in range(r.randint(1, 3))])
     m = topic.module
-    sites = "\n".join(f"- `{p.c.abspath(x.source)}:{r.randint(10, 400)}` — `{r.choice(x.functions)}` "
-                      f"calls `{m.functions[0]}`" for x in [m, *topic.others])
-    report = (f"Found {len(topic.others) + 1} call sites of `{m.functions[0]}`:\n{sites}\n\n"
-              f"Changing the signature would break {r.randint(1, 3)} of them; `{m.classes[0]}` wraps the rest.")
+    sites = "\n".join(
+        f"- `{p.c.abspath(x.source)}:{r.randint(10, 400)}` — `{r.choice(x.functions)}` calls `{m.functions[0]}`"
+        for x in [m, *topic.others]
+    )
+    report = (
+        f"Found {len(topic.others) + 1} call sites of `{m.functions[0]}`:\n{sites}\n\n"
+        f"Changing the signature would break {r.randint(1, 3)} of them; `{m.classes[0]}` wraps the rest."
+    )
     p.answer(u, report)
     p.end_turn(u)
     return report
@@ -1971,9 +2964,9 @@ class SessionFacts:
     kind: str
     files: list[str]
     first_prompt: str
-    rare_identifier: str            # appears in this session only (tool input + assistant/reasoning text)
-    error_message: str | None       # appears in exactly one tool output (a failing test run) of this session
-    cjk_phrase: str | None          # Chinese clause of the first user message, unique in the store
+    rare_identifier: str  # appears in this session only (tool input + assistant/reasoning text)
+    error_message: str | None  # appears in exactly one tool output (a failing test run) of this session
+    cjk_phrase: str | None  # Chinese clause of the first user message, unique in the store
     archived: bool
     time_created: int
     time_updated: int
@@ -2018,18 +3011,32 @@ class GeneratedStore:
         return out
 
     def to_json(self) -> dict:
-        return {"path": os.path.basename(self.path), "seed": self.seed, "version": VERSION,
-                "end_time_ms": self.end_time_ms, "counts": self.counts, "seconds": round(self.seconds, 2),
-                "projects": [asdict(p) for p in self.projects], "by_project": self.by_project(),
-                "by_directory": self.by_directory(),
-                "sessions": {k: asdict(v) for k, v in self.sessions.items()}}
+        return {
+            "path": os.path.basename(self.path),
+            "seed": self.seed,
+            "version": VERSION,
+            "end_time_ms": self.end_time_ms,
+            "counts": self.counts,
+            "seconds": round(self.seconds, 2),
+            "projects": [asdict(p) for p in self.projects],
+            "by_project": self.by_project(),
+            "by_directory": self.by_directory(),
+            "sessions": {k: asdict(v) for k, v in self.sessions.items()},
+        }
 
     @classmethod
     def load(cls, manifest: str | os.PathLike[str]) -> GeneratedStore:
         d = json.loads(Path(manifest).read_text(encoding="utf-8"))
         db = str(Path(manifest).with_name(d["path"]))
-        return cls(db, d["seed"], d["end_time_ms"], [ProjectFacts(**p) for p in d["projects"]],
-                   {k: SessionFacts(**v) for k, v in d["sessions"].items()}, d["counts"], d["seconds"])
+        return cls(
+            db,
+            d["seed"],
+            d["end_time_ms"],
+            [ProjectFacts(**p) for p in d["projects"]],
+            {k: SessionFacts(**v) for k, v in d["sessions"].items()},
+            d["counts"],
+            d["seconds"],
+        )
 
 
 class _Sink:
@@ -2045,8 +3052,16 @@ class _Sink:
         self.seqs: list[tuple] = []
         self.todos: list[tuple] = []
         self.todo_sessions: list[str] = []
-        self.counts = {"sessions": 0, "messages": 0, "parts": 0, "events": 0, "todos": 0,
-                       "part_chars": 0, "event_chars": 0, "message_chars": 0}
+        self.counts = {
+            "sessions": 0,
+            "messages": 0,
+            "parts": 0,
+            "events": 0,
+            "todos": 0,
+            "part_chars": 0,
+            "event_chars": 0,
+            "message_chars": 0,
+        }
 
     def add(self, w: SessionWriter) -> None:
         self.sessions.append(w.s.row())
@@ -2076,14 +3091,23 @@ class _Sink:
         marks = ",".join("?" * len(SESSION_COLUMNS))
         if self.upsert:
             sets = ",".join(f"{c}=excluded.{c}" for c in SESSION_COLUMNS[1:])
-            db.executemany(f"INSERT INTO session ({cols}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET {sets}",
-                           self.sessions)
-            db.executemany("INSERT INTO message VALUES (?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET "
-                           "time_updated=excluded.time_updated, data=excluded.data", self.messages)
-            db.executemany("INSERT INTO part VALUES (?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET "
-                           "time_updated=excluded.time_updated, data=excluded.data", self.parts)
-            db.executemany("INSERT INTO event_sequence VALUES (?,?,?) ON CONFLICT(aggregate_id) DO UPDATE SET "
-                           "seq=excluded.seq", self.seqs)
+            db.executemany(
+                f"INSERT INTO session ({cols}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET {sets}", self.sessions
+            )
+            db.executemany(
+                "INSERT INTO message VALUES (?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET "
+                "time_updated=excluded.time_updated, data=excluded.data",
+                self.messages,
+            )
+            db.executemany(
+                "INSERT INTO part VALUES (?,?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET "
+                "time_updated=excluded.time_updated, data=excluded.data",
+                self.parts,
+            )
+            db.executemany(
+                "INSERT INTO event_sequence VALUES (?,?,?) ON CONFLICT(aggregate_id) DO UPDATE SET seq=excluded.seq",
+                self.seqs,
+            )
             db.executemany("DELETE FROM todo WHERE session_id=?", [(s,) for s in self.todo_sessions])
         else:
             db.executemany(f"INSERT INTO session ({cols}) VALUES ({marks})", self.sessions)
@@ -2093,8 +3117,7 @@ class _Sink:
         db.executemany("INSERT INTO event VALUES (?,?,?,?,?)", self.events)
         db.executemany("INSERT INTO todo VALUES (?,?,?,?,?,?,?)", self.todos)
         self.counts["todos"] += len(self.todos)
-        for lst in (self.sessions, self.messages, self.parts, self.events, self.seqs, self.todos,
-                    self.todo_sessions):
+        for lst in (self.sessions, self.messages, self.parts, self.events, self.seqs, self.todos, self.todo_sessions):
             lst.clear()
 
 
@@ -2152,8 +3175,9 @@ class _StoreBuilder:
         chinese = rng.random() < CJK_RATE
         if rng.random() < GLOBAL_RATE:
             scratch = f"/home/dev/scratch/{spec.name}-{rng.choice(('repro', 'spike', 'notes'))}"
-            content = ProjectContent(ProjectSpec(spec.id, spec.name, spec.language, scratch, (), spec.modules,
-                                                 spec.package))
+            content = ProjectContent(
+                ProjectSpec(spec.id, spec.name, spec.language, scratch, (), spec.modules, spec.package)
+            )
             project_id, root, directory, path = "global", "/", scratch, scratch.lstrip("/")
             self.global_dirs.add(scratch)
         topic = make_topic(content, rng, self.uniques, chinese=chinese)
@@ -2162,8 +3186,17 @@ class _StoreBuilder:
             if topic.module.subdir and rng.random() < SUBDIR_RATE:
                 directory, path = f"{root}/{topic.module.subdir}", topic.module.subdir
         model = _pick_model(rng, pi)
-        row = SessionRow(ids.session(start), project_id, None, _slug(rng), directory, path,
-                         f"New session - {_iso(start)}", start, start)
+        row = SessionRow(
+            ids.session(start),
+            project_id,
+            None,
+            _slug(rng),
+            directory,
+            path,
+            f"New session - {_iso(start)}",
+            start,
+            start,
+        )
         w = SessionWriter(row, ids, rng, model, root)
         children: list[tuple[SessionWriter, Topic]] = []
 
@@ -2172,9 +3205,18 @@ class _StoreBuilder:
             cids = IdFactory(random.Random(derive_seed(self.seed, "child-ids", index, len(children))))
             ctopic = make_topic(content, crng, self.uniques, chinese=False, child=True, module=topic.module)
             t0 = at + crng.randint(5, 40)
-            crow = SessionRow(cids.session(t0), project_id, row.id, _slug(crng), directory, path,
-                              f"{desc} (@general subagent)", t0, t0,
-                              permission=[{"permission": "task", "pattern": "*", "action": "deny"}])
+            crow = SessionRow(
+                cids.session(t0),
+                project_id,
+                row.id,
+                _slug(crng),
+                directory,
+                path,
+                f"{desc} (@general subagent)",
+                t0,
+                t0,
+                permission=[{"permission": "task", "pattern": "*", "action": "deny"}],
+            )
             cw = SessionWriter(crow, cids, crng, model, root)
             report = play_child(cw, ctopic)
             children.append((cw, ctopic))
@@ -2213,16 +3255,52 @@ class _StoreBuilder:
         sink.add(w)
         files = list(dict.fromkeys(content.module_files(topic.module)))
         self.facts[row.id] = SessionFacts(
-            row.id, project_id, directory, path, None, row.title, topic.module.noun, topic.kind, files,
-            topic.first_prompt, topic.rare, topic.error, topic.cjk_phrase, row.time_archived is not None,
-            row.time_created, row.time_updated, len(w.messages), len(w.parts), len(w.events),
-            [cw.s.id for cw, _ in children], player.huge_bytes, compacted)
+            row.id,
+            project_id,
+            directory,
+            path,
+            None,
+            row.title,
+            topic.module.noun,
+            topic.kind,
+            files,
+            topic.first_prompt,
+            topic.rare,
+            topic.error,
+            topic.cjk_phrase,
+            row.time_archived is not None,
+            row.time_created,
+            row.time_updated,
+            len(w.messages),
+            len(w.parts),
+            len(w.events),
+            [cw.s.id for cw, _ in children],
+            player.huge_bytes,
+            compacted,
+        )
         for cw, ct in children:
             sink.add(cw)
             self.facts[cw.s.id] = SessionFacts(
-                cw.s.id, project_id, directory, path, row.id, cw.s.title, ct.module.noun, "subagent", files,
-                ct.first_prompt, ct.rare, None, None, False, cw.s.time_created, cw.s.time_updated,
-                len(cw.messages), len(cw.parts), len(cw.events))
+                cw.s.id,
+                project_id,
+                directory,
+                path,
+                row.id,
+                cw.s.title,
+                ct.module.noun,
+                "subagent",
+                files,
+                ct.first_prompt,
+                ct.rare,
+                None,
+                None,
+                False,
+                cw.s.time_created,
+                cw.s.time_updated,
+                len(cw.messages),
+                len(cw.parts),
+                len(cw.events),
+            )
         last = max([w.s.time_updated] + [cw.s.time_updated for cw, _ in children])
         self.project_last[project_id] = max(self.project_last.get(project_id, 0), last)
         self.project_first.setdefault(project_id, start)
@@ -2234,17 +3312,48 @@ class _StoreBuilder:
             if first is None:
                 continue
             created = first - 5_000
-            projects.append((spec.id, spec.worktree, "git", None, None, None, None, created,
-                             self.project_last[spec.id], None, "[]", None))
+            projects.append(
+                (
+                    spec.id,
+                    spec.worktree,
+                    "git",
+                    None,
+                    None,
+                    None,
+                    None,
+                    created,
+                    self.project_last[spec.id],
+                    None,
+                    "[]",
+                    None,
+                )
+            )
             dirs.append((spec.id, spec.worktree, None, None, created + 10))
         if "global" in self.project_first:
-            projects.append(("global", "/", None, None, None, None, None, self.project_first["global"] - 5_000,
-                             self.project_last["global"], None, "[]", None))
+            projects.append(
+                (
+                    "global",
+                    "/",
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    self.project_first["global"] - 5_000,
+                    self.project_last["global"],
+                    None,
+                    "[]",
+                    None,
+                )
+            )
         return projects, dirs
 
     def project_facts(self) -> list[ProjectFacts]:
-        out = [ProjectFacts(s.id, s.name, s.language, s.worktree, s.directories, [m.noun for m in s.modules])
-               for s in self.specs if s.id in self.project_first]
+        out = [
+            ProjectFacts(s.id, s.name, s.language, s.worktree, s.directories, [m.noun for m in s.modules])
+            for s in self.specs
+            if s.id in self.project_first
+        ]
         if "global" in self.project_first:
             out.append(ProjectFacts("global", "global", "", "/", sorted(self.global_dirs), []))
         return out
@@ -2252,13 +3361,22 @@ class _StoreBuilder:
 
 def create_schema(db: sqlite3.Connection, first_ms: int) -> None:
     db.executescript(SCHEMA_PATH.read_text(encoding="utf-8"))
-    db.executemany("INSERT INTO migration VALUES (?,?)",
-                   [(m, first_ms - 60_000 + i // 4) for i, m in enumerate(MIGRATIONS)])
+    db.executemany(
+        "INSERT INTO migration VALUES (?,?)", [(m, first_ms - 60_000 + i // 4) for i, m in enumerate(MIGRATIONS)]
+    )
 
 
-def generate_store(path: str | os.PathLike[str], sessions: int = 1000, seed: int = 7, *, projects: int = 6,
-                   months: int = 6, end_time_ms: int = DEFAULT_END_MS, manifest: bool = True,
-                   progress: Any = None) -> GeneratedStore:
+def generate_store(
+    path: str | os.PathLike[str],
+    sessions: int = 1000,
+    seed: int = 7,
+    *,
+    projects: int = 6,
+    months: int = 6,
+    end_time_ms: int = DEFAULT_END_MS,
+    manifest: bool = True,
+    progress: Any = None,
+) -> GeneratedStore:
     """Write a fresh OpenCode store with ``sessions`` sessions (children included) to ``path``.
 
     Deterministic for (sessions, seed, projects, months, end_time_ms). Overwrites ``path`` (and its
@@ -2281,7 +3399,7 @@ def generate_store(path: str | os.PathLike[str], sessions: int = 1000, seed: int
     builder = _StoreBuilder(seed, projects, months, end_time_ms)
 
     db = sqlite3.connect(path, isolation_level=None)
-    db.execute("PRAGMA journal_mode=OFF")    # bulk load; switched to WAL (like OpenCode) at the end
+    db.execute("PRAGMA journal_mode=OFF")  # bulk load; switched to WAL (like OpenCode) at the end
     db.execute("PRAGMA synchronous=OFF")
     db.execute("PRAGMA cache_size=-200000")
     create_schema(db, starts[0] if starts else end_time_ms)
@@ -2301,11 +3419,13 @@ def generate_store(path: str | os.PathLike[str], sessions: int = 1000, seed: int
     counts = dict(sink.counts)
     counts["projects"] = len(project_rows)
     counts["db_bytes"] = os.path.getsize(path)
-    store = GeneratedStore(path, seed, end_time_ms, builder.project_facts(), builder.facts, counts,
-                           time.perf_counter() - t0)
+    store = GeneratedStore(
+        path, seed, end_time_ms, builder.project_facts(), builder.facts, counts, time.perf_counter() - t0
+    )
     if manifest:
-        Path(path + ".manifest.json").write_text(json.dumps(store.to_json(), ensure_ascii=False, indent=1),
-                                                 encoding="utf-8")
+        Path(path + ".manifest.json").write_text(
+            json.dumps(store.to_json(), ensure_ascii=False, indent=1), encoding="utf-8"
+        )
     return store
 
 
@@ -2317,7 +3437,7 @@ def generate_store(path: str | os.PathLike[str], sessions: int = 1000, seed: int
 def spec_for_worktree(project_id: str, worktree: str) -> ProjectSpec:
     """Rebuild the vocabulary of a generated project from its worktree name."""
     name = worktree.rstrip("/").rsplit("/", 1)[-1]
-    for suffix in ("-repro", "-spike", "-notes"):   # scratch dirs of "global" sessions
+    for suffix in ("-repro", "-spike", "-notes"):  # scratch dirs of "global" sessions
         name = name.removesuffix(suffix)
     names = [t[0] for t in PROJECT_TEMPLATES]
     base, _, k = name.rpartition("-")
@@ -2400,15 +3520,34 @@ class StoreMutator:
         c = dict(zip(SESSION_COLUMNS, r, strict=True))
         summary = None
         if c["summary_additions"] is not None:
-            summary = {"additions": c["summary_additions"], "deletions": c["summary_deletions"],
-                       "files": c["summary_files"]}
+            summary = {
+                "additions": c["summary_additions"],
+                "deletions": c["summary_deletions"],
+                "files": c["summary_files"],
+            }
         return SessionRow(
-            c["id"], c["project_id"], c["parent_id"], c["slug"], c["directory"], c["path"] or "", c["title"],
-            c["time_created"], c["time_updated"], c["agent"], json.loads(c["model"]) if c["model"] else None,
-            json.loads(c["permission"]) if c["permission"] else None, c["cost"],
-            {"input": c["tokens_input"], "output": c["tokens_output"], "reasoning": c["tokens_reasoning"],
-             "cache": {"read": c["tokens_cache_read"], "write": c["tokens_cache_write"]}},
-            summary, c["time_archived"])
+            c["id"],
+            c["project_id"],
+            c["parent_id"],
+            c["slug"],
+            c["directory"],
+            c["path"] or "",
+            c["title"],
+            c["time_created"],
+            c["time_updated"],
+            c["agent"],
+            json.loads(c["model"]) if c["model"] else None,
+            json.loads(c["permission"]) if c["permission"] else None,
+            c["cost"],
+            {
+                "input": c["tokens_input"],
+                "output": c["tokens_output"],
+                "reasoning": c["tokens_reasoning"],
+                "cache": {"read": c["tokens_cache_read"], "write": c["tokens_cache_write"]},
+            },
+            summary,
+            c["time_archived"],
+        )
 
     def _content(self, s: SessionRow) -> tuple[ProjectContent, str]:
         if s.project_id == "global":
@@ -2427,12 +3566,13 @@ class StoreMutator:
     def _topic_for(self, s: SessionRow, content: ProjectContent) -> Topic:
         first = self.db.execute(
             "SELECT p.data FROM part p JOIN message m ON m.id = p.message_id WHERE m.session_id=? "
-            "AND json_extract(m.data, '$.role')='user' ORDER BY m.time_created, p.id LIMIT 1", (s.id,)).fetchone()
+            "AND json_extract(m.data, '$.role')='user' ORDER BY m.time_created, p.id LIMIT 1",
+            (s.id,),
+        ).fetchone()
         text = json.loads(first[0]).get("text", "") if first else ""
         module = next((m for m in content.spec.modules if m.source in text), None)
         chinese = any("\u4e00" <= ch <= "\u9fff" for ch in text)
-        return make_topic(content, self.rng, self.uniques, chinese=chinese, module=module,
-                          rare_vocab=MUTATION_WORDS)
+        return make_topic(content, self.rng, self.uniques, chinese=chinese, module=module, rare_vocab=MUTATION_WORDS)
 
     def _write(self, writers: list[SessionWriter]) -> None:
         sink = _Sink(self.db, upsert=True)
@@ -2446,16 +3586,24 @@ class StoreMutator:
             self.db.execute("ROLLBACK")
             raise
 
-    def _emit_only(self, session_id: str, type_: str, data: dict, *, update: tuple[str, tuple] | None = None,
-                   more: list[tuple[str, tuple]] | None = None) -> int:
+    def _emit_only(
+        self,
+        session_id: str,
+        type_: str,
+        data: dict,
+        *,
+        update: tuple[str, tuple] | None = None,
+        more: list[tuple[str, tuple]] | None = None,
+    ) -> int:
         """One event (plus row changes) in one transaction; returns the new seq."""
         seq = self._seq(session_id) + 1
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for sql, args in ([update] if update else []) + (more or []):
                 self.db.execute(sql, args)
-            self.db.execute("INSERT INTO event VALUES (?,?,?,?,?)",
-                            (self.ids.event(self.now), session_id, seq, type_, dumps(data)))
+            self.db.execute(
+                "INSERT INTO event VALUES (?,?,?,?,?)", (self.ids.event(self.now), session_id, seq, type_, dumps(data))
+            )
             self.db.execute("UPDATE event_sequence SET seq=? WHERE aggregate_id=?", (seq, session_id))
             self.db.execute("COMMIT")
         except BaseException:
@@ -2481,8 +3629,9 @@ class StoreMutator:
         user_text = next(p[3]["text"] for p in w.parts.values() if p[0] == user_mid and p[3]["type"] == "text")
         return AppendedTurn(session_id, user_mid, list(w.messages), list(w.parts), seq, w.seq, user_text)
 
-    def add_session(self, project_id: str | None = None, *, directory: str | None = None,
-                    text: str | None = None) -> AddedSession:
+    def add_session(
+        self, project_id: str | None = None, *, directory: str | None = None, text: str | None = None
+    ) -> AddedSession:
         """A new top-level session with one full first turn (explore, failing test, fix, green)."""
         if project_id is None:
             row = self.db.execute("SELECT id FROM project WHERE id != 'global' ORDER BY id LIMIT 1").fetchone()
@@ -2493,10 +3642,19 @@ class StoreMutator:
         if text:
             topic.first_prompt = text
         directory = directory or worktree
-        path = directory[len(worktree):].lstrip("/") if directory.startswith(worktree) else directory.lstrip("/")
+        path = directory[len(worktree) :].lstrip("/") if directory.startswith(worktree) else directory.lstrip("/")
         start = self._advance()
-        row = SessionRow(self.ids.session(start), project_id, None, _slug(self.rng), directory, path,
-                         f"New session - {_iso(start)}", start, start)
+        row = SessionRow(
+            self.ids.session(start),
+            project_id,
+            None,
+            _slug(self.rng),
+            directory,
+            path,
+            f"New session - {_iso(start)}",
+            start,
+            start,
+        )
         model = ModelChoice(*MODELS[0])
         w = SessionWriter(row, self.ids, self.rng, model, worktree)
         player = SessionPlayer(w, topic)
@@ -2519,9 +3677,14 @@ class StoreMutator:
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for sid in reversed(ids):
-                for sql in ("DELETE FROM event WHERE aggregate_id=?", "DELETE FROM event_sequence WHERE aggregate_id=?",
-                            "DELETE FROM todo WHERE session_id=?", "DELETE FROM part WHERE session_id=?",
-                            "DELETE FROM message WHERE session_id=?", "DELETE FROM session WHERE id=?"):
+                for sql in (
+                    "DELETE FROM event WHERE aggregate_id=?",
+                    "DELETE FROM event_sequence WHERE aggregate_id=?",
+                    "DELETE FROM todo WHERE session_id=?",
+                    "DELETE FROM part WHERE session_id=?",
+                    "DELETE FROM message WHERE session_id=?",
+                    "DELETE FROM session WHERE id=?",
+                ):
                     self.db.execute(sql, (sid,))
             self.db.execute("COMMIT")
         except BaseException:
@@ -2538,14 +3701,27 @@ class StoreMutator:
         self._advance()
         t = data.get("tokens") or {}
         cache = t.get("cache") or {}
-        recompute = ("UPDATE session SET tokens_input=max(0, tokens_input-?), tokens_output=max(0, tokens_output-?), "
-                     "tokens_reasoning=max(0, tokens_reasoning-?), tokens_cache_read=max(0, tokens_cache_read-?), "
-                     "tokens_cache_write=max(0, tokens_cache_write-?), cost=max(0, cost-?) WHERE id=?",
-                     (t.get("input", 0), t.get("output", 0), t.get("reasoning", 0), cache.get("read", 0),
-                      cache.get("write", 0), data.get("cost", 0) or 0, sid))
-        return self._emit_only(sid, "message.removed.1", {"sessionID": sid, "messageID": message_id},
-                               update=("DELETE FROM part WHERE message_id=?", (message_id,)),
-                               more=[("DELETE FROM message WHERE id=?", (message_id,)), recompute])
+        recompute = (
+            "UPDATE session SET tokens_input=max(0, tokens_input-?), tokens_output=max(0, tokens_output-?), "
+            "tokens_reasoning=max(0, tokens_reasoning-?), tokens_cache_read=max(0, tokens_cache_read-?), "
+            "tokens_cache_write=max(0, tokens_cache_write-?), cost=max(0, cost-?) WHERE id=?",
+            (
+                t.get("input", 0),
+                t.get("output", 0),
+                t.get("reasoning", 0),
+                cache.get("read", 0),
+                cache.get("write", 0),
+                data.get("cost", 0) or 0,
+                sid,
+            ),
+        )
+        return self._emit_only(
+            sid,
+            "message.removed.1",
+            {"sessionID": sid, "messageID": message_id},
+            update=("DELETE FROM part WHERE message_id=?", (message_id,)),
+            more=[("DELETE FROM message WHERE id=?", (message_id,)), recompute],
+        )
 
     def delete_part(self, part_id: str) -> int:
         """DELETE …/part/:pid: the row goes, a ``message.part.removed.1`` event stays."""
@@ -2553,9 +3729,12 @@ class StoreMutator:
         if row is None:
             raise KeyError(f"no part {part_id}")
         self._advance()
-        return self._emit_only(row[0], "message.part.removed.1",
-                               {"sessionID": row[0], "messageID": row[1], "partID": part_id},
-                               update=("DELETE FROM part WHERE id=?", (part_id,)))
+        return self._emit_only(
+            row[0],
+            "message.part.removed.1",
+            {"sessionID": row[0], "messageID": row[1], "partID": part_id},
+            update=("DELETE FROM part WHERE id=?", (part_id,)),
+        )
 
     def edit_part(self, part_id: str, text: str) -> int:
         """PATCH …/part/:pid: replace a text/reasoning part's text, or a tool part's output."""
@@ -2580,15 +3759,22 @@ class StoreMutator:
         s = self._load_session(session_id)
         s.title = title
         self._advance()
-        return self._emit_only(session_id, "session.updated.1", {"sessionID": session_id, "info": s.info()},
-                               update=("UPDATE session SET title=? WHERE id=?", (title, session_id)))
+        return self._emit_only(
+            session_id,
+            "session.updated.1",
+            {"sessionID": session_id, "info": s.info()},
+            update=("UPDATE session SET title=? WHERE id=?", (title, session_id)),
+        )
 
     def archive_session(self, session_id: str) -> int:
         s = self._load_session(session_id)
         s.time_archived = self._advance()
-        return self._emit_only(session_id, "session.updated.1", {"sessionID": session_id, "info": s.info()},
-                               update=("UPDATE session SET time_archived=? WHERE id=?", (s.time_archived, session_id)))
-
+        return self._emit_only(
+            session_id,
+            "session.updated.1",
+            {"sessionID": session_id, "info": s.info()},
+            update=("UPDATE session SET time_archived=? WHERE id=?", (s.time_archived, session_id)),
+        )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -2620,12 +3806,22 @@ def main(argv: list[str] | None = None) -> int:
         if not args.quiet:
             print(f"  {done}/{total} top-level sessions", file=sys.stderr, flush=True)
 
-    store = generate_store(args.out, args.sessions, args.seed, projects=args.projects, months=args.months,
-                           end_time_ms=args.end, manifest=not args.no_manifest, progress=progress)
+    store = generate_store(
+        args.out,
+        args.sessions,
+        args.seed,
+        projects=args.projects,
+        months=args.months,
+        end_time_ms=args.end,
+        manifest=not args.no_manifest,
+        progress=progress,
+    )
     c = store.counts
     ratio = c["event_chars"] / max(1, c["part_chars"])
-    print(f"sessions  {c['sessions']:>10,}  (projects {c['projects']}, children "
-          f"{sum(1 for f in store.sessions.values() if f.parent_id):,})")
+    print(
+        f"sessions  {c['sessions']:>10,}  (projects {c['projects']}, children "
+        f"{sum(1 for f in store.sessions.values() if f.parent_id):,})"
+    )
     print(f"messages  {c['messages']:>10,}")
     print(f"parts     {c['parts']:>10,}  ({_human(c['part_chars'])} of part data)")
     print(f"events    {c['events']:>10,}  ({_human(c['event_chars'])} of event data, {ratio:.1f}x part data)")

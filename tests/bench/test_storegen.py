@@ -93,8 +93,9 @@ def test_schema_is_the_real_one(db: sqlite3.Connection) -> None:
     real = connect(REAL_SAMPLE)
     query = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
     assert db.execute(query).fetchall() == real.execute(query).fetchall()
-    assert [r[0] for r in db.execute("SELECT id FROM migration ORDER BY id")] == \
-        [r[0] for r in real.execute("SELECT id FROM migration ORDER BY id")]
+    assert [r[0] for r in db.execute("SELECT id FROM migration ORDER BY id")] == [
+        r[0] for r in real.execute("SELECT id FROM migration ORDER BY id")
+    ]
     real.close()
 
 
@@ -109,7 +110,7 @@ def test_counts_and_session_columns(store: GeneratedStore, db: sqlite3.Connectio
     assert db.execute("SELECT count(*) FROM session").fetchone()[0] == 60 == len(store.sessions)
     children = db.execute("SELECT id, parent_id, title, agent, permission FROM session WHERE parent_id IS NOT NULL")
     children = children.fetchall()
-    assert len(children) == 6   # CHILD_SHARE of the sessions are subagent children
+    assert len(children) == 6  # CHILD_SHARE of the sessions are subagent children
     for _, parent, title, agent, permission in children:
         assert title.endswith(" (@general subagent)")
         assert agent == "general"
@@ -141,7 +142,7 @@ def test_message_and_part_payloads(db: sqlite3.Connection) -> None:
             assert m["parentID"].startswith("msg_")
             assert "completed" in m["time"]
             assert set(m["tokens"]) >= {"input", "output", "reasoning", "cache"}
-            assert "finish" in m or "error" in m or m["tokens"]["input"] == 0   # /shell: no finish, no tokens
+            assert "finish" in m or "error" in m or m["tokens"]["input"] == 0  # /shell: no finish, no tokens
     assert roles["assistant"] > roles["user"] > 0
     types = Counter()
     tools = Counter()
@@ -169,8 +170,9 @@ def test_message_and_part_payloads(db: sqlite3.Connection) -> None:
     summaries = db.execute("SELECT count(*) FROM message WHERE json_extract(data, '$.summary') = 1").fetchone()[0]
     compactions = db.execute("SELECT count(*) FROM part WHERE json_extract(data, '$.type')='compaction'").fetchone()[0]
     assert summaries == compactions >= 1
-    cjk = db.execute("SELECT count(*) FROM part WHERE json_extract(data, '$.type')='text' "
-                     "AND data GLOB '*[一-龥]*'").fetchone()[0]
+    cjk = db.execute(
+        "SELECT count(*) FROM part WHERE json_extract(data, '$.type')='text' AND data GLOB '*[一-龥]*'"
+    ).fetchone()[0]
     assert cjk >= 1
 
 
@@ -184,8 +186,9 @@ def test_ids_follow_the_real_format(db: sqlite3.Connection) -> None:
     for (ident,) in db.execute("SELECT id FROM event LIMIT 5000"):
         assert ID_RE.match(ident)
     for (sid,) in db.execute("SELECT id FROM session"):
-        by_time = [r[0] for r in db.execute("SELECT id FROM message WHERE session_id=? ORDER BY time_created, id",
-                                            (sid,))]
+        by_time = [
+            r[0] for r in db.execute("SELECT id FROM message WHERE session_id=? ORDER BY time_created, id", (sid,))
+        ]
         assert by_time == sorted(by_time)
         evts = [r[0] for r in db.execute("SELECT id FROM event WHERE aggregate_id=? ORDER BY seq", (sid,))]
         assert evts == sorted(evts)
@@ -196,8 +199,10 @@ def test_ids_follow_the_real_format(db: sqlite3.Connection) -> None:
 
 def test_event_sequence_is_the_last_seq(db: sqlite3.Connection) -> None:
     seqs = dict(db.execute("SELECT aggregate_id, seq FROM event_sequence"))
-    stats = {r[0]: r[1:] for r in db.execute("SELECT aggregate_id, max(seq), count(*), min(seq) FROM event "
-                                             "GROUP BY aggregate_id")}
+    stats = {
+        r[0]: r[1:]
+        for r in db.execute("SELECT aggregate_id, max(seq), count(*), min(seq) FROM event GROUP BY aggregate_id")
+    }
     sessions = {r[0] for r in db.execute("SELECT id FROM session")}
     assert set(seqs) == set(stats) == sessions
     for sid, seq in seqs.items():
@@ -233,18 +238,23 @@ def test_manifest_round_trips_and_facts_are_distinctive(store: GeneratedStore, d
     assert set(loaded.by_directory()) >= {p.worktree for p in loaded.projects if p.id != "global"}
     cjk_sessions = 0
     facts = list(store.sessions.values())
-    for f in facts[::4] + [f for f in facts if f.cjk_phrase]:   # every instr() is a full scan: sample
-        hits = {r[0] for r in db.execute("SELECT DISTINCT session_id FROM part WHERE instr(data, ?) > 0",
-                                         (f.rare_identifier,))}
+    for f in facts[::4] + [f for f in facts if f.cjk_phrase]:  # every instr() is a full scan: sample
+        hits = {
+            r[0]
+            for r in db.execute("SELECT DISTINCT session_id FROM part WHERE instr(data, ?) > 0", (f.rare_identifier,))
+        }
         assert hits == {f.id}, f.rare_identifier
         if f.error_message:
-            parts = db.execute("SELECT session_id, json_extract(data, '$.tool') FROM part WHERE instr(data, ?) > 0",
-                               (f.error_message,)).fetchall()
+            parts = db.execute(
+                "SELECT session_id, json_extract(data, '$.tool') FROM part WHERE instr(data, ?) > 0", (f.error_message,)
+            ).fetchall()
             assert parts == [(f.id, "bash")], f.error_message
         if f.cjk_phrase:
             cjk_sessions += 1
-            hits = {r[0] for r in db.execute("SELECT DISTINCT session_id FROM part WHERE instr(data, ?) > 0",
-                                             (f.cjk_phrase,))}
+            hits = {
+                r[0]
+                for r in db.execute("SELECT DISTINCT session_id FROM part WHERE instr(data, ?) > 0", (f.cjk_phrase,))
+            }
             assert hits == {f.id}
     assert cjk_sessions >= 1
 
@@ -280,12 +290,13 @@ def test_append_turn_adds_rows_and_events(small: GeneratedStore) -> None:
     assert seq_of(small.path, sid) == turn.seq_after
     assert updated_of(small.path, sid) > updated
     assert turn.text == "please also cover the empty batch"
-    assert len(turn.message_ids) == 4   # user + 2 tool steps + final answer
+    assert len(turn.message_ids) == 4  # user + 2 tool steps + final answer
     con = connect(small.path)
     marks = ",".join("?" * len(turn.message_ids))
     assert con.execute(f"SELECT count(*) FROM message WHERE id IN ({marks})", turn.message_ids).fetchone()[0] == 4
-    new = [r[0] for r in con.execute("SELECT type FROM event WHERE aggregate_id=? AND seq>? ORDER BY seq",
-                                     (sid, before))]
+    new = [
+        r[0] for r in con.execute("SELECT type FROM event WHERE aggregate_id=? AND seq>? ORDER BY seq", (sid, before))
+    ]
     assert set(new) == {"message.updated.1", "message.part.updated.1", "session.updated.1"}
     assert replay(con) == rows(con)
     con.close()
@@ -295,10 +306,14 @@ def test_add_session(small: GeneratedStore) -> None:
     with StoreMutator(small.path, seed=2) as m:
         added = m.add_session()
     con = connect(small.path)
-    assert con.execute("SELECT seq FROM event_sequence WHERE aggregate_id=?", (added.session_id,)).fetchone()[0] \
+    assert (
+        con.execute("SELECT seq FROM event_sequence WHERE aggregate_id=?", (added.session_id,)).fetchone()[0]
         == added.seq
-    hits = {r[0] for r in con.execute("SELECT DISTINCT session_id FROM part WHERE instr(data, ?) > 0",
-                                      (added.rare_identifier,))}
+    )
+    hits = {
+        r[0]
+        for r in con.execute("SELECT DISTINCT session_id FROM part WHERE instr(data, ?) > 0", (added.rare_identifier,))
+    }
     assert hits == {added.session_id}
     assert replay(con) == rows(con)
     con.close()
@@ -307,12 +322,18 @@ def test_add_session(small: GeneratedStore) -> None:
 def test_delete_message_part_and_edit_leave_events_without_bumping_time(small: GeneratedStore) -> None:
     sid = next(iter(small.sessions))
     con = connect(small.path)
-    mid = con.execute("SELECT id FROM message WHERE session_id=? AND json_extract(data,'$.role')='assistant' "
-                      "ORDER BY id LIMIT 1", (sid,)).fetchone()[0]
-    text_part = con.execute("SELECT id FROM part WHERE session_id=? AND message_id != ? AND "
-                            "json_extract(data,'$.type')='text' LIMIT 1", (sid, mid)).fetchone()[0]
-    tool_part = con.execute("SELECT id FROM part WHERE session_id=? AND message_id != ? AND "
-                            "json_extract(data,'$.type')='tool' LIMIT 1", (sid, mid)).fetchone()[0]
+    mid = con.execute(
+        "SELECT id FROM message WHERE session_id=? AND json_extract(data,'$.role')='assistant' ORDER BY id LIMIT 1",
+        (sid,),
+    ).fetchone()[0]
+    text_part = con.execute(
+        "SELECT id FROM part WHERE session_id=? AND message_id != ? AND json_extract(data,'$.type')='text' LIMIT 1",
+        (sid, mid),
+    ).fetchone()[0]
+    tool_part = con.execute(
+        "SELECT id FROM part WHERE session_id=? AND message_id != ? AND json_extract(data,'$.type')='tool' LIMIT 1",
+        (sid, mid),
+    ).fetchone()[0]
     con.close()
     updated, seq = updated_of(small.path, sid), seq_of(small.path, sid)
     with StoreMutator(small.path) as m:
@@ -326,10 +347,16 @@ def test_delete_message_part_and_edit_leave_events_without_bumping_time(small: G
     assert con.execute("SELECT count(*) FROM message WHERE id=?", (mid,)).fetchone()[0] == 0
     assert con.execute("SELECT count(*) FROM part WHERE message_id=?", (mid,)).fetchone()[0] == 0
     assert con.execute("SELECT count(*) FROM part WHERE id=?", (tool_part,)).fetchone()[0] == 0
-    last = con.execute("SELECT type, data FROM event WHERE aggregate_id=? AND seq>? ORDER BY seq",
-                       (sid, seq)).fetchall()
-    assert [t for t, _ in last] == ["message.removed.1", "message.part.updated.1", "message.part.removed.1",
-                                    "session.updated.1", "session.updated.1"]
+    last = con.execute(
+        "SELECT type, data FROM event WHERE aggregate_id=? AND seq>? ORDER BY seq", (sid, seq)
+    ).fetchall()
+    assert [t for t, _ in last] == [
+        "message.removed.1",
+        "message.part.updated.1",
+        "message.part.removed.1",
+        "session.updated.1",
+        "session.updated.1",
+    ]
     assert json.loads(last[0][1]) == {"sessionID": sid, "messageID": mid}
     assert json.loads(last[1][1])["part"]["text"] == "edited by hand"
     assert json.loads(last[-1][1])["info"]["time"]["archived"] > 0
@@ -346,9 +373,13 @@ def test_delete_session_removes_children_events_and_sequence(small: GeneratedSto
     assert set(deleted) == {parent.id, *parent.children}
     con = connect(small.path)
     for sid in deleted:
-        for sql in ("SELECT count(*) FROM session WHERE id=?", "SELECT count(*) FROM message WHERE session_id=?",
-                    "SELECT count(*) FROM part WHERE session_id=?", "SELECT count(*) FROM event WHERE aggregate_id=?",
-                    "SELECT count(*) FROM event_sequence WHERE aggregate_id=?"):
+        for sql in (
+            "SELECT count(*) FROM session WHERE id=?",
+            "SELECT count(*) FROM message WHERE session_id=?",
+            "SELECT count(*) FROM part WHERE session_id=?",
+            "SELECT count(*) FROM event WHERE aggregate_id=?",
+            "SELECT count(*) FROM event_sequence WHERE aggregate_id=?",
+        ):
             assert con.execute(sql, (sid,)).fetchone()[0] == 0, sql
     assert con.execute("SELECT count(*) FROM session").fetchone()[0] == len(small.sessions) - len(deleted)
     assert replay(con) == rows(con)

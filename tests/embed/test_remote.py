@@ -64,8 +64,7 @@ def test_dim_is_probed_once_when_unknown(server: FakeEmbeddingServer) -> None:
     assert len(server.state.requests) == 1
 
 
-def test_api_key_is_read_from_the_named_env_var(server: FakeEmbeddingServer, monkeypatch: pytest.MonkeyPatch
-                                                ) -> None:
+def test_api_key_is_read_from_the_named_env_var(server: FakeEmbeddingServer, monkeypatch: pytest.MonkeyPatch) -> None:
     server.state.required_key = "sk-test-123"
     emb = OpenAIEmbedder("m", server.url + "/v1", api_key_env="RECOLLECT_TEST_EMBED_KEY")
     monkeypatch.delenv("RECOLLECT_TEST_EMBED_KEY", raising=False)

@@ -31,8 +31,9 @@ def _pieces(tok: st._Tokenizer, text: str) -> list[str]:
 
 
 def test_greedy_longest_match_prefers_word_start_pieces() -> None:
-    tok = _tok(f"{S}middle", "middle", "ware", f"{S}test", "auth", f"{S}auth", "re", "try", f"{S}retry",
-               "数据库", "索", "引")
+    tok = _tok(
+        f"{S}middle", "middle", "ware", f"{S}test", "auth", f"{S}auth", "re", "try", f"{S}retry", "数据库", "索", "引"
+    )
     assert _pieces(tok, "middleware") == [f"{S}middle", "ware"]
     assert _pieces(tok, "test_auth_retry") == [f"{S}test", f"{S}auth", f"{S}retry"]
     assert _pieces(tok, "数据库索引") == ["数据库", "索", "引"]
@@ -208,12 +209,16 @@ def _cos(model: StaticEmbedder, a: str, b: str) -> float:
         ("登录测试不稳定", "the login test is flaky and fails intermittently", "Bumped numpy and rebuilt the wheel"),
         ("数据库索引", "create an index on the orders table in the database", "the deploy script uses pnpm"),
         ("内存泄漏", "memory leak in the worker process", "token bucket rate limiter in middleware"),
-        ("rate limiter decision", "we decided to use a token bucket to limit the request rate",
-         "fixed the timezone of the cron jobs"),
+        (
+            "rate limiter decision",
+            "we decided to use a token bucket to limit the request rate",
+            "fixed the timezone of the cron jobs",
+        ),
     ],
 )
-def test_matching_pairs_score_above_unrelated_ones(static_model: StaticEmbedder, query: str, match: str,
-                                                    unrelated: str) -> None:
+def test_matching_pairs_score_above_unrelated_ones(
+    static_model: StaticEmbedder, query: str, match: str, unrelated: str
+) -> None:
     good, bad = _cos(static_model, query, match), _cos(static_model, query, unrelated)
     assert good > bad + 0.05, (good, bad)
 
@@ -226,8 +231,9 @@ def test_paraphrase_set_quality_floor(static_model: StaticEmbedder) -> None:
     assert q["matched"] - q["unrelated"] >= 0.12, q
 
 
-def test_describe_reports_the_cache_state(muse_source: MuseSource, static_model: StaticEmbedder,
-                                          tmp_path: Path) -> None:
+def test_describe_reports_the_cache_state(
+    muse_source: MuseSource, static_model: StaticEmbedder, tmp_path: Path
+) -> None:
     empty = describe(tmp_path)
     assert empty["installed"] and empty["cached"] is False and empty["model_id"] == static_model.model_id
     cache = tmp_path / "c"

@@ -191,9 +191,7 @@ ABOUT_NOTHING = (
 )
 
 
-def test_text_about_nothing_in_the_history_finds_nothing_by_meaning(
-    corpus: Corpus, queries: list[EvalQuery]
-) -> None:
+def test_text_about_nothing_in_the_history_finds_nothing_by_meaning(corpus: Corpus, queries: list[EvalQuery]) -> None:
     """The rescue lane lets in sessions that share no word with the query. It must not hand back the
     nearest noise for a query about nothing there: a user then sees no hits and a hint, not junk."""
     from recollect import history

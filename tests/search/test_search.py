@@ -220,9 +220,9 @@ def test_a_time_window_holds_on_every_read_path(indexed: Path) -> None:
         listed = {s.session_id for s in history.sessions(window, limit=100)}
         found = history.search("readme", window, limit=50)
         assert (beta_readme in listed) is inside, window
-        assert all(
-            (window.since or 0) <= spans[s][1] and spans[s][0] <= (window.until or 2**62) for s in listed
-        ), window
+        assert all((window.since or 0) <= spans[s][1] and spans[s][0] <= (window.until or 2**62) for s in listed), (
+            window
+        )
         for hit in found.hits:
             if hit.klass != "card":  # a chunk hit: written inside the window (a card hit is the session)
                 assert (window.since or 0) <= hit.time <= (window.until or 2**62), (window, hit)
@@ -256,7 +256,5 @@ def test_the_python_twin_of_the_predicate_agrees_with_the_sql(indexed: Path) -> 
         where, params = predicate(filters)
         sql = f"SELECT c.id FROM chunk c JOIN session s ON s.sid = c.sid WHERE {where}"
         in_sql = {r[0] for r in conn.execute(sql, params)}
-        in_python = {
-            r[0] for r in rows if filters.admits(role=r[1], klass=r[2], author=r[3], tool=r[4], time=r[5])
-        }
+        in_python = {r[0] for r in rows if filters.admits(role=r[1], klass=r[2], author=r[3], tool=r[4], time=r[5])}
         assert in_sql == in_python and 0 < len(in_sql) < len(rows), filters

@@ -157,6 +157,7 @@ class _Tokenizer:
 
 # ----------------------------------------------------------------------------- embedder
 
+
 class StaticEmbedder:
     """Embedder over a built static model directory (see ``build_static_model``)."""
 

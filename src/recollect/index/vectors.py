@@ -284,8 +284,7 @@ def prune(conn: sqlite3.Connection, models: list[str]) -> int:
             models,
         )
         conn.execute(
-            "DELETE FROM meta WHERE key LIKE 'vectors\\_complete:%' ESCAPE '\\' "
-            f"AND substr(key, 18) NOT IN ({marks})",
+            f"DELETE FROM meta WHERE key LIKE 'vectors\\_complete:%' ESCAPE '\\' AND substr(key, 18) NOT IN ({marks})",
             models,
         )
         conn.execute(

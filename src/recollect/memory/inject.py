@@ -21,6 +21,7 @@ from recollect.memory.compile import goals_text
 from recollect.memory.files import ROOT_FILE, Memory, utcnow
 from recollect.memory.ops import match_memories
 from recollect.memory.space import MemorySpace, View, load_view
+from recollect.memory.succession import honour_hand_successions
 from recollect.text.redact import redact
 
 INJECTION_MARKER = "<recollect-memory>"
@@ -78,7 +79,9 @@ def injection_block(
     settings = space.settings
     max_entries = settings.max_inject_entries if max_entries is None else max_entries
     max_chars = settings.max_inject_chars if max_chars is None else max_chars
-    view = load_view(space, now or utcnow())
+    now = now or utcnow()
+    honour_hand_successions(space, now)
+    view = load_view(space, now)
     rules: list[Memory] = []
     for scope in ("global", "project"):  # global hard rules first; project rules are appended
         if scope in view.contents:

@@ -50,6 +50,7 @@ from recollect.memory.score import ScoredMemory, Why, score_memories
 from recollect.memory.settings import RULES_CATEGORY
 from recollect.memory.space import MemorySpace, View, load_view
 from recollect.memory.state import add_hits, drop_hits
+from recollect.memory.succession import honour_hand_successions, mark_superseded, successions
 from recollect.memory.tombstones import add_tombstone, jaccard, lift_tombstone, read_tombstones, term_fingerprint
 from recollect.text.redact import find_secrets
 from recollect.text.tokenize import query_terms, tokenize
@@ -163,6 +164,7 @@ def recall(
     rehearsal counter goes up unless `record_hits` is false.
     """
     now = now or utcnow()
+    honour_hand_successions(space, now)
     view = load_view(space, now)
     top = match_memories(
         view, query, limit=limit if limit is not None else space.settings.recall_limit, category=category
@@ -406,7 +408,7 @@ def remember(
         )
         superseded = None
         if old is not None and candidate.status == "active":
-            _mark_superseded(root, old.memory, candidate.id, actor=author, now=now)
+            mark_superseded(root, old.memory, candidate.id, actor=author, now=now)
             superseded = old.memory.id
         _recompile(space, root, {candidate.category} | ({old.memory.category} if old else set()))
 
@@ -602,17 +604,6 @@ def _find_in_root(view: View, root: MemoryRoot, ref: str) -> Loaded:
     return entry
 
 
-def _mark_superseded(root: MemoryRoot, old: Memory, new_id: str, *, actor: str, now: datetime) -> None:
-    before = old.path.read_text(encoding="utf-8")
-    updated = replace(old, status="superseded", superseded_by=new_id, updated=now, extra=dict(old.extra))
-    after = render_memory(updated)
-    write_text_atomic(old.path, after)
-    forget_cached(root, old.id)
-    audit.record(
-        root, actor=actor, op="supersede", memory_id=old.id, before=before, after=after, now=now, note=f"by {new_id}"
-    )
-
-
 # --- forget --------------------------------------------------------------------------------------
 
 
@@ -682,7 +673,7 @@ def _rewrite(
                 path = root.file_for(old_id)
                 old = load_memory_file(path, old_id, root).memory if path.is_file() else None
                 if old is not None and old.status == "active" and not old.superseded_by:
-                    _mark_superseded(root, old, updated.id, actor=actor, now=now)
+                    mark_superseded(root, old, updated.id, actor=actor, now=now)
         _recompile(space, root, {updated.category, *(i.split("/", 1)[0] for i in updated.supersedes)})
     return updated
 
@@ -802,6 +793,8 @@ def compile_memory(space: MemorySpace, *, check: bool = False) -> list[str]:
     Roots that do not exist yet are skipped (compiling never creates a root).
     """
     changed: list[str] = []
+    if not check:
+        honour_hand_successions(space, utcnow(), exact=True)
     for root in space.roots():
         if not root.path.is_dir():
             continue
@@ -859,14 +852,15 @@ def inspect(space: MemorySpace, *, now: datetime | None = None) -> Inspection:
                     "rename the directory or add it to [memory] categories",
                 )
         ids = contents.by_id
+        for item in successions(contents, set(tombs)):
+            if item.problem is not None:
+                code = "dangling-supersedes" if item.target is None else "unresolved-supersedes"
+                problem(item.successor.path, code, item.problem)
         for entry in contents.entries:
             memory = entry.memory
             for text in memory.problems:
                 code = "no-frontmatter" if not memory.has_frontmatter else "bad-frontmatter"
                 problem(memory.path, code, text)
-            for target in memory.supersedes:
-                if target not in ids and target not in tombs:
-                    problem(memory.path, "dangling-supersedes", f"supersedes {target}, which does not exist")
             if memory.superseded_by and memory.superseded_by not in ids and memory.superseded_by not in tombs:
                 problem(
                     memory.path, "dangling-supersedes", f"superseded_by {memory.superseded_by}, which does not exist"

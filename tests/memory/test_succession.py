@@ -78,9 +78,7 @@ def test_proposed_successor_does_not_supersede_until_accepted(space: MemorySpace
 
 def test_model_written_file_cannot_replace_a_hard_rule(space: MemorySpace, project: Path) -> None:
     remember(space, "Never push to main", category="rules", summary="never push to main")
-    write_by_hand(
-        project, "rules/push-anywhere", "push anywhere", "Push where you like.", "rules/never-push-to-main"
-    )
+    write_by_hand(project, "rules/push-anywhere", "push anywhere", "Push where you like.", "rules/never-push-to-main")
     recall(space, "push")
     assert get_memory(space, "rules/never-push-to-main").status == "superseded"  # a person may (positive control)
 

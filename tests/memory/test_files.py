@@ -135,3 +135,29 @@ def test_project_root_is_the_work_tree_top_not_the_cwd(tmp_path: Path) -> None:
     nowhere = tmp_path / "nowhere"
     nowhere.mkdir()
     assert find_project_root(nowhere) != top
+
+
+def test_linked_worktree_shares_the_main_checkouts_memory(tmp_path: Path) -> None:
+    import subprocess
+
+    from recollect.memory import open_memory, recall, remember
+
+    main = tmp_path / "main"
+    main.mkdir()
+
+    def git(*args: str, cwd: Path = main) -> None:
+        subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "init")
+    linked = tmp_path / "feature-wt"
+    git("worktree", "add", "-q", str(linked))
+    assert (linked / ".git").is_file()
+    assert find_project_root(main / ".") == main.resolve()  # positive control: the main checkout itself
+    assert find_project_root(linked) == main.resolve()
+
+    remember(open_memory(main), "Release from the tag, never from main", category="decisions", summary="release tags")
+    from_worktree = open_memory(linked / ".")
+    assert from_worktree.project_root is not None and from_worktree.project_root.path == main.resolve() / ".memory"
+    assert [r.memory.id for r in recall(from_worktree, "release")] == ["decisions/release-tags"]
+    assert not (linked / ".memory").exists()

@@ -131,16 +131,43 @@ class MemoryRoot:
 
 
 def find_project_root(start: Path) -> Path | None:
-    """The top of the git working tree holding `start` (a linked worktree is its own top), or None.
+    """The canonical top of the git project holding `start`, or None.
 
     Walks up looking for a `.git` entry rather than running git: no subprocess on every call, and
-    a `.git` *file* (worktree, submodule) marks a top just as a directory does.
+    a `.git` *file* (worktree, submodule) marks a top just as a directory does. A linked worktree
+    (`git worktree add`) belongs to its main checkout, whose `.memory/` it shares: the session's
+    directory and the project differ there. A submodule is a project of its own.
     """
     current = start.resolve()
     for candidate in (current, *current.parents):
-        if (candidate / ".git").exists():
-            return candidate
+        marker = candidate / ".git"
+        if marker.exists():
+            return _main_checkout(marker) or candidate
     return None
+
+
+def _main_checkout(marker: Path) -> Path | None:
+    """For a linked worktree's `.git` file, the top of the main checkout; else None.
+
+    The file says `gitdir: <main>/.git/worktrees/<name>`; that directory's `commondir` names the
+    main repository's git dir (a submodule's git dir has no `commondir`).
+    """
+    if not marker.is_file():
+        return None
+    try:
+        first = marker.read_text(encoding="utf-8", errors="replace").splitlines()[0]
+    except (OSError, IndexError):
+        return None
+    if not first.startswith("gitdir:"):
+        return None
+    gitdir = (marker.parent / first[len("gitdir:") :].strip()).resolve()
+    try:
+        common = (gitdir / (gitdir / "commondir").read_text(encoding="utf-8").strip()).resolve()
+    except OSError:
+        return None
+    if common.name != ".git":  # a bare repository has no checkout to share
+        return None
+    return common.parent if common.parent.is_dir() else None
 
 
 def ensure_root(root: MemoryRoot) -> None:

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from recollect import hidden as hiding
 from recollect.config import Config, load_config
 from recollect.index import store, vectors
 from recollect.index.sync import Progress, SyncReport, sync
@@ -23,6 +24,18 @@ from recollect.sources import SourceSpec, configured_specs
 
 # A search syncs first unless the index was synced this recently (keeps back-to-back calls fast).
 FRESH_SECONDS = 2.0
+
+
+class HistoryError(Exception):
+    """A history operation cannot be done as asked; the message says why and what to do."""
+
+
+def scoped(filters: Filters | None, config: Config) -> Filters:
+    """`filters` with the sessions hidden under `config` left out (every read path below calls this)."""
+    filters = filters or Filters()
+    if filters.hidden is None:
+        filters.hidden = hiding.hidden_keys(config.paths.data_dir)
+    return filters
 
 
 @contextmanager
@@ -86,11 +99,12 @@ def search(
 ) -> SearchResult:
     """Ranked search of the index; `deep` instead reads whole tool outputs of a scoped set of sessions."""
     config = config or load_config()
+    filters = scoped(filters, config)
     with open_index(config) as conn:
         report = refresh(conn, config) if sync_first else None
         if deep:
             specs = {s.id: s for s in configured_specs(config)}
-            result = deep_search(conn, specs, query, filters or Filters(), limit=limit)
+            result = deep_search(conn, specs, query, filters, limit=limit)
         else:
             result = rank_search(
                 conn,
@@ -138,7 +152,7 @@ def sessions(
 ) -> list[SessionInfo]:
     """Recent sessions, newest first, through the scope predicate."""
     config = config or load_config()
-    filters = filters or Filters()
+    filters = scoped(filters, config)
     with open_index(config) as conn:
         if sync_first:
             refresh(conn, config)
@@ -170,10 +184,123 @@ def read(
     """A bounded window of the real transcript around `cursor`, read from the source store."""
     config = config or load_config()
     specs = {s.id: s for s in configured_specs(config)}
+    filters = scoped(filters, config)
     with open_index(config) as conn:
-        row, message_id = reading.resolve_cursor(conn, cursor, filters)
+        try:
+            row, message_id = reading.resolve_cursor(conn, cursor, filters)
+        except reading.ReadError:
+            pieces = cursor.strip().split("::")
+            if any(
+                pieces[0] in (h.session, h.key[1]) or "::".join(pieces[:2]) == h.session
+                for h in hiding.read_hidden(config.paths.data_dir).values()
+            ):
+                raise reading.ReadError(
+                    f"session {cursor!r} is hidden ('recollect sessions --hidden' says why); "
+                    "'recollect unhide SESSION' shows it again"
+                ) from None
+            raise
     session = reading.load_session(specs, row)
     return reading.window(session, message_id, before=before, after=after, budget=budget, mode=mode)
+
+
+# --- hiding a session ------------------------------------------------------------------------------
+
+
+def _qualify(conn: sqlite3.Connection, ref: str, config: Config) -> str:
+    """`source::native` for a session reference (a qualified id, a cursor, or a raw id the index knows)."""
+    pieces = ref.strip().split("::")
+    if len(pieces) >= 2 and pieces[0] and pieces[1]:
+        source, native = pieces[0], pieces[1]
+        known = {s.id for s in configured_specs(config)} | {r[0] for r in conn.execute("SELECT id FROM source")}
+        if source not in known:
+            raise HistoryError(f"no source {source!r}; use one of {', '.join(sorted(known)) or '(none configured)'}")
+        return f"{source}::{native}"
+    if len(pieces) != 1 or not pieces[0]:
+        raise HistoryError(f"cannot read the session {ref!r}; pass a session id or SOURCE::ID")
+    rows = conn.execute("SELECT source_id, native_id FROM session WHERE native_id = ?", (pieces[0],)).fetchall()
+    if not rows:
+        raise HistoryError(
+            f"no indexed session {ref!r}; run 'recollect index' first, or name it as SOURCE::ID (e.g. opencode::{ref})"
+        )
+    if len(rows) > 1:
+        raise HistoryError(
+            f"session {ref!r} is in more than one source; use one of: " + ", ".join(f"{a}::{b}" for a, b in rows)
+        )
+    return f"{rows[0][0]}::{rows[0][1]}"
+
+
+def _audit(config: Config, *, op: str, session: str, by: str, note: str) -> None:
+    """One line in the audit log of the global memory root (`recollect memory log` shows it)."""
+    from recollect.memory.audit import record
+    from recollect.memory.files import MemoryRoot, utcnow
+
+    root = MemoryRoot(config.paths.global_memory, "global")
+    record(root, actor=by, op=op, memory_id=f"session:{session}", before=None, after=None, now=utcnow(), note=note)
+
+
+def hide_session(ref: str, *, why: str, by: str = "person", config: Config | None = None) -> hiding.HiddenSession:
+    """Hide a session from every read path (search, read, listings, MCP tools, auto-recall).
+
+    `ref` is a session id, `SOURCE::ID`, or a cursor. The hide is a tombstone in recollect's data
+    dir, not a mark in the index, so it survives re-syncs and index rebuilds; it goes to the audit
+    log with `why`. Hiding a hidden session again replaces its reason. Returns the tombstone."""
+    why = " ".join(why.split())
+    if not why:
+        raise HistoryError("say why the session is hidden (--why TEXT); the reason goes to the audit log")
+    config = config or load_config()
+    with open_index(config) as conn:
+        session = _qualify(conn, ref, config)
+    entry = hiding.HiddenSession(session=session, at=hiding.now_iso(), by=by, why=why)
+    hiding.append(config.paths.data_dir, {"op": "hide", **entry.to_json()})
+    _audit(config, op="hide", session=session, by=by, note=why)
+    return entry
+
+
+def unhide_session(ref: str, *, by: str = "person", config: Config | None = None) -> hiding.HiddenSession:
+    """Bring a hidden session back into every read path; written to the audit log. Returns the lifted tombstone."""
+    config = config or load_config()
+    current = hiding.read_hidden(config.paths.data_dir)
+    pieces = ref.strip().split("::")
+    matches = [h for h in current.values() if h.session == "::".join(pieces[:2]) or h.key[1] == pieces[0]]
+    if not matches:
+        raise HistoryError(f"session {ref!r} is not hidden; 'recollect sessions --hidden' lists the hidden ones")
+    if len(matches) > 1:
+        raise HistoryError(
+            f"session {ref!r} is hidden in more than one source; use one of: " + ", ".join(h.session for h in matches)
+        )
+    entry = matches[0]
+    hiding.append(config.paths.data_dir, {"op": "unhide", "session": entry.session, "at": hiding.now_iso(), "by": by})
+    _audit(config, op="unhide", session=entry.session, by=by, note="")
+    return entry
+
+
+@dataclass
+class HiddenInfo:
+    session: str
+    at: str
+    by: str
+    why: str
+    title: str  # from the index, when it still holds the session
+    directory: str
+
+    def to_json(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+def hidden_sessions(config: Config | None = None) -> list[HiddenInfo]:
+    """The hidden sessions, newest hide first, with their title and directory where the index has them."""
+    config = config or load_config()
+    entries = sorted(hiding.read_hidden(config.paths.data_dir).values(), key=lambda h: h.at, reverse=True)
+    known: dict[tuple[str, str], tuple[str, str]] = {}
+    if entries and config.index_path.exists():
+        with open_index(config, readonly=True) as conn:
+            for h in entries:
+                row = conn.execute(
+                    "SELECT title, first_human, directory FROM session WHERE source_id = ? AND native_id = ?", h.key
+                ).fetchone()
+                if row:
+                    known[h.key] = ((row[0] or row[1] or "")[:80], row[2] or "")
+    return [HiddenInfo(h.session, h.at, h.by, h.why, *known.get(h.key, ("", ""))) for h in entries]
 
 
 @dataclass

@@ -17,6 +17,8 @@ _COMMANDS = {
     "read": "recollect.cli.history:read_cmd",
     "sessions": "recollect.cli.history:sessions_cmd",
     "doctor": "recollect.cli.history:doctor_cmd",
+    "hide": "recollect.cli.history:hide_cmd",
+    "unhide": "recollect.cli.history:unhide_cmd",
     "demo": "recollect.cli.history:demo_cmd",
     "memory": "recollect.cli.memory:memory",
     "extract": "recollect.cli.extract:extract_cmd",

@@ -33,7 +33,7 @@ def guarded(fn: Callable[[], T]) -> T:
     """Run library code; known failures become a one-line message and exit code 1."""
     try:
         return fn()
-    except (ConfigError, FilterError, ReadError, IndexUnavailable, SourceError) as exc:
+    except (ConfigError, FilterError, ReadError, IndexUnavailable, SourceError, history.HistoryError) as exc:
         fail(str(exc))
     raise AssertionError("unreachable")
 
@@ -262,9 +262,13 @@ def read_cmd(cursor: str, before: int, after: int, mode: str, budget: int, fmt: 
 @click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--offset", default=0, type=click.IntRange(0), help="Skip this many (for paging).")
 @filter_options
+@click.option("--hidden", is_flag=True, help="List the sessions hidden with 'recollect hide' instead, with why.")
 @click.option("--json", "as_json", is_flag=True)
-def sessions_cmd(limit: int, offset: int, as_json: bool, **kw: Any) -> None:
+def sessions_cmd(limit: int, offset: int, hidden: bool, as_json: bool, **kw: Any) -> None:
     """List recent sessions, newest first."""
+    if hidden:
+        _print_hidden(as_json)
+        return
     filters = guarded(lambda: build_filters(**kw))
     rows = guarded(lambda: history.sessions(filters, limit=limit, offset=offset))
     if as_json:
@@ -287,6 +291,51 @@ def sessions_cmd(limit: int, offset: int, as_json: bool, **kw: Any) -> None:
             f"{r.source}::{r.session_id}",
         )
     console().print(table)
+
+
+def _print_hidden(as_json: bool) -> None:
+    entries = guarded(lambda: history.hidden_sessions())
+    if as_json:
+        print_json({"hidden": [e.to_json() for e in entries]})
+        return
+    if not entries:
+        click.echo("No hidden sessions.")
+        return
+    for e in entries:
+        where = f" [{e.directory}]" if e.directory else ""
+        click.echo(f"{e.session}  {e.title or '(not in the index)'}{where}")
+        click.echo(f"    hidden {e.at} by {e.by}: {e.why}")
+
+
+@click.command("hide")
+@click.argument("session")
+@click.option(
+    "--why", required=True, metavar="TEXT", help="Why it is hidden (kept with the hide and in the audit log)."
+)
+@click.option("--json", "as_json", is_flag=True)
+def hide_cmd(session: str, why: str, as_json: bool) -> None:
+    """Hide SESSION (an id, SOURCE::ID, or a cursor) from search, read, listings, agents and auto-recall.
+
+    The session is not deleted and its store is not touched: the hide is kept outside the index, so it
+    survives re-indexing. 'recollect unhide SESSION' brings it back.
+    """
+    entry = guarded(lambda: history.hide_session(session, why=why))
+    if as_json:
+        print_json(entry.to_json())
+    else:
+        click.echo(f"hid {entry.session}; 'recollect unhide {entry.session}' brings it back")
+
+
+@click.command("unhide")
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True)
+def unhide_cmd(session: str, as_json: bool) -> None:
+    """Show a session hidden with 'recollect hide' again."""
+    entry = guarded(lambda: history.unhide_session(session))
+    if as_json:
+        print_json(entry.to_json())
+    else:
+        click.echo(f"{entry.session} is visible again")
 
 
 @click.command("doctor")

@@ -72,6 +72,9 @@ class Filters:
     exclude_sessions: list[str] = field(default_factory=list)  # e.g. the current session
     include_archived: bool = True
     project_root: str | None = None  # resolved from `directory` by `resolve()`; set it to override
+    # (source, native id) of sessions a person hid (`recollect hide`): no read path shows them. None
+    # means "read the tombstones in recollect's data dir" (`recollect.hidden`); history.py passes its config's.
+    hidden: frozenset[tuple[str, str]] | None = None
 
     def validate(self) -> None:
         if self.scope not in SCOPES:
@@ -105,6 +108,14 @@ class Filters:
             and (not self.tools or tool in self.tools)
             and (not self.authors or author in self.authors)
         )
+
+    def hidden_sessions(self) -> frozenset[tuple[str, str]]:
+        if self.hidden is None:
+            from recollect.config import resolve_paths
+            from recollect.hidden import hidden_keys
+
+            self.hidden = hidden_keys(resolve_paths().data_dir)
+        return self.hidden
 
     def caller_directory(self) -> str:
         return os.path.abspath(self.directory or os.getcwd())
@@ -165,6 +176,10 @@ def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | 
         else:
             clauses.append(f"{s}.native_id != ?")
             params.append(native)
+    hidden = sorted(filters.hidden_sessions())
+    if hidden:  # a hidden session is out of every scope, whatever else the call asked for
+        clauses.append(f"({s}.source_id, {s}.native_id) NOT IN (VALUES {', '.join(['(?, ?)'] * len(hidden))})")
+        params.extend(part for key in hidden for part in key)
     if filters.agents:
         clauses.append(f"{s}.agent_kind IN ({','.join('?' * len(filters.agents))})")
         params.extend(filters.agents)
@@ -194,7 +209,11 @@ def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | 
     elif filters.chunk_level:
         # Session-level read path asked for chunk-level filters: keep sessions having such a chunk.
         sub_filters = Filters(
-            roles=filters.roles, classes=filters.classes, tools=filters.tools, authors=filters.authors
+            roles=filters.roles,
+            classes=filters.classes,
+            tools=filters.tools,
+            authors=filters.authors,
+            hidden=frozenset(),  # the outer clause already leaves hidden sessions out
         )
         sub, sub_params = predicate(sub_filters, session_alias=s, chunk_alias="fc")
         clauses.append(f"EXISTS (SELECT 1 FROM chunk fc WHERE fc.sid = {s}.sid AND {sub})")

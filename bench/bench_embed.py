@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
+from bench.eval.evalset import PAIRS, pair_quality  # noqa: E402
+from bench.eval.fakeserver import FakeEmbeddingServer  # noqa: E402
 from recollect.embed import (  # noqa: E402
     MuseEmbedder,
     OllamaEmbedder,
@@ -39,8 +41,6 @@ from recollect.embed import (  # noqa: E402
     l2_normalize,
     top_k,
 )
-from recollect.embed.evalset import PAIRS, pair_quality  # noqa: E402
-from recollect.embed.fakeserver import FakeEmbeddingServer  # noqa: E402
 from recollect.embed.muse import locate_source  # noqa: E402
 from recollect.embed.static import build_static_model, load_or_build  # noqa: E402
 

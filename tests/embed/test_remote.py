@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bench.eval.fakeserver import FakeEmbeddingServer, fake_vector
 from recollect.embed import EmbedError, OllamaEmbedder, OpenAIEmbedder, from_config
-from recollect.embed.fakeserver import FakeEmbeddingServer, fake_vector
 
 
 @pytest.fixture

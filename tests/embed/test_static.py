@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import recollect.embed as embed_pkg
+from bench.eval.evalset import PAIRS, pair_quality
 from recollect.embed import StaticEmbedder, default_embedder, describe, from_config
 from recollect.embed import static as st
-from recollect.embed.evalset import PAIRS, pair_quality
 from recollect.embed.muse import PINNED_SHA256, MuseEmbedder, MuseSource, source_sha256
 
 S = st.SPACE

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from recollect.evaluate import (
+from bench.eval.evaluate import (
     METRICS,
     TOLERANCE,
     Corpus,

@@ -7,6 +7,9 @@ plugin does not pay for importing every other command's dependencies.
 from __future__ import annotations
 
 import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import click
 
@@ -26,20 +29,37 @@ _COMMANDS = {
     "mcp": "recollect.cli.mcp:mcp_cmd",
     "install": "recollect.cli.install:install",
     "uninstall": "recollect.cli.install:uninstall",
-    "eval": "recollect.cli.eval:eval_cmd",
 }
+
+# Dev-only commands whose code lives in a recollect checkout, not in the wheel (bench/eval/): they are
+# offered when this package runs from that checkout (an editable install), as `python -m bench.eval` is.
+_CHECKOUT_COMMANDS = {"eval": "bench.eval.cli:eval_cmd"}
+_CHECKOUT = Path(__file__).resolve().parents[3]
+
+
+def _in_checkout() -> bool:
+    return (_CHECKOUT / "bench" / "eval" / "cli.py").is_file()
+
+
+def _import_from_checkout(module: str) -> ModuleType:
+    if str(_CHECKOUT) not in sys.path:
+        sys.path.insert(0, str(_CHECKOUT))
+    return importlib.import_module(module)
 
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(_COMMANDS)
+        return sorted([*_COMMANDS, *(_CHECKOUT_COMMANDS if _in_checkout() else ())])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = _COMMANDS.get(cmd_name)
-        if target is None:
+        if cmd_name in _CHECKOUT_COMMANDS and _in_checkout():
+            module, attribute = _CHECKOUT_COMMANDS[cmd_name].split(":")
+            command = getattr(_import_from_checkout(module), attribute)
+        elif cmd_name in _COMMANDS:
+            module, attribute = _COMMANDS[cmd_name].split(":")
+            command = getattr(importlib.import_module(module), attribute)
+        else:
             return None
-        module, attribute = target.split(":")
-        command = getattr(importlib.import_module(module), attribute)
         assert isinstance(command, click.Command)
         return command
 

@@ -1,6 +1,7 @@
-"""`recollect eval`: score search relevance on the labelled corpus and compare with the baseline.
+"""The relevance eval command: score search relevance on the labelled corpus and compare with the baseline.
 
-Run it from the recollect repository (the queries and the corpus are test data, not installed files).
+Runs from a recollect checkout (the queries and the corpus are test data, not installed files), as
+`python -m bench.eval` or, with an editable install, `recollect eval`.
 """
 
 from __future__ import annotations
@@ -12,8 +13,7 @@ from typing import Any
 import click
 from rich.table import Table
 
-from recollect.cli.output import console, fail, print_json
-from recollect.evaluate import (
+from bench.eval.evaluate import (
     METRICS,
     TOLERANCE,
     EvalError,
@@ -24,6 +24,7 @@ from recollect.evaluate import (
     load_baseline,
     regressions,
 )
+from recollect.cli.output import console, fail, print_json
 
 QUERIES = "bench/eval/queries.jsonl"
 DATA = "tests/data/eval"

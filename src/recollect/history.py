@@ -120,6 +120,14 @@ def search(
     return result
 
 
+# The listing columns, in SessionInfo's order (a row of `session s`).
+_SESSION_COLUMNS = (
+    "native_id, source_id, agent_kind, title, directory, parent_id, time_created, time_updated, message_count, "
+    "turns, assistant_messages, tool_messages, text_parts, approx_context_chars, ended, first_human, last_outcome, "
+    "tools"
+)
+
+
 @dataclass
 class SessionInfo:
     session_id: str
@@ -131,6 +139,12 @@ class SessionInfo:
     time_created: int
     time_updated: int
     messages: int
+    turns: int  # messages a person typed
+    assistant_messages: int
+    tool_messages: int  # messages that call a tool
+    text_parts: int
+    approx_context_chars: int  # text, reasoning, tool input and output
+    ended: str  # finished | cancelled | error | unfinished
     first_human: str
     last_outcome: str
     tools: str
@@ -150,7 +164,7 @@ def sessions(
     config: Config | None = None,
     sync_first: bool = True,
 ) -> list[SessionInfo]:
-    """Recent sessions, newest first, through the scope predicate."""
+    """Recent sessions, newest first, through the scope predicate (`Filters.parent` lists a session's children)."""
     config = config or load_config()
     filters = scoped(filters, config)
     with open_index(config) as conn:
@@ -158,14 +172,12 @@ def sessions(
             refresh(conn, config)
         where, params = predicate(filters.resolve(conn), chunk_alias=None)
         rows = conn.execute(
-            "SELECT native_id, source_id, agent_kind, title, directory, parent_id, time_created, time_updated, "
-            f"message_count, first_human, last_outcome, tools FROM session s WHERE {where} "
-            "ORDER BY time_updated DESC LIMIT ? OFFSET ?",
+            f"SELECT {_SESSION_COLUMNS} FROM session s WHERE {where} ORDER BY time_updated DESC LIMIT ? OFFSET ?",
             [*params, limit, offset],
         ).fetchall()
     infos = []
     for r in rows:
-        info = SessionInfo(*r[:12], cursor=make_cursor(r[1], r[0], ""))  # type: ignore[arg-type]
+        info = SessionInfo(*r, cursor=make_cursor(r[1], r[0], ""))
         info.title = info.title or info.first_human[:80]  # agents that store no title
         infos.append(info)
     return infos

@@ -262,25 +262,35 @@ def read_cmd(cursor: str, before: int, after: int, mode: str, budget: int, fmt: 
 @click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(1, 1000))
 @click.option("--offset", default=0, type=click.IntRange(0), help="Skip this many (for paging).")
 @filter_options
+@click.option(
+    "--parent",
+    metavar="ID",
+    help="Only the children (subagent sessions) of this session, each with how it ended: to recover a "
+    "cancelled subagent.",
+)
 @click.option("--hidden", is_flag=True, help="List the sessions hidden with 'recollect hide' instead, with why.")
-@click.option("--json", "as_json", is_flag=True)
-def sessions_cmd(limit: int, offset: int, hidden: bool, as_json: bool, **kw: Any) -> None:
-    """List recent sessions, newest first."""
+@click.option("--json", "as_json", is_flag=True, help="Print the sessions, with their statistics, as JSON.")
+def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_json: bool, **kw: Any) -> None:
+    """List recent sessions, newest first, with their size and how each ended."""
     if hidden:
         _print_hidden(as_json)
         return
     filters = guarded(lambda: build_filters(**kw))
+    filters.parent = parent
     rows = guarded(lambda: history.sessions(filters, limit=limit, offset=offset))
     if as_json:
         print_json({"sessions": [r.to_json() for r in rows]})
         return
     if not rows:
-        click.echo("No sessions in this scope. Run 'recollect doctor' if you expected some.")
+        if parent:
+            click.echo(f"No children of {parent} in the index (a session id, or SOURCE::ID).")
+        else:
+            click.echo("No sessions in this scope. Run 'recollect doctor' if you expected some.")
         return
     from rich.table import Table
 
     table = Table(box=None, show_edge=False)
-    for column in ("updated", "title", "directory", "msgs", "session"):
+    for column in ("updated", "title", "directory", "msgs", "turns", "ended", "session"):
         table.add_column(column, overflow="fold")
     for r in rows:
         table.add_row(
@@ -288,6 +298,8 @@ def sessions_cmd(limit: int, offset: int, hidden: bool, as_json: bool, **kw: Any
             r.title or "(untitled)",
             r.directory,
             str(r.messages),
+            str(r.turns),
+            r.ended,
             f"{r.source}::{r.session_id}",
         )
     console().print(table)

@@ -22,7 +22,7 @@ from recollect.config import ensure_private_dir
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE, TOKENIZER_VERSION
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 LEASE_TTL_MS = 30_000
 
 
@@ -162,12 +162,30 @@ def _m004_skipped(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m005_session_stats(conn: sqlite3.Connection) -> None:
+    """Sessions gain their listing statistics and how they ended (`index/stats.py`); empty watermarks
+    make the next sync re-read every session to fill them in."""
+    have = {row[1] for row in conn.execute("PRAGMA table_info(session)")}
+    for column, kind in (
+        ("turns", "INTEGER NOT NULL DEFAULT 0"),
+        ("assistant_messages", "INTEGER NOT NULL DEFAULT 0"),
+        ("tool_messages", "INTEGER NOT NULL DEFAULT 0"),
+        ("text_parts", "INTEGER NOT NULL DEFAULT 0"),
+        ("approx_context_chars", "INTEGER NOT NULL DEFAULT 0"),
+        ("ended", "TEXT NOT NULL DEFAULT ''"),
+    ):
+        if column not in have:
+            conn.execute(f"ALTER TABLE session ADD COLUMN {column} {kind}")
+    conn.execute("UPDATE session SET watermark = ''")
+
+
 # Ordered, named, append-only. Never edit an applied step: add a new one.
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
     ("003_decisions", _m003_decisions),
     ("004_skipped", _m004_skipped),
+    ("005_session_stats", _m005_session_stats),
 ]
 
 

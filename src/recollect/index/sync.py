@@ -21,6 +21,7 @@ from typing import Any
 from recollect.index import chunks as chunking
 from recollect.index import vectors
 from recollect.index.fts import CARD_COLUMNS, CARD_FTS_COLUMNS, CARD_MARKS, card_fts_values, fts_body
+from recollect.index.stats import session_stats
 from recollect.index.store import Lease, now_ms, transaction
 from recollect.model import Session, SourceError
 from recollect.sources import Source, SourceSpec, open_source
@@ -152,6 +153,8 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         ),
     )
     sid = int(cur.lastrowid or 0)
+    stats = session_stats(session).as_row()
+    conn.execute(f"UPDATE session SET {', '.join(f'{k} = ?' for k in stats)} WHERE sid = ?", (*stats.values(), sid))
     conn.execute(
         f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})", (sid, *card_fts_values(values))
     )

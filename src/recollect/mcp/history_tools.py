@@ -94,6 +94,7 @@ def build_filters(args: dict[str, Any], settings: ServerSettings) -> Filters:
         tools=list(args.get("tool") or []),
         authors=list(args.get("author") or []),
         agents=list(args.get("agent") or []),
+        parent=args.get("parent") or None,
     )
     filters.validate()
     return filters
@@ -291,15 +292,23 @@ SESSIONS = Signature(
         Param("offset", "integer", "Skip this many (for the next page). Default 0.", default=0, minimum=0),
         # The filters that make sense for a list of sessions; fewer parameters, fewer tokens per request.
         *(p for p in FILTER_PARAMS if p.name in ("scope", "directory", "since", "until", "tool", "agent")),
+        Param(
+            "parent",
+            "string",
+            "Only the children (subagent sessions) of this session id, each saying how it ended (finished, "
+            "cancelled, error, unfinished): to recover the work of a cancelled subagent.",
+        ),
     ),
 )
 
 SESSIONS_DESCRIPTION = (
     "List earlier sessions, newest first: to see what was worked on recently, find a session by date or "
     "directory, or get a session's cursor when you know roughly when it happened but not its words. "
-    "Filters: scope, directory, since/until, tool (sessions that used it), agent.\n"
-    "Returns a numbered list: title, directory, last update, message count, the first thing the user asked, "
-    "the last outcome, and a cursor for history_read (mode='head' reads from the start).\n"
+    "Filters: scope, directory, since/until, tool (sessions that used it), agent; 'parent' lists a session's "
+    "subagents.\n"
+    "Returns a numbered list: title, directory, last update, size (messages, turns, approximate characters), how "
+    "it ended, the first thing the user asked, the last outcome, and a cursor for history_read (mode='head' reads "
+    "from the start).\n"
     "Paging: when a page is full, call again with offset = offset + limit. Read-only."
 )
 
@@ -327,7 +336,8 @@ def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
     for i, row in enumerate(rows, offset + 1):
         block = [
             f"{i}. {one_line(row.title or '(untitled)', 120)} — {row.directory or '?'} · updated "
-            f"{when(history.iso(row.time_updated))} · {row.messages} messages · {row.agent_kind}"
+            f"{when(history.iso(row.time_updated))} · {row.messages} messages, {row.turns} turns, "
+            f"~{row.approx_context_chars} chars · ended {row.ended or '?'} · {row.agent_kind}"
             + (" · subagent" if row.parent_id else ""),
         ]
         if row.first_human:

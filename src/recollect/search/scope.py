@@ -70,6 +70,7 @@ class Filters:
     agents: list[str] = field(default_factory=list)  # agent kinds: opencode, claude-code, codex, gemini
     sources: list[str] = field(default_factory=list)
     exclude_sessions: list[str] = field(default_factory=list)  # e.g. the current session
+    parent: str | None = None  # only the children (subagent sessions) of this session id or SOURCE::ID
     include_archived: bool = True
     project_root: str | None = None  # resolved from `directory` by `resolve()`; set it to override
     # (source, native id) of sessions a person hid (`recollect hide`): no read path shows them. None
@@ -176,6 +177,10 @@ def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | 
         else:
             clauses.append(f"{s}.native_id != ?")
             params.append(native)
+    if filters.parent:
+        source, native = split_session_ref(filters.parent)
+        clauses.append(f"{s}.parent_id = ?" + (f" AND {s}.source_id = ?" if source else ""))
+        params.extend([native, source] if source else [native])
     hidden = sorted(filters.hidden_sessions())
     if hidden:  # a hidden session is out of every scope, whatever else the call asked for
         clauses.append(f"({s}.source_id, {s}.native_id) NOT IN (VALUES {', '.join(['(?, ?)'] * len(hidden))})")

@@ -8,7 +8,7 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from recollect import hidden as hiding
@@ -177,7 +177,8 @@ def sessions(
         ).fetchall()
     infos = []
     for r in rows:
-        info = SessionInfo(*r, cursor=make_cursor(r[1], r[0], ""))
+        values: dict[str, Any] = {f.name: value for f, value in zip(fields(SessionInfo), r, strict=False)}
+        info = SessionInfo(**values, cursor=make_cursor(r[1], r[0], ""))
         info.title = info.title or info.first_human[:80]  # agents that store no title
         infos.append(info)
     return infos
@@ -191,9 +192,11 @@ def read(
     after: int = reading.DEFAULT_AFTER,
     budget: int = reading.DEFAULT_BUDGET,
     mode: str = "around",
+    whole: bool = False,
     config: Config | None = None,
 ) -> reading.Window:
-    """A bounded window of the real transcript around `cursor`, read from the source store."""
+    """A bounded window of the real transcript around `cursor`, read from the source store.
+    `whole` gives the one message at `cursor` uncapped but for `budget` (mode is then "message")."""
     config = config or load_config()
     specs = {s.id: s for s in configured_specs(config)}
     filters = scoped(filters, config)
@@ -212,7 +215,9 @@ def read(
                 ) from None
             raise
     session = reading.load_session(specs, row)
-    return reading.window(session, message_id, before=before, after=after, budget=budget, mode=mode)
+    if whole and mode == "around":
+        mode = "message"
+    return reading.window(session, message_id, before=before, after=after, budget=budget, mode=mode, whole=whole)
 
 
 # --- hiding a session ------------------------------------------------------------------------------

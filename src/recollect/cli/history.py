@@ -22,7 +22,7 @@ from recollect.cli.output import console, fail, is_terminal, print_json
 from recollect.config import ConfigError, load_config
 from recollect.index.store import IndexUnavailable
 from recollect.model import SourceError
-from recollect.search.read import ReadError, render_chatml, render_text
+from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, ReadError, render_chatml, render_text
 from recollect.search.scope import FilterError, Filters, parse_time
 from recollect.sources import configured_specs
 
@@ -242,14 +242,24 @@ def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, as
     help="A window around the cursor, the one message whole, or the session's head or tail.",
 )
 @click.option(
-    "--budget", default=24_000, show_default=True, type=click.IntRange(1_000, 200_000), help="Most characters to print."
+    "--whole",
+    is_flag=True,
+    help="The one message at CURSOR with its full tool input and output (no per-part caps), within --budget.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(1_000, 200_000),
+    help=f"Most characters to print (default {DEFAULT_BUDGET:,}; with --whole {WHOLE_BUDGET:,}).",
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "chatml", "json"]), default="text", show_default=True)
 @filter_options
-def read_cmd(cursor: str, before: int, after: int, mode: str, budget: int, fmt: str, **kw: Any) -> None:
+def read_cmd(
+    cursor: str, before: int, after: int, mode: str, whole: bool, budget: int | None, fmt: str, **kw: Any
+) -> None:
     """Read a bounded window of the real transcript around CURSOR (from a search hit, or a session id)."""
     filters = guarded(lambda: build_filters(**kw))
-    w = guarded(lambda: history.read(cursor, filters, before=before, after=after, budget=budget, mode=mode))
+    chars = budget or (WHOLE_BUDGET if whole else DEFAULT_BUDGET)
+    w = guarded(lambda: history.read(cursor, filters, before=before, after=after, budget=chars, mode=mode, whole=whole))
     if fmt == "json":
         print_json(w.to_json())
     elif fmt == "chatml":

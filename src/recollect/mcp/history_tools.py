@@ -236,6 +236,14 @@ READ = Signature(
             "maximum: the server's budget (20000 unless configured).",
             minimum=1_000,
         ),
+        Param(
+            "whole",
+            "boolean",
+            "With mode 'message': the one message with its full tool input and output (no per-part caps; pruned "
+            "output too, where the store still holds it), cut only by 'budget', with a note when it cuts. "
+            "Default false.",
+            default=False,
+        ),
         FILTER_PARAMS[0],  # scope
         FILTER_PARAMS[1],  # directory
     ),
@@ -249,7 +257,8 @@ READ_DESCRIPTION = (
     "<|im_start|>role … <|im_end|> block per message, notes on anything cut, and <nav prev=… next=… head=… "
     "tail=…/> cursors.\n"
     "Paging: call history_read again with the 'next' (or 'prev') nav cursor and the same before/after to move "
-    "through the session; mode='message' shows one long message whole; mode='head'/'tail' jump to the "
+    "through the session; mode='message' shows one long message (whole=true: with its full tool output); "
+    "mode='head'/'tail' jump to the "
     "session's start or end. Read-only."
 )
 
@@ -271,6 +280,7 @@ def run_read(args: dict[str, Any], settings: ServerSettings) -> Reply:
         after=args["after"],
         budget=max(budget, 500),
         mode=args["mode"],
+        whole=args["whole"],
     )
     text = fit(render_chatml(window), settings.budget)
     return Reply(text, window.to_json())

@@ -24,6 +24,7 @@ from recollect.text.redact import redact
 TOOL_INPUT_CAP = 2_000
 TOOL_OUTPUT_CAP = 6_000
 DEFAULT_BUDGET = 24_000
+WHOLE_BUDGET = 100_000  # one message whole (`whole=True`): no per-part caps, only this many characters
 DEFAULT_BEFORE, DEFAULT_AFTER = 3, 4
 
 
@@ -81,14 +82,15 @@ class Window:
         }
 
 
-def _cap(text: str, cap: int, what: str, notes: list[str]) -> str:
-    if len(text) <= cap:
+def _cap(text: str, cap: int | None, what: str, notes: list[str]) -> str:
+    if cap is None or len(text) <= cap:
         return text
     notes.append(f"{what}: {len(text) - cap} of {len(text)} characters cut")
     return text[:cap] + f"\n…[{len(text) - cap} more characters cut]"
 
 
-def _blocks(part: Part, notes: list[str], where: str) -> list[dict[str, Any]]:
+def _blocks(part: Part, notes: list[str], where: str, *, caps: bool = True) -> list[dict[str, Any]]:
+    input_cap, output_cap = (TOOL_INPUT_CAP, TOOL_OUTPUT_CAP) if caps else (None, None)
     if part.kind in ("text", "subtask", "other") and part.text.strip():
         if carries_injected_block(part.text):
             return [{"type": "note", "text": "[recollect's own injected block omitted]"}]
@@ -104,12 +106,12 @@ def _blocks(part: Part, notes: list[str], where: str) -> list[dict[str, Any]]:
             "type": "tool",
             "tool": part.tool,
             "status": part.tool_status,
-            "input": _cap(redact(raw_input or ""), TOOL_INPUT_CAP, f"{where} tool input", notes),
+            "input": _cap(redact(raw_input or ""), input_cap, f"{where} tool input", notes),
         }
         if part.tool_output:
-            block["output"] = _cap(redact(part.tool_output), TOOL_OUTPUT_CAP, f"{where} tool output", notes)
+            block["output"] = _cap(redact(part.tool_output), output_cap, f"{where} tool output", notes)
         if part.tool_error:
-            block["error"] = _cap(redact(part.tool_error), TOOL_OUTPUT_CAP, f"{where} tool error", notes)
+            block["error"] = _cap(redact(part.tool_error), output_cap, f"{where} tool error", notes)
         return [block]
     if part.kind == "patch" and part.files:
         return [{"type": "patch", "files": part.files}]
@@ -120,10 +122,12 @@ def _blocks(part: Part, notes: list[str], where: str) -> list[dict[str, Any]]:
     return []
 
 
-def _render_message(session: Session, index: int, message: Message, notes: list[str]) -> RenderedMessage:
+def _render_message(
+    session: Session, index: int, message: Message, notes: list[str], *, caps: bool = True
+) -> RenderedMessage:
     blocks: list[dict[str, Any]] = []
     for part in message.parts:
-        blocks.extend(_blocks(part, notes, f"message {index}"))
+        blocks.extend(_blocks(part, notes, f"message {index}", caps=caps))
     if message.summary:
         blocks.insert(0, {"type": "note", "text": "[compaction summary]"})
     if message.error:
@@ -136,6 +140,28 @@ def _render_message(session: Session, index: int, message: Message, notes: list[
         blocks=blocks,
         cursor=make_cursor(session.source, session.id, message.id),
     )
+
+
+_TEXT_FIELDS = ("text", "input", "output", "error")
+
+
+def _fit_whole(message: RenderedMessage, budget: int, notes: list[str]) -> None:
+    """Cut one uncapped message to `budget` characters of text, in order, and say so when it cuts."""
+    total = sum(len(b[k]) for b in message.blocks for k in _TEXT_FIELDS if isinstance(b.get(k), str))
+    left = budget
+    for block in message.blocks:
+        for key in _TEXT_FIELDS:
+            value = block.get(key)
+            if not isinstance(value, str):
+                continue
+            if len(value) > left:
+                block[key] = value[:left] + f"\n…[{len(value) - left} more characters cut by the budget]"
+            left = max(0, left - len(value))
+    if total > budget:
+        notes.append(
+            f"message {message.index} whole is {total} characters; the first {budget} are shown (the budget); "
+            "raise the budget to see the rest"
+        )
 
 
 def _size(message: RenderedMessage) -> int:
@@ -208,8 +234,12 @@ def window(
     after: int = DEFAULT_AFTER,
     budget: int = DEFAULT_BUDGET,
     mode: str = "around",
+    whole: bool = False,
 ) -> Window:
-    """Messages around `message_id` (or the session head), within `budget` characters."""
+    """Messages around `message_id` (or the session head), within `budget` characters.
+
+    `whole` reads one message (mode "message") with its full tool input and output: no per-part caps,
+    only `budget` characters in all, with a note when the budget cuts."""
     messages = session.messages
     total = len(messages)
     if mode not in ("around", "head", "tail", "message"):
@@ -231,7 +261,15 @@ def window(
     else:
         start, end = max(0, anchor - before), min(total, anchor + after + 1)
     notes: list[str] = []
-    rendered = [_render_message(session, i, messages[i], notes) for i in range(start, end)]
+    if whole:
+        if mode != "message":
+            raise FilterError("'whole' reads one message: use it with mode 'message' (or leave mode out)")
+        rendered = [_render_message(session, i, messages[i], notes, caps=False) for i in range(start, end)]
+        for message in rendered:
+            _fit_whole(message, budget, notes)
+        budget = max(budget, sum(_size(m) for m in rendered))  # the one message is never dropped
+    else:
+        rendered = [_render_message(session, i, messages[i], notes) for i in range(start, end)]
     # Spend the budget nearest the anchor first; drop the farthest messages beyond it.
     order = sorted(range(len(rendered)), key=lambda k: abs(rendered[k].index - anchor))
     spent, keep = 0, set()

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from recollect.errors import RecollectError
+
 CONFIG_NAME = "config.toml"
 
 
@@ -62,7 +64,7 @@ def resolve_paths() -> Paths:
     )
 
 
-class ConfigError(Exception):
+class ConfigError(RecollectError):
     """The config file cannot be used; the message names the file and the fix."""
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from recollect import hidden as hiding
 from recollect.config import Config, load_config
+from recollect.errors import RecollectError
 from recollect.index import store, vectors
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
@@ -26,7 +27,7 @@ from recollect.sources import SourceSpec, configured_specs
 FRESH_SECONDS = 2.0
 
 
-class HistoryError(Exception):
+class HistoryError(RecollectError):
     """A history operation cannot be done as asked; the message says why and what to do."""
 
 

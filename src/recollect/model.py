@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from recollect.errors import RecollectError
+
 # Part kinds we understand. A source maps its own types onto these; anything else becomes
 # "other" with its raw type kept, so an unknown part never crashes a sync.
 PART_KINDS = ("text", "reasoning", "tool", "file", "patch", "compaction", "subtask", "agent", "step", "other")
@@ -81,7 +83,7 @@ class ScanResult:
     problems: list[str] = field(default_factory=list)
 
 
-class SourceError(Exception):
+class SourceError(RecollectError):
     """A source store cannot be read right now. The message says what is wrong and what to do."""
 
     def __init__(self, message: str, *, reason: str = "unreadable") -> None:

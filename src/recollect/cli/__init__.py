@@ -10,8 +10,11 @@ import importlib
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import click
+
+from recollect.errors import RecollectError
 
 # name -> "module:attribute" of the click command
 _COMMANDS = {
@@ -48,6 +51,17 @@ def _import_from_checkout(module: str) -> ModuleType:
 
 
 class LazyGroup(click.Group):
+    """Loads each command on first use, and is the CLI's one error handler: a `RecollectError` (or an
+    operating-system error such as a permission denied) becomes one `recollect: <message>` line and exit 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (RecollectError, OSError) as exc:
+            from recollect.cli.output import fail, one_line
+
+            fail(one_line(exc))
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*_COMMANDS, *(_CHECKOUT_COMMANDS if _in_checkout() else ())])
 

@@ -13,7 +13,7 @@ import sys
 import click
 
 from recollect.cli.output import fail, print_json
-from recollect.config import ConfigError
+from recollect.errors import RecollectError
 
 EXIT_USAGE = 2
 
@@ -73,8 +73,8 @@ def extract_cmd(
     turns not extracted before. Exit status: 0 done (even if every candidate was skipped),
     1 a model failed or answered malformed output, 2 nothing to extract with or bad arguments.
     """
-    from recollect.extract import ExtractError, extract_session, extract_since
-    from recollect.search.scope import FilterError, parse_time
+    from recollect.extract import extract_session, extract_since
+    from recollect.search.scope import parse_time
 
     if session_ref and since:
         fail("give --session or --since, not both", EXIT_USAGE)
@@ -89,7 +89,7 @@ def extract_cmd(
                 dry_run=dry_run,
                 redo=redo,
             )
-    except (ExtractError, ConfigError, FilterError) as exc:
+    except RecollectError as exc:
         fail(str(exc), EXIT_USAGE)
     if as_json:
         print_json(report.to_dict())
@@ -125,9 +125,8 @@ def summarize_cmd(
     prompt, at most twenty prompts per run. Exit status: 0 done, 1 a batch failed, 2 nothing to
     summarize with or bad arguments.
     """
-    from recollect.extract import ModelError
     from recollect.extract.summaries import summarize
-    from recollect.search.scope import FilterError, parse_time
+    from recollect.search.scope import parse_time
 
     if session_ref and since:
         fail("give --session or --since, not both", EXIT_USAGE)
@@ -140,7 +139,7 @@ def summarize_cmd(
             dry_run=dry_run,
             force=force,
         )
-    except (ModelError, ConfigError, FilterError) as exc:
+    except RecollectError as exc:
         fail(str(exc), EXIT_USAGE)
     if as_json:
         print_json(report.to_dict())

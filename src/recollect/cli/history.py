@@ -19,21 +19,20 @@ from rich.markup import escape
 
 from recollect import history
 from recollect.cli.output import console, fail, is_terminal, print_json
-from recollect.config import ConfigError, load_config
-from recollect.index.store import IndexUnavailable
-from recollect.model import SourceError
-from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, ReadError, render_chatml, render_text
-from recollect.search.scope import FilterError, Filters, parse_time
+from recollect.config import load_config
+from recollect.errors import RecollectError
+from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
+from recollect.search.scope import Filters, parse_time
 from recollect.sources import configured_specs
 
 T = TypeVar("T")
 
 
 def guarded(fn: Callable[[], T]) -> T:
-    """Run library code; known failures become a one-line message and exit code 1."""
+    """Run library code; a `RecollectError` becomes a one-line message and exit code 1."""
     try:
         return fn()
-    except (ConfigError, FilterError, ReadError, IndexUnavailable, SourceError, history.HistoryError) as exc:
+    except RecollectError as exc:
         fail(str(exc))
     raise AssertionError("unreachable")
 

@@ -78,17 +78,14 @@ def install_opencode(
     as_json: bool,
 ) -> None:
     """Add recollect to OpenCode: the MCP server, the recall subagent and the plugin. Idempotent."""
-    try:
-        report = oc.install(
-            config_dir=config_dir,
-            config_file=config_file,
-            force=force,
-            dry_run=dry_run,
-            npm=not no_npm,
-            opencode_version=opencode_version,
-        )
-    except oc.InstallError as exc:
-        raise click.ClickException(str(exc)) from None
+    report = oc.install(
+        config_dir=config_dir,
+        config_file=config_file,
+        force=force,
+        dry_run=dry_run,
+        npm=not no_npm,
+        opencode_version=opencode_version,
+    )
     if as_json:
         print_json(report.to_json())
     else:
@@ -103,10 +100,7 @@ def install_opencode(
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def uninstall_opencode(config_dir: Path | None, dry_run: bool, as_json: bool) -> None:
     """Remove what 'recollect install opencode' added; the rest of the config stays as it is."""
-    try:
-        report = oc.uninstall(config_dir=config_dir, dry_run=dry_run)
-    except oc.InstallError as exc:
-        raise click.ClickException(str(exc)) from None
+    report = oc.uninstall(config_dir=config_dir, dry_run=dry_run)
     if as_json:
         print_json(report.to_json())
     else:

@@ -17,24 +17,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from recollect import memory as mem
-from recollect.cli.output import console, fail, is_terminal, print_json
-from recollect.config import ConfigError
+from recollect.cli.output import console, is_terminal, print_json
 
 # Exit status when a write was screened out (duplicate, forgotten) or a check found problems.
 EXIT_NOT_DONE = 1
-
-
-class _MemoryGroup(click.Group):
-    """Turns the library's expected failures into one `recollect: <message>` line and exit 1."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except (mem.MemoryOperationError, ConfigError) as exc:
-            fail(str(exc))
-        except OSError as exc:
-            where = f" ({exc.filename})" if exc.filename else ""
-            fail(f"{exc.strerror or exc}{where}")
 
 
 def _space(ctx: click.Context) -> mem.MemorySpace:
@@ -65,7 +51,7 @@ def _date(value: Any) -> str:
     return value.strftime("%Y-%m-%d") if value else ""
 
 
-@click.group("memory", cls=_MemoryGroup)
+@click.group("memory")
 @click.option(
     "--project",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
@@ -296,7 +282,7 @@ def inspect_command(ctx: click.Context, strict: bool, as_json: bool) -> None:
         ctx.exit(EXIT_NOT_DONE)
 
 
-@memory.group("review", cls=_MemoryGroup, invoke_without_command=True)
+@memory.group("review", invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def review(ctx: click.Context, as_json: bool) -> None:

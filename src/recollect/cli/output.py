@@ -9,6 +9,8 @@ from typing import Any, NoReturn
 import click
 from rich.console import Console
 
+from recollect.errors import RecollectError
+
 
 def is_terminal() -> bool:
     return sys.stdout.isatty()
@@ -22,6 +24,14 @@ def console(*, stderr: bool = False) -> Console:
 
 def print_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def one_line(exc: Exception) -> str:
+    """The message of a `RecollectError`, or an operating-system error as its reason and file."""
+    if isinstance(exc, OSError) and not isinstance(exc, RecollectError):
+        where = f" ({exc.filename})" if exc.filename else ""
+        return f"{exc.strerror or exc}{where}"
+    return str(exc)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

@@ -7,8 +7,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from recollect.errors import RecollectError
 
-class EmbedError(RuntimeError):
+
+class EmbedError(RecollectError, RuntimeError):
     """A provider could not produce vectors (endpoint down, bad answer, model missing)."""
 
 

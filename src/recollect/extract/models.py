@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from recollect.errors import RecollectError
 from recollect.extract.settings import OPENCODE_URL_ENV, ExtractSettings
 from recollect.text.markers import WORKER_TITLE_MARKER
 
@@ -44,7 +45,7 @@ DENY_ALL = [{"permission": "*", "pattern": "*", "action": "deny"}]
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-class ModelError(Exception):
+class ModelError(RecollectError):
     """No model answered: unreachable, refused, or not configured. The message names the fix."""
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect.config import Config, load_config
+from recollect.errors import RecollectError
 from recollect.extract.candidates import (
     Candidate,
     MalformedOutput,
@@ -59,7 +60,7 @@ from recollect.text.tokenize import tokenize
 LOCK_WAIT_SECONDS = 10.0  # an idle extraction that finds another running leaves its turns for next time
 
 
-class ExtractError(Exception):
+class ExtractError(RecollectError):
     """The run cannot start (nothing to extract with, no such session…); the message names the fix."""
 
 

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from recollect.config import ensure_private_dir
+from recollect.errors import RecollectError
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE, TOKENIZER_VERSION
 
@@ -26,7 +27,7 @@ SCHEMA_VERSION = 5
 LEASE_TTL_MS = 30_000
 
 
-class IndexUnavailable(Exception):
+class IndexUnavailable(RecollectError):
     """The index cannot be used; the message says why and what to do."""
 
 

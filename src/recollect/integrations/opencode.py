@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect.config import Paths, resolve_paths, xdg_dir
+from recollect.errors import RecollectError
 from recollect.integrations import jsonc
 
 DEFAULT_OPENCODE_VERSION = "1.18.33"
@@ -88,7 +89,7 @@ Your answer goes to the parent agent, not to the user:
 """
 
 
-class InstallError(Exception):
+class InstallError(RecollectError):
     """Install or uninstall cannot go on; the message says why and what to do."""
 
 

@@ -16,10 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from recollect.errors import RecollectError
+
 Kind = Literal["string", "integer", "boolean", "string_list"]
 
 
-class ArgumentError(ValueError):
+class ArgumentError(RecollectError, ValueError):
     """A tool was called with a missing, unknown or ill-typed argument; the text says how to fix it."""
 
 

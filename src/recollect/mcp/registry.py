@@ -12,6 +12,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from recollect.errors import RecollectError
 from recollect.mcp import history_tools, memory_tools
 from recollect.mcp.args import ArgumentError
 from recollect.mcp.base import Reply, ServerSettings, Tool, fit, for_model
@@ -34,18 +35,6 @@ memory_remember (one idea, no secrets). Rules you save wait for the user's revie
 - History shows the past; when it disagrees with the current code, trust the code."""
 
 
-def _known_errors() -> tuple[type[BaseException], ...]:
-    """Library exceptions whose message is written for the caller (imported late: the library loads lazily)."""
-    from recollect.config import ConfigError
-    from recollect.index.store import IndexUnavailable
-    from recollect.memory import MemoryOperationError
-    from recollect.model import SourceError
-    from recollect.search.read import ReadError
-    from recollect.search.scope import FilterError
-
-    return (ArgumentError, FilterError, ReadError, ConfigError, IndexUnavailable, SourceError, MemoryOperationError)
-
-
 def error_reply(text: str, budget: int) -> Reply:
     return Reply(fit(text, budget), {"error": text}, is_error=True)
 
@@ -59,13 +48,9 @@ def call_tool(name: str, arguments: Mapping[str, Any] | None, settings: ServerSe
         reply = tool.run(args, settings)
     except ArgumentError as exc:
         return error_reply(f"{name}: {exc}. Fix the argument and call again.", settings.budget)
+    except RecollectError as exc:  # written for the caller: it says what to change
+        return error_reply(f"{name}: {for_model(str(exc))}", settings.budget)
     except Exception as exc:
-        try:
-            known = _known_errors()
-        except Exception:  # a broken install must still answer, not crash the server
-            known = (ArgumentError,)
-        if isinstance(exc, known):
-            return error_reply(f"{name}: {for_model(str(exc))}", settings.budget)
         log.exception("%s failed", name)
         return error_reply(
             f"{name} failed inside recollect ({type(exc).__name__}: {exc}). This is a bug, logged for the "

@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from recollect.errors import RecollectError
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no advisory locks; writes stay atomic, not serialized
@@ -46,7 +48,7 @@ _CATEGORY = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
 _SLUG = re.compile(r"^[a-z0-9](?:[a-z0-9_-]|\.(?!\.)){0,79}$")
 
 
-class MemoryOperationError(Exception):
+class MemoryOperationError(RecollectError):
     """A memory operation cannot proceed; the message names the problem and the fix."""
 
 

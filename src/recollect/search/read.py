@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from recollect.errors import RecollectError
 from recollect.model import Message, Part, Session
 from recollect.search.rank import iso, make_cursor
 from recollect.search.scope import FilterError, Filters, predicate
@@ -28,7 +29,7 @@ WHOLE_BUDGET = 100_000  # one message whole (`whole=True`): no per-part caps, on
 DEFAULT_BEFORE, DEFAULT_AFTER = 3, 4
 
 
-class ReadError(Exception):
+class ReadError(RecollectError):
     """A cursor cannot be read; the message says why and what to do."""
 
 

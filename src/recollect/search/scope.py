@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from recollect.errors import RecollectError
+
 SCOPES = ("all", "project", "directory", "session")
 CLASSES = (
     "user_text",
@@ -29,7 +31,7 @@ AUTHORS = ("person", "model", "injected", "subagent")
 ROLES = ("user", "assistant")
 
 
-class FilterError(ValueError):
+class FilterError(RecollectError, ValueError):
     """A filter value is invalid; the message says how to fix the call."""
 
 

@@ -161,7 +161,7 @@ class FakeProc:
 
 
 def test_idle_sync_is_debounced_with_one_trailing_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    write_config("[opencode]\nidle_sync_seconds = 0.3\n")
+    write_config("[opencode]\nidle_sync_seconds = 0.3\n[memory]\nauto_extract = false\n")
     service = HookService()
     started: list[list[str]] = []
 
@@ -178,7 +178,7 @@ def test_idle_sync_is_debounced_with_one_trailing_run(monkeypatch: pytest.Monkey
 
 
 def test_idle_sync_waits_for_a_running_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    write_config("[opencode]\nidle_sync_seconds = 0\n")
+    write_config("[opencode]\nidle_sync_seconds = 0\n[memory]\nauto_extract = false\n")
     service = HookService()
     procs: list[FakeProc] = []
     monkeypatch.setattr(service, "_spawn", lambda args, cwd=None, env=None: procs.append(FakeProc(True)) or procs[-1])
@@ -210,11 +210,22 @@ def test_auto_extract_only_when_on_and_available(monkeypatch: pytest.MonkeyPatch
         assert out == {"started": []} and started == []
 
 
-def test_auto_extract_is_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    service = HookService()
-    monkeypatch.setattr(service, "_spawn", lambda args, cwd=None, env=None: pytest.fail("spawned"))
+def test_auto_extract_is_on_by_default_and_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seed 002: autoExtract is on once the plugin is installed; `[memory] auto_extract = false` stops it.
     write_config("[opencode]\nsync_on_idle = false\n")
-    assert service.on_idle("ses_1", ALPHA) == {"started": []}
+    service = HookService()
+    started: list[list[str]] = []
+    monkeypatch.setattr(service, "_spawn", lambda args, cwd=None, env=None: started.append(args) or FakeProc(False))
+    monkeypatch.setattr(service, "extract_available", lambda: True)
+    assert service.on_idle("ses_1", ALPHA) == {"started": ["extract"]}  # positive control: the default
+    assert started == [["extract", "--session", "ses_1"]]
+
+    write_config("[opencode]\nsync_on_idle = false\n[memory]\nauto_extract = false\n")
+    time.sleep(0.01)
+    off = HookService()
+    monkeypatch.setattr(off, "_spawn", lambda args, cwd=None, env=None: pytest.fail("spawned"))
+    monkeypatch.setattr(off, "extract_available", lambda: True)
+    assert off.on_idle("ses_2", ALPHA) == {"started": []}
 
 
 def test_extract_available_asks_the_cli(service: HookService) -> None:

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from recollect.cli import main
+from recollect.config import resolve_paths
 from recollect.integrations import jsonc
 from recollect.integrations import opencode as oc
 
@@ -307,3 +308,14 @@ def test_a_symlinked_config_is_edited_through_the_link(config_dir: Path, tmp_pat
     assert "recollect" in jsonc.loads(dotfiles.read_text())["mcp"]
     oc.uninstall(config_dir=config_dir)
     assert (config_dir / "opencode.jsonc").is_symlink() and dotfiles.read_text() == USER_JSONC
+
+
+def test_install_says_automatic_extraction_is_on_and_how_to_turn_it_off(config_dir: Path) -> None:
+    report = install(config_dir)
+    note = next(n for n in report.notes if "automatic memory extraction" in n)
+    assert "is on" in note and "auto_extract = false" in note and "memory review" in note
+    config = resolve_paths().config_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[memory]\nauto_extract = false\n", encoding="utf-8")
+    again = install(config_dir)
+    assert any("automatic memory extraction is off" in n for n in again.notes)

@@ -92,7 +92,9 @@ class PluginSettings:
     sync_on_idle: bool = True  # `recollect index` after a session goes idle
     idle_sync_seconds: float = 30.0  # at most one idle sync per this many seconds
     extract_interval_seconds: float = 300.0  # per session, for auto_extract
-    auto_extract: bool = False  # from [memory] auto_extract: `recollect extract --session ID` on idle
+    # From [memory] auto_extract: `recollect extract --session ID` on idle. On once installed (seed
+    # 002's autoExtract): it only ever writes proposals, which wait for a person's review.
+    auto_extract: bool = True
     timeout_ms: int = 1000  # what the plugin waits for one answer on the message path
 
     @classmethod
@@ -115,7 +117,7 @@ class PluginSettings:
                 values[key] = type(default)(value)
             else:
                 warnings.append(f"[opencode] {key} must be a number >= 0")
-        extract = config.section("memory").get("auto_extract", False)
+        extract = config.section("memory").get("auto_extract", True)
         if isinstance(extract, bool):
             values["auto_extract"] = extract
         else:

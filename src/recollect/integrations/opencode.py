@@ -33,7 +33,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from recollect.config import Paths, resolve_paths, xdg_dir
+from recollect.config import ConfigError, Paths, load_config, resolve_paths, xdg_dir
 from recollect.errors import RecollectError
 from recollect.integrations import jsonc
 
@@ -194,6 +194,26 @@ def detect_opencode_version() -> str | None:
         return None
     m = re.search(r"\b(\d+\.\d+\.\d+(?:-[\w.]+)?)\b", r.stdout)
     return m.group(1) if r.returncode == 0 and m else None
+
+
+def _auto_extract_note(paths: Paths | None) -> str:
+    """What the plugin will do with finished sessions, what it costs and how to stop it (seed 002)."""
+    paths = paths or resolve_paths()
+    try:
+        on = load_config(paths).section("memory").get("auto_extract", True) is not False
+    except ConfigError:
+        on = True
+    if not on:
+        return (
+            "automatic memory extraction is off ([memory] auto_extract = false in "
+            f"{_display(paths.config_file)}); set it to true to have finished sessions proposed as memories"
+        )
+    return (
+        "automatic memory extraction is on: when a session with at least 4 turns goes idle, one call to the "
+        "cheapest model with an 8k context proposes memories, which wait for you in 'recollect memory review' "
+        f"(nothing is accepted without you). Turn it off with [memory] auto_extract = false in "
+        f"{_display(paths.config_file)}"
+    )
 
 
 def _has_mcp_sdk(python: str) -> bool:
@@ -451,6 +471,7 @@ def install(
             f"npm pre-install skipped: OpenCode installs {PLUGIN_PACKAGE} itself at start-up; offline, start it "
             "with npm_config_fetch_retries=0 to avoid a ~71 s wait"
         )
+    report.notes.append(_auto_extract_note(paths))
     if not _has_mcp_sdk(python):
         report.notes.append(
             f"the MCP SDK is not importable by {python}: install it (pip install 'recollect[mcp]'), else "

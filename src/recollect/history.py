@@ -8,7 +8,7 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from recollect import hidden as hiding
@@ -388,3 +388,90 @@ def doctor(config: Config | None = None) -> Diagnosis:
             diagnosis.problems.append(f"{spec.id}: store not found at {spec.path}")
         diagnosis.sources.append(entry)
     return diagnosis
+
+
+@dataclass
+class SessionCard:
+    """What the index knows of one session at a glance: the card beside a transcript."""
+
+    session_id: str
+    source: str
+    title: str
+    directory: str
+    project_root: str
+    time_created: int
+    time_updated: int
+    messages: int
+    first_human: str
+    last_outcome: str
+    files: list[str]
+    tools: list[str]
+    errors: list[str]
+    decisions: list[str]
+    identifiers: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.__dict__.copy()
+        data.update(created_iso=iso(self.time_created), updated_iso=iso(self.time_updated))
+        return data
+
+
+def session_card(session: str, filters: Filters | None = None, *, config: Config | None = None) -> SessionCard | None:
+    """The card of one session (a native or `source:native` id) if the scope admits it, else None."""
+    config = config or load_config()
+    base = filters or Filters()
+    scoped = replace(base, sessions=[session], scope="session" if base.scope == "all" else base.scope)
+    with open_index(config, readonly=True) as conn:
+        where, params = predicate(scoped.resolve(conn), chunk_alias=None)
+        row = conn.execute(
+            "SELECT native_id, source_id, title, directory, coalesce(project_root, ''), time_created, time_updated, "
+            "message_count, first_human, last_outcome, files, tools, errors, coalesce(decisions, ''), identifiers "
+            f"FROM session s WHERE {where} ORDER BY time_updated DESC LIMIT 1",
+            params,
+        ).fetchone()
+    if row is None:
+        return None
+    return SessionCard(
+        *row[:10],
+        files=_lines(row[10]),
+        tools=(row[11] or "").split(),
+        errors=_lines(row[12]),
+        decisions=_lines(row[13]),
+        identifiers=(row[14] or "").split()[:40],
+    )
+
+
+def _lines(text: str | None) -> list[str]:
+    return [line for line in (text or "").splitlines() if line.strip()]
+
+
+@dataclass
+class ProjectActivity:
+    """One project's sessions per day (UTC), for the picture of a project over time."""
+
+    project: str
+    sessions: int
+    first: int
+    last: int
+    per_day: dict[str, int]  # "YYYY-MM-DD" -> sessions active (updated) that day
+
+
+def activity(filters: Filters | None = None, *, config: Config | None = None, limit: int = 50) -> list[ProjectActivity]:
+    """Sessions per project and day, busiest projects first, through the scope predicate."""
+    config = config or load_config()
+    with open_index(config, readonly=True) as conn:
+        where, params = predicate((filters or Filters()).resolve(conn), chunk_alias=None)
+        rows = conn.execute(
+            "SELECT coalesce(nullif(project_root, ''), directory) AS project, "
+            "strftime('%Y-%m-%d', time_updated / 1000, 'unixepoch') AS day, count(*), "
+            f"min(time_created), max(time_updated) FROM session s WHERE {where} GROUP BY project, day",
+            params,
+        ).fetchall()
+    projects: dict[str, ProjectActivity] = {}
+    for project, day, count, first, last in rows:
+        entry = projects.setdefault(project, ProjectActivity(project, 0, first, last, {}))
+        entry.sessions += count
+        entry.first, entry.last = min(entry.first, first), max(entry.last, last)
+        entry.per_day[day] = count
+    ranked = sorted(projects.values(), key=lambda p: (-p.sessions, p.project))
+    return ranked[:limit]

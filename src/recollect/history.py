@@ -417,12 +417,12 @@ class SessionCard:
 
 
 def session_card(session: str, filters: Filters | None = None, *, config: Config | None = None) -> SessionCard | None:
-    """The card of one session (a native or `source:native` id) if the scope admits it, else None."""
+    """The card of one session (a native or `SOURCE::ID` id) if the scope admits it, else None."""
     config = config or load_config()
-    base = filters or Filters()
-    scoped = replace(base, sessions=[session], scope="session" if base.scope == "all" else base.scope)
+    base = scoped(filters, config)
+    narrowed = replace(base, sessions=[session], scope="session" if base.scope == "all" else base.scope)
     with open_index(config, readonly=True) as conn:
-        where, params = predicate(scoped.resolve(conn), chunk_alias=None)
+        where, params = predicate(narrowed.resolve(conn), chunk_alias=None)
         row = conn.execute(
             "SELECT native_id, source_id, title, directory, coalesce(project_root, ''), time_created, time_updated, "
             "message_count, first_human, last_outcome, files, tools, errors, coalesce(decisions, ''), identifiers "
@@ -432,7 +432,16 @@ def session_card(session: str, filters: Filters | None = None, *, config: Config
     if row is None:
         return None
     return SessionCard(
-        *row[:10],
+        session_id=row[0],
+        source=row[1],
+        title=row[2] or (row[8] or "")[:80],  # agents that store no title: the first thing typed
+        directory=row[3],
+        project_root=row[4],
+        time_created=row[5],
+        time_updated=row[6],
+        messages=row[7],
+        first_human=row[8],
+        last_outcome=row[9],
         files=_lines(row[10]),
         tools=(row[11] or "").split(),
         errors=_lines(row[12]),
@@ -460,7 +469,7 @@ def activity(filters: Filters | None = None, *, config: Config | None = None, li
     """Sessions per project and day, busiest projects first, through the scope predicate."""
     config = config or load_config()
     with open_index(config, readonly=True) as conn:
-        where, params = predicate((filters or Filters()).resolve(conn), chunk_alias=None)
+        where, params = predicate(scoped(filters, config).resolve(conn), chunk_alias=None)
         rows = conn.execute(
             "SELECT coalesce(nullif(project_root, ''), directory) AS project, "
             "strftime('%Y-%m-%d', time_updated / 1000, 'unixepoch') AS day, count(*), "
@@ -475,3 +484,21 @@ def activity(filters: Filters | None = None, *, config: Config | None = None, li
         entry.per_day[day] = count
     ranked = sorted(projects.values(), key=lambda p: (-p.sessions, p.project))
     return ranked[:limit]
+
+
+def meaning_status(config: Config | None = None) -> dict[str, Any]:
+    """Whether search by meaning can run, and with what: `{"on": bool, "detail": str, ...}`. Never raises."""
+    config = config or load_config()
+    try:
+        from recollect.embed import describe  # type: ignore[attr-defined]
+
+        info: dict[str, Any] = dict(describe(vectors.model_cache_dir(config)))
+        cards = vectors.card_encoder_for(config) if info.get("installed") else None
+    except ImportError:
+        return {"on": False, "detail": "the embedding layer is not installed"}
+    except Exception as exc:  # a report, never a crash
+        return {"on": False, "detail": f"unavailable ({exc})"}
+    on = bool(info.get("installed")) or cards is not None
+    info.update(on=on, card_encoder=cards.model_id if cards is not None else "")
+    info.setdefault("detail", "on" if on else "off")
+    return info

@@ -32,6 +32,7 @@ _COMMANDS = {
     "mcp": "recollect.cli.mcp:mcp_cmd",
     "install": "recollect.cli.install:install",
     "uninstall": "recollect.cli.install:uninstall",
+    "ui": "recollect.cli.ui:ui_cmd",
 }
 
 # Dev-only commands whose code lives in a recollect checkout, not in the wheel (bench/eval/): they are

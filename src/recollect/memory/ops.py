@@ -223,6 +223,17 @@ def proposals(space: MemorySpace, *, now: datetime | None = None) -> list[Memory
     return [e for e in list_memories(space, include_inactive=True, now=now) if e.status == "proposed"]
 
 
+def most_similar(space: MemorySpace, ref: str, *, now: datetime | None = None) -> Recalled | None:
+    """The surfacing memory that a proposal (or any memory) most resembles, for review side by side."""
+    view = load_view(space, now or utcnow(), exact=True)
+    memory = view.find(ref).memory
+    query = " ".join([memory.summary, memory.highlight, *memory.load_when, memory.body[:400]])
+    for scored in match_memories(view, query, limit=3):
+        if scored.memory.qualified_id != memory.qualified_id:
+            return Recalled(scored.memory, scored.score, scored.why)
+    return None
+
+
 def read_log(space: MemorySpace, *, limit: int | None = None, memory_id: str | None = None) -> list[audit.AuditEntry]:
     """Audit entries of every root, oldest first; `limit` keeps the newest."""
     entries = [e for root in space.roots() for e in audit.read_audit(root)]

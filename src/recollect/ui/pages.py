@@ -6,6 +6,7 @@ No route holds logic of its own; what a route shows is what the CLI and MCP woul
 from __future__ import annotations
 
 import hmac
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,14 +24,27 @@ from starlette.staticfiles import StaticFiles
 
 from recollect import history
 from recollect import memory as mem
-from recollect.config import Config, load_config
-from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters
+from recollect.config import Config, ConfigError, load_config
+from recollect.index.store import IndexUnavailable
+from recollect.search.read import ReadError
+from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, FilterError, Filters
 from recollect.ui.chart import activity_svg
 from recollect.ui.guard import Guard, csrf_token
 from recollect.ui.render import diff_lines, markdown
 
+log = logging.getLogger("recollect.ui")
+
 # What the core raises for a request a person can fix: shown on the page, never a traceback.
-USER_ERRORS: tuple[type[Exception], ...] = (ValueError, LookupError, PermissionError)
+USER_ERRORS: tuple[type[Exception], ...] = (
+    mem.MemoryOperationError,
+    history.HistoryError,
+    ReadError,
+    FilterError,
+    ConfigError,
+    IndexUnavailable,
+    ValueError,
+    LookupError,
+)
 
 
 def _time_ms(text: str) -> int | None:
@@ -125,8 +139,25 @@ class Site:
         if not cursor:
             return self.error("no cursor: open a session from a search hit or the Projects page")
         window = history.read(cursor, config=self.config)
-        card = history.session_card(f"{window.source}:{window.session_id}", config=self.config)
+        card = history.session_card(f"{window.source}::{window.session_id}", config=self.config)
         return self.render("session.html", window=window, card=card, cursor=cursor)
+
+    async def session_hide(self, request: Request) -> Response:
+        form = await self.form(request)
+        session = str(form.get("session", ""))
+        await run_in_threadpool(history.hide_session, session, why=str(form.get("why", "")), config=self.config)
+        return RedirectResponse("/hidden?" + urlencode({"done": f"hid {session}"}), status_code=303)
+
+    async def session_unhide(self, request: Request) -> Response:
+        form = await self.form(request)
+        session = str(form.get("session", ""))
+        await run_in_threadpool(history.unhide_session, session, config=self.config)
+        return RedirectResponse("/hidden?" + urlencode({"done": f"brought back {session}"}), status_code=303)
+
+    def hidden(self, request: Request) -> Response:
+        return self.render(
+            "hidden.html", hidden=history.hidden_sessions(self.config), done=request.query_params.get("done", "")
+        )
 
     def projects(self, request: Request) -> Response:
         projects = history.activity(config=self.config)
@@ -221,8 +252,11 @@ def _guarded(site: Site, handler: Callable[[Request], Any]) -> Callable[[Request
             return site.error(str(exc), status=403)
         except USER_ERRORS as exc:
             return site.error(str(exc))
-        except mem.MemoryError as exc:  # type: ignore[misc]
-            return site.error(str(exc))
+        except Exception as exc:  # a bug: say so on the page, never a traceback in the browser
+            log.exception("ui: %s %s failed", request.method, request.url.path)
+            return site.error(
+                f"internal error ({type(exc).__name__}); the terminal running 'recollect ui' has the details", 500
+            )
 
     return endpoint
 
@@ -241,6 +275,9 @@ def make_app(token: str, port: int, *, config: Config | None = None, cwd: Path |
         Route("/", lambda request: RedirectResponse("/search", status_code=303)),
         Route("/search", sync_page(site.search)),
         Route("/session", sync_page(site.session)),
+        Route("/session/hide", _guarded(site, site.session_hide), methods=["POST"]),
+        Route("/session/unhide", _guarded(site, site.session_unhide), methods=["POST"]),
+        Route("/hidden", sync_page(site.hidden)),
         Route("/projects", sync_page(site.projects)),
         Route("/memories", sync_page(site.memories)),
         Route("/memory", sync_page(site.memory)),

@@ -1,0 +1,46 @@
+"""The core views the page is built on (history.session_card, history.activity), through the scope."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recollect import history
+from recollect.search.scope import Filters
+from recollect.ui.chart import activity_svg
+
+from .conftest import _history
+
+ALPHA_SESSION = "claude::aaaaaaaa-1111-4111-8111-111111111111"
+
+
+@pytest.fixture
+def indexed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    claude, alpha, beta = _history(tmp_path)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(claude))
+    history.index()
+    return alpha, beta
+
+
+def test_session_card_holds_the_inventories_and_honours_the_scope(indexed: tuple[Path, Path]) -> None:
+    alpha, beta = indexed
+    card = history.session_card(ALPHA_SESSION, Filters(scope="project", directory=str(alpha)))
+    assert card is not None  # positive control: inside its own project
+    assert card.tools == ["Edit:1"] and any(f.endswith("deploy.toml") for f in card.files)
+    assert card.title.startswith("deploy fails with ECONNREFUSED")  # no stored title: the first line typed
+    assert history.session_card(ALPHA_SESSION, Filters(scope="project", directory=str(beta))) is None
+    history.hide_session(ALPHA_SESSION, why="test")
+    assert history.session_card(ALPHA_SESSION) is None
+
+
+def test_activity_counts_sessions_per_project_and_day(indexed: tuple[Path, Path]) -> None:
+    alpha, beta = indexed
+    projects = {p.project: p for p in history.activity()}
+    assert set(projects) == {str(alpha), str(beta)}
+    assert projects[str(alpha)].per_day == {"2026-11-10": 1} and projects[str(alpha)].sessions == 1
+    only_beta = history.activity(Filters(scope="project", directory=str(beta)))
+    assert [p.project for p in only_beta] == [str(beta)]
+    svg = activity_svg({"2026-11-01": 2, "2026-11-03": 1}, days=5, label="a <b> project")
+    assert svg.count("<rect") == 2 and "max 2/day" in svg and "a &lt;b&gt; project" in svg
+    assert "style=" not in svg  # the page's CSP allows no inline style

@@ -24,27 +24,17 @@ from starlette.staticfiles import StaticFiles
 
 from recollect import history
 from recollect import memory as mem
-from recollect.config import Config, ConfigError, load_config
-from recollect.index.store import IndexUnavailable
-from recollect.search.read import ReadError
-from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, FilterError, Filters
+from recollect.config import Config, load_config
+from recollect.errors import RecollectError
+from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters
 from recollect.ui.chart import activity_svg
 from recollect.ui.guard import Guard, csrf_token
 from recollect.ui.render import diff_lines, markdown
 
 log = logging.getLogger("recollect.ui")
 
-# What the core raises for a request a person can fix: shown on the page, never a traceback.
-USER_ERRORS: tuple[type[Exception], ...] = (
-    mem.MemoryOperationError,
-    history.HistoryError,
-    ReadError,
-    FilterError,
-    ConfigError,
-    IndexUnavailable,
-    ValueError,
-    LookupError,
-)
+# The page's own refusals (a wrong CSRF token, a project the history does not know) are
+# PermissionError; everything the core refuses is a RecollectError. Both become a page that says why.
 
 
 def _time_ms(text: str) -> int | None:
@@ -227,7 +217,7 @@ class Site:
                 return f"accepted {mem.accept(space, ref, note=str(form.get('note', ''))).qualified_id}"
             if action == "reject":
                 return f"rejected {mem.reject(space, ref, reason=str(form.get('reason', ''))).qualified_id}"
-            raise LookupError(f"unknown review action {action!r}")
+            raise PermissionError(f"unknown review action {action!r}")
 
         done = await run_in_threadpool(act)
         return RedirectResponse("/review?" + urlencode({"project": project, "done": done}), status_code=303)
@@ -250,7 +240,7 @@ def _guarded(site: Site, handler: Callable[[Request], Any]) -> Callable[[Request
             return site.error(str(exc), status=404)
         except PermissionError as exc:
             return site.error(str(exc), status=403)
-        except USER_ERRORS as exc:
+        except RecollectError as exc:
             return site.error(str(exc))
         except Exception as exc:  # a bug: say so on the page, never a traceback in the browser
             log.exception("ui: %s %s failed", request.method, request.url.path)

@@ -21,6 +21,7 @@ from recollect import history
 from recollect.cli.output import console, fail, is_terminal, print_json
 from recollect.config import load_config
 from recollect.errors import RecollectError
+from recollect.search.ceiling import from_config
 from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
 from recollect.search.scope import Filters, parse_time
 from recollect.sources import configured_specs
@@ -42,9 +43,9 @@ def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--scope",
             type=click.Choice(["all", "project", "directory", "session"]),
-            default="all",
-            show_default=True,
-            help="Which sessions to search: all, this project, this directory, or named sessions.",
+            default=None,
+            help="Which sessions to search: all, this project, this directory, or named sessions. Default: all, "
+            "or the [scope] ceiling of the config file, which no --scope can widen.",
         ),
         click.option(
             "--directory",
@@ -101,7 +102,7 @@ def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def build_filters(
-    scope: str,
+    scope: str | None,
     directory: str | None,
     sessions: tuple[str, ...],
     exclude_session: tuple[str, ...],
@@ -113,8 +114,13 @@ def build_filters(
     authors: tuple[str, ...],
     agents: tuple[str, ...],
 ) -> Filters:
+    # The config's [scope] ceiling, anchored here: the default, and the widest a --scope may ask for.
+    ceiling = from_config(load_config())
+    if sessions and scope in (None, "all"):
+        scope = "session"
     filters = Filters(
-        scope="session" if sessions and scope == "all" else scope,
+        scope=scope or ceiling.narrow("all"),
+        ceiling=ceiling,
         directory=os.path.abspath(directory) if directory else None,
         sessions=list(sessions),
         exclude_sessions=list(exclude_session),

@@ -67,6 +67,15 @@ _config_dir_option = click.option(
     help="Version of @opencode-ai/plugin to pre-install "
     f"(default: `opencode --version`, else {oc.DEFAULT_OPENCODE_VERSION}).",
 )
+@click.option(
+    "--scope",
+    type=click.Choice(["all", "project", "directory"]),
+    default="all",
+    show_default=True,
+    help="The widest history scope the agent may see: every project, only the project OpenCode runs in, or only "
+    "its directory. Written into the MCP server's command and the plugin; the model can narrow it, never widen "
+    "it. The config's [scope] ceiling can narrow it further.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def install_opencode(
     config_dir: Path | None,
@@ -75,6 +84,7 @@ def install_opencode(
     dry_run: bool,
     no_npm: bool,
     opencode_version: str | None,
+    scope: str,
     as_json: bool,
 ) -> None:
     """Add recollect to OpenCode: the MCP server, the recall subagent and the plugin. Idempotent."""
@@ -85,6 +95,7 @@ def install_opencode(
         dry_run=dry_run,
         npm=not no_npm,
         opencode_version=opencode_version,
+        scope=scope,
     )
     if as_json:
         print_json(report.to_json())

@@ -31,7 +31,9 @@ SDK_MODULES = ("mcp", "mcp_types")
     type=click.Choice(["all", "project", "directory"]),
     default="all",
     show_default=True,
-    help="History scope when the model does not name one: every project, or only the one the host started us in.",
+    help="The widest history scope this server answers, and its default: every project, only the project "
+    "the host started it in, or only that directory. A tool call may narrow it, never widen it; the config's "
+    "[scope] ceiling can narrow it further.",
 )
 def mcp_cmd(budget: int, default_scope: str) -> None:
     """Serve recollect's tools over MCP on stdin/stdout (history_search, history_read, history_sessions,

@@ -112,9 +112,20 @@ def _warm(service: HookService) -> None:
         service.log(f"warm-up: {type(exc).__name__}: {exc}")
 
 
+def parse_args(argv: list[str]) -> str | None:
+    """`--scope all|project|directory`: the ceiling `recollect install opencode --scope` wrote into the plugin."""
+    from recollect.search.ceiling import CEILINGS
+
+    if not argv:
+        return None
+    if len(argv) == 2 and argv[0] == "--scope" and argv[1] in CEILINGS:
+        return argv[1]
+    raise SystemExit(f"usage: python -m recollect.integrations.hookd [--scope {'|'.join(CEILINGS)}]; got {argv}")
+
+
 def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
-    service = HookService()
+    service = HookService(scope=parse_args(sys.argv[1:] if argv is None else argv))
     import recollect.memory  # noqa: F401 - needed by the first message; load before saying hello
 
     server = Server(service, sys.stdout)
@@ -125,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
                 "pid": os.getpid(),
                 "log": str(service.paths.log_dir / LOG_NAME),
                 "timeout_ms": service.settings.timeout_ms,
+                "scope": service.scope or "all",  # the --scope ceiling it was started with
                 "startup_ms": round((time.perf_counter() - started) * 1000, 1),
             }
         }

@@ -31,9 +31,12 @@ import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recollect.config import Config, ConfigError, Paths, load_config, resolve_paths
+
+if TYPE_CHECKING:
+    from recollect.search.ceiling import Ceiling
 
 RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
 CONTEXT_TAG, CONTEXT_END = "<recollect-context>", "</recollect-context>"
@@ -154,8 +157,16 @@ class HookService:
     """Long-lived state for one helper process: config and memory spaces, cached until the config
     file changes; debounce clocks for the idle work."""
 
-    def __init__(self, paths: Paths | None = None, *, python: str | None = None, log: Logger | None = None) -> None:
+    def __init__(
+        self,
+        paths: Paths | None = None,
+        *,
+        python: str | None = None,
+        log: Logger | None = None,
+        scope: str | None = None,
+    ) -> None:
         self.paths = paths or resolve_paths()
+        self.scope = scope  # the helper's --scope (written by `recollect install opencode --scope`)
         self.python = python or sys.executable
         self.log = log or Logger(self.paths.log_dir / LOG_NAME)
         self._config_key: tuple[float, int] | None = None
@@ -220,6 +231,23 @@ class HookService:
             self._spaces[directory] = space
         return space
 
+    def ceiling(self, directory: str) -> Ceiling:
+        """The operator's ceiling for a request from `directory` (the directory OpenCode names for
+        the session): the helper's --scope and the config's [scope] ceiling, the narrower winning.
+        Every verb that reads history builds its filters with it (search/ceiling.py)."""
+        from recollect.search.ceiling import from_config, from_option, narrowest
+
+        self._refresh()
+        option = from_option(
+            self.scope,
+            directory,
+            setter=f"'recollect install opencode --scope {self.scope}' (the plugin helper's --scope)",
+            fix="re-run 'recollect install opencode' with a wider --scope and restart OpenCode",
+        )
+        # A config that cannot be read raises here (ConfigError): its ceiling is unknown, so fail closed.
+        config = self._config or load_config(self.paths)
+        return narrowest(option, from_config(config, directory))
+
     # --- hooks -----------------------------------------------------------------------------
 
     def injection(self, directory: str, text: str) -> str:
@@ -242,7 +270,13 @@ class HookService:
         from recollect import history
         from recollect.search.scope import Filters
 
-        filters = Filters(scope="project", directory=directory, exclude_sessions=[session] if session else [])
+        ceiling = self.ceiling(directory)
+        filters = Filters(
+            scope=ceiling.narrow("project"),
+            directory=directory,
+            exclude_sessions=[session] if session else [],
+            ceiling=ceiling,
+        )
         result = history.search(
             query, filters, limit=RECALL_SESSIONS * 2, per_session=1, config=self.recall_config(), sync_first=False
         )
@@ -314,8 +348,13 @@ class HookService:
 
         lines: list[str] = []
         query = text
+        # Only this session's card, and only inside the ceiling: any other id is refused.
+        ceiling = self.ceiling(directory)
         found = history.sessions(
-            Filters(scope="session", sessions=[session]), limit=1, config=self._config, sync_first=False
+            Filters(scope="session", sessions=[session], directory=directory, ceiling=ceiling),
+            limit=1,
+            config=self._config,
+            sync_first=False,
         )
         if found:
             card = found[0]
@@ -345,15 +384,38 @@ class HookService:
             return {"started": started}
         if settings.sync_on_idle and self._sync(settings.idle_sync_seconds):
             started.append("index")
-        if (
-            settings.auto_extract
-            and session
-            and self._extract(session, directory, server_url, settings.extract_interval_seconds)
-        ):
-            started.append("extract")
-        return {"started": started}
+        out: dict[str, Any] = {"started": started}
+        if settings.auto_extract and session:
+            refused = self._outside_ceiling(session, directory)
+            if refused:
+                out["refused"] = refused
+            elif self._extract(session, directory, server_url, settings.extract_interval_seconds):
+                started.append("extract")
+        return out
 
     # --- idle work -------------------------------------------------------------------------
+
+    def _outside_ceiling(self, session: str, directory: str) -> str:
+        """Why `session` may not be read from `directory` under the ceiling, or '' (a session the
+        index does not hold yet is the one OpenCode just ran there: nothing to refuse)."""
+        from recollect import history
+        from recollect.search.ceiling import ScopeCeilingError
+        from recollect.search.scope import Filters
+
+        ceiling = self.ceiling(directory)
+        if ceiling.unbounded:
+            return ""
+        try:
+            history.sessions(
+                Filters(scope="session", sessions=[session], directory=directory, ceiling=ceiling),
+                limit=1,
+                config=self._config,
+                sync_first=False,
+            )
+        except ScopeCeilingError as exc:
+            self.log(f"extract {session}: refused: {exc}")
+            return str(exc)
+        return ""
 
     def _spawn(
         self, args: list[str], cwd: str | None = None, env: dict[str, str] | None = None

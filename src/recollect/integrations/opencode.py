@@ -3,7 +3,8 @@
 What install puts into OpenCode's global config dir (`$XDG_CONFIG_HOME/opencode`):
 
 * `mcp.recollect` in `opencode.json` or `opencode.jsonc`: this interpreter running
-  `-m recollect.cli mcp` (absolute paths: OpenCode expands no `~`). The file is edited as text,
+  `-m recollect.cli mcp` (absolute paths: OpenCode expands no `~`), with `--scope` when installed
+  with a scope ceiling (the plugin gets the same ceiling for its helper). The file is edited as text,
   so a person's comments and layout survive (`jsonc.py`), and created when absent;
 * `agent/recall.md`: the recall subagent (seed 001), limited to recollect's read tools;
 * `plugin/recollect.js`: the plugin (`opencode_plugin.js`), told which Python to run;
@@ -159,10 +160,15 @@ def pinned_env() -> dict[str, str]:
     return {k: os.path.abspath(os.environ[k]) for k in PINNED_ENV if os.environ.get(k)}
 
 
-def mcp_entry(python: str) -> dict[str, Any]:
+def _scope_args(scope: str | None) -> list[str]:
+    """`--scope X` for the MCP server and the plugin helper; none for 'all' (the config alone bounds them)."""
+    return ["--scope", scope] if scope and scope != "all" else []
+
+
+def mcp_entry(python: str, scope: str | None = None) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "type": "local",
-        "command": [python, "-m", "recollect.cli", "mcp"],
+        "command": [python, "-m", "recollect.cli", "mcp", *_scope_args(scope)],
         "timeout": MCP_TIMEOUT_MS,
     }
     env = pinned_env()
@@ -171,9 +177,12 @@ def mcp_entry(python: str) -> dict[str, Any]:
     return entry
 
 
-def plugin_text(python: str) -> str:
+def plugin_text(python: str, scope: str | None = None) -> str:
     source = resources.files("recollect.integrations").joinpath("opencode_plugin.js").read_text(encoding="utf-8")
-    installed = json.dumps({"python": python, "env": pinned_env()}, ensure_ascii=False)
+    settings: dict[str, Any] = {"python": python, "env": pinned_env()}
+    if _scope_args(scope):
+        settings["scope"] = scope  # the plugin starts its helper with --scope (hookd.parse_args)
+    installed = json.dumps(settings, ensure_ascii=False)
     line = re.compile(r"^const INSTALLED = .*// @recollect-install.*$", re.M)
     if not line.search(source):
         raise InstallError("the packaged plugin has no install line; this recollect build is broken")
@@ -417,8 +426,10 @@ def install(
     npm: bool = True,
     opencode_version: str | None = None,
     paths: Paths | None = None,
+    scope: str | None = None,
 ) -> Report:
-    """Install (or bring up to date) recollect's MCP server, recall agent and plugin for OpenCode."""
+    """Install (or bring up to date) recollect's MCP server, recall agent and plugin for OpenCode.
+    `scope` ('project', 'directory'; None or 'all': unbounded) is the ceiling both are started with."""
     config_dir = (config_dir or opencode_config_dir()).absolute()
     config_file = (config_file or choose_config_file(config_dir)).absolute()
     python = python or sys.executable
@@ -429,11 +440,11 @@ def install(
     record = manifest["installs"].get(str(config_dir), {})
     files_record: dict[str, dict[str, Any]] = {k: dict(v) for k, v in (record.get("files") or {}).items()}
 
-    new_config, config_state = _plan_config(config_file, mcp_entry(python), record, force, report)
+    new_config, config_state = _plan_config(config_file, mcp_entry(python, scope), record, force, report)
     writes: list[tuple[Path, str]] = []
     for rel, text, label in (
         (AGENT_FILE, agent_text(), "recall subagent"),
-        (PLUGIN_FILE, plugin_text(python), "plugin"),
+        (PLUGIN_FILE, plugin_text(python, scope), "plugin"),
     ):
         entry = files_record.setdefault(rel, {})
         if _plan_file(config_dir / rel, text, entry, force, label, report):
@@ -494,7 +505,11 @@ def install(
 
 def _looks_like_ours(value: Any) -> bool:
     command = value.get("command") if isinstance(value, dict) else None
-    return isinstance(command, list) and command[-3:] == ["-m", "recollect.cli", "mcp"]
+    if not isinstance(command, list):
+        return False
+    if command[-2:-1] == ["--scope"]:
+        command = command[:-2]  # installed with a scope ceiling
+    return command[-3:] == ["-m", "recollect.cli", "mcp"]
 
 
 def _undo_config(state: dict[str, Any], report: Report, dry_run: bool) -> None:

@@ -82,7 +82,9 @@ function startHelper() {
   helper.ready = new Promise((resolve) => (helper.resolveReady = resolve))
   let proc
   try {
-    proc = spawn(PYTHON, ["-m", "recollect.integrations.hookd"], { stdio: ["pipe", "pipe", "pipe"], env: ENV })
+    // INSTALLED.scope: the ceiling of `recollect install opencode --scope` (none: the config's alone).
+    const args = ["-m", "recollect.integrations.hookd", ...(INSTALLED.scope ? ["--scope", INSTALLED.scope] : [])]
+    proc = spawn(PYTHON, args, { stdio: ["pipe", "pipe", "pipe"], env: ENV })
   } catch (e) {
     log(`cannot start ${PYTHON}: ${e?.message ?? e}`)
     helper.resolveReady(false)

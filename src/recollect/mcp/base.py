@@ -12,9 +12,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recollect.mcp.args import Signature
+
+if TYPE_CHECKING:
+    from recollect.search.ceiling import Ceiling
 
 DEFAULT_BUDGET = 20_000  # characters per reply
 MIN_BUDGET = 2_000
@@ -31,7 +34,23 @@ class ServerSettings:
 
     cwd: str  # the project directory the host started us in (os.getcwd(), never $PWD: it is stale)
     budget: int = DEFAULT_BUDGET
+    # `recollect mcp --scope`: the widest history scope this server answers, and its default.
     default_scope: str = "all"
+
+    def ceiling(self) -> Ceiling:
+        """The operator's ceiling for this call (search/ceiling.py): `--scope` and the config's
+        `[scope] ceiling`, the narrower winning. Read per call, so narrowing the config applies at once."""
+        from recollect.config import load_config
+        from recollect.search.ceiling import from_config, from_option, narrowest
+
+        flag = from_option(
+            self.default_scope,
+            self.cwd,
+            setter=f"'recollect mcp --scope {self.default_scope}'",
+            fix="ask the user to widen it (the agent's MCP config starts this server; "
+            "'recollect install opencode --scope all' rewrites it)",
+        )
+        return narrowest(flag, from_config(load_config(), self.cwd))
 
 
 @dataclass

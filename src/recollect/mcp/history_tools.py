@@ -29,7 +29,8 @@ FILTER_PARAMS: tuple[Param, ...] = (
         "scope",
         "string",
         "'all' projects (this one ranks first), this git 'project', this 'directory' and below, or only the "
-        "'session' ids given. Default: the server's (usually 'all'); 'session' when 'session' is given.",
+        "'session' ids given. Default: the server's scope ('session' when 'session' is given); a scope wider "
+        "than the server allows is refused.",
         choices=SCOPES,
     ),
     Param(
@@ -81,8 +82,12 @@ def build_filters(args: dict[str, Any], settings: ServerSettings) -> Filters:
     if directory:
         directory = os.path.abspath(os.path.join(settings.cwd, os.path.expanduser(directory)))
     sessions = args.get("session") or []
-    scope = args.get("scope") or ("session" if sessions else settings.default_scope)
+    ceiling = settings.ceiling()
+    # Without a scope argument the server's own scope applies, never wider than its ceiling; with
+    # one, `Filters.resolve` refuses anything wider (search/ceiling.py).
+    scope = args.get("scope") or ("session" if sessions else ceiling.narrow(settings.default_scope))
     filters = Filters(
+        ceiling=ceiling,
         scope=scope,
         directory=directory or settings.cwd,
         sessions=list(sessions),

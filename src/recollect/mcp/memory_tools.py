@@ -3,7 +3,9 @@
 Thin over `recollect.memory`: the trust rules live there once. Everything a model writes through
 these tools is authored `model` — so a rule it writes is only a proposal, it cannot forget a hard
 rule, cannot force past a duplicate or a forgotten memory, and a suspected secret is refused.
-The memory space is the one seen from the project directory the server was started in.
+The memory space is the one seen from the project directory the server was started in. Under a
+scope ceiling (search/ceiling.py) both roots are read, but the global root is not written or
+forgotten from here: what a model put there would be read in every project.
 """
 
 from __future__ import annotations
@@ -156,6 +158,7 @@ def run_remember(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect.memory import remember
 
     space = _space(settings)
+    settings.ceiling().check_memory_write(space.root(args["scope"]).scope, "writing")
     result = remember(
         space,
         args["body"],
@@ -204,9 +207,11 @@ FORGET_DESCRIPTION = (
 
 
 def run_forget(args: dict[str, Any], settings: ServerSettings) -> Reply:
-    from recollect.memory import forget
+    from recollect.memory import forget, get_memory
 
-    result = forget(_space(settings), args["id"], author=AUTHOR, reason=args["reason"] or "")
+    space = _space(settings)
+    settings.ceiling().check_memory_write(get_memory(space, args["id"]).memory.scope, "forgetting")
+    result = forget(space, args["id"], author=AUTHOR, reason=args["reason"] or "")
     return Reply(result.message, result.to_dict())
 
 

@@ -17,6 +17,7 @@ import time
 from recollect.search.rank import Coverage, Hit, SearchResult, make_cursor
 from recollect.search.scope import FilterError, Filters, predicate
 from recollect.sources import SourceSpec, open_source
+from recollect.text.markers import is_our_tool
 from recollect.text.redact import redact
 from recollect.text.tokenize import fold, query_terms
 
@@ -91,6 +92,8 @@ def deep_search(
             _, _, native, title, directory, parent, kind = meta[session.id]
             for message in session.messages:
                 for part in message.parts:
+                    if is_our_tool(part.tool):
+                        continue  # our own earlier answers (they may show other projects): never read back
                     output = part.tool_output or part.tool_error or ""
                     klass = "tool_error" if part.tool_error and not part.tool_output else "tool_output"
                     author = "subagent" if parent else "model"

@@ -248,8 +248,8 @@ def _hint(filters: Filters, coverage: Coverage) -> str:
     if coverage.hits_returned:
         return ""
     advice = []
-    if filters.scope != "all":
-        advice.append(f"widen --scope {filters.scope} to --scope all")
+    if filters.scope != filters.widest_scope:
+        advice.append(f"widen --scope {filters.scope} to --scope {filters.widest_scope}")
     if filters.since is not None or filters.until is not None:
         advice.append("widen or drop --since/--until")
     if filters.chunk_level:

@@ -19,7 +19,7 @@ from recollect.model import Message, Part, Session
 from recollect.search.rank import iso, make_cursor
 from recollect.search.scope import FilterError, Filters, predicate
 from recollect.sources import SourceSpec, open_source
-from recollect.text.markers import carries_injected_block
+from recollect.text.markers import OWN_OUTPUT_OMITTED, carries_injected_block, is_our_tool
 from recollect.text.redact import redact
 
 TOOL_INPUT_CAP = 2_000
@@ -99,6 +99,12 @@ def _blocks(part: Part, notes: list[str], where: str, *, caps: bool = True) -> l
         return [{"type": kind, "text": redact(part.text)}]
     if part.kind == "reasoning" and part.text.strip():
         return [{"type": "reasoning", "text": redact(part.text)}]
+    if part.kind == "tool" and is_our_tool(part.tool):
+        # What our own tool answered then may reach beyond the scope of this read (a search over
+        # every project, run inside this session): the call is shown, its answer never is.
+        return [
+            {"type": "tool", "tool": part.tool, "status": part.tool_status, "input": "", "output": OWN_OUTPUT_OMITTED}
+        ]
     if part.kind == "tool":
         raw_input = (
             part.tool_input if isinstance(part.tool_input, str) else json.dumps(part.tool_input, ensure_ascii=False)
@@ -189,11 +195,17 @@ def resolve_cursor(
         session_id = pieces[0]
     else:
         raise ReadError(f"cannot read cursor {cursor!r}: pass a cursor from a search hit, or a session id")
+    assert session_id is not None
+    if filters.ceiling is not None:
+        # A cursor copied from an earlier, wider answer must not open a session beyond the ceiling.
+        filters.ceiling.check_sessions(conn, [f"{source}::{session_id}" if source else session_id])
+        if source is None:
+            filters.ceiling.check_sessions(conn, [session_id], by_message=True)  # a bare message id
     where, params = predicate(filters, chunk_alias=None)
     conn.row_factory = sqlite3.Row
     try:
         clause = "s.native_id = ?" + (" AND s.source_id = ?" if source else "")
-        args: list[object] = [session_id] + ([source] if source else [])
+        args: list[object] = [session_id, *([source] if source else [])]
         rows = conn.execute(f"SELECT * FROM session s WHERE {clause} AND {where}", [*args, *params]).fetchall()
         if not rows and source is None and session_id:
             # A bare message id: find its session among indexed chunks.
@@ -205,10 +217,12 @@ def resolve_cursor(
     finally:
         conn.row_factory = None
     if not rows:
-        raise ReadError(
-            f"no session for cursor {cursor!r} within the current scope; it may have been deleted, "
-            "or the scope excludes it (try --scope all)"
+        why = (
+            f"or the scope excludes it (try --scope {filters.widest_scope})"
+            if filters.scope != filters.widest_scope
+            else "or it is not indexed yet (run 'recollect index')"
         )
+        raise ReadError(f"no session for cursor {cursor!r} within the current scope; it may have been deleted, {why}")
     if len({(r["source_id"], r["native_id"]) for r in rows}) > 1:
         choices = ", ".join(f"{r['source_id']}::{r['native_id']}" for r in rows)
         raise ReadError(f"cursor {cursor!r} is ambiguous; use one of: {choices}")

@@ -13,8 +13,12 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from recollect.errors import RecollectError
+
+if TYPE_CHECKING:
+    from recollect.search.ceiling import Ceiling
 
 SCOPES = ("all", "project", "directory", "session")
 CLASSES = (
@@ -78,6 +82,9 @@ class Filters:
     # (source, native id) of sessions a person hid (`recollect hide`): no read path shows them. None
     # means "read the tombstones in recollect's data dir" (`recollect.hidden`); history.py passes its config's.
     hidden: frozenset[tuple[str, str]] | None = None
+    # The operator's ceiling (search/ceiling.py): `resolve()` refuses what reaches beyond it and
+    # `predicate()` ANDs it into every query. None: unbounded (library callers, the eval).
+    ceiling: Ceiling | None = None
 
     def validate(self) -> None:
         if self.scope not in SCOPES:
@@ -123,10 +130,19 @@ class Filters:
     def caller_directory(self) -> str:
         return os.path.abspath(self.directory or os.getcwd())
 
+    @property
+    def widest_scope(self) -> str:
+        """The widest scope a query may ask for: 'all', or the operator's ceiling."""
+        return self.ceiling.scope if self.ceiling is not None else "all"
+
     def resolve(self, conn: sqlite3.Connection) -> Filters:
-        """Fill in what needs the index (the caller's project root). Every read path calls this."""
+        """Fill in what needs the index (the caller's project root, the ceiling's) and refuse what
+        reaches beyond the ceiling (`ScopeCeilingError`). Every read path calls this."""
         if self.project_root is None:
             self.project_root = resolve_project_root(conn, self.caller_directory())
+        if self.ceiling is not None:
+            self.ceiling = self.ceiling.resolved(conn)
+            self.ceiling.check(self, conn)
         return self
 
 
@@ -147,19 +163,29 @@ def _dir_clause(column: str, directory: str, params: list[object]) -> str:
     return f"({column} = ? OR ({column} >= ? AND {column} < ?))"
 
 
+def scope_clause(scope: str, directory: str, project_root: str | None, alias: str, params: list[object]) -> str:
+    """SQL for "session `alias` is in `scope` seen from `directory`" ('1' for 'all' and 'session',
+    whose ids are a separate clause). One rule for a query's scope and for the operator's ceiling."""
+    if scope == "directory":
+        return _dir_clause(f"{alias}.directory", directory, params)
+    if scope == "project":
+        root = project_root or git_root_of(directory) or directory
+        dir_clause = _dir_clause(f"{alias}.directory", root, params)
+        params.append(root)
+        return f"({dir_clause} OR {alias}.project_root = ?)"
+    return "1"
+
+
 def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | None = "c") -> tuple[str, list[object]]:
     """SQL WHERE fragment and parameters for `filters`. `chunk_alias=None` when no chunk is joined."""
     filters.validate()
     s = session_alias
     clauses: list[str] = []
     params: list[object] = []
-    if filters.scope == "directory":
-        clauses.append(_dir_clause(f"{s}.directory", filters.caller_directory(), params))
-    elif filters.scope == "project":
-        root = filters.project_root or git_root_of(filters.caller_directory()) or filters.caller_directory()
-        dir_clause = _dir_clause(f"{s}.directory", root, params)
-        clauses.append(f"({dir_clause} OR {s}.project_root = ?)")
-        params.append(root)
+    if filters.ceiling is not None and not filters.ceiling.unbounded:
+        clauses.append(filters.ceiling.clause(s, params))
+    if filters.scope in ("directory", "project"):
+        clauses.append(scope_clause(filters.scope, filters.caller_directory(), filters.project_root, s, params))
     if filters.sessions:
         ors = []
         for ref in filters.sessions:

@@ -18,6 +18,10 @@ OUR_TOOL_NAMES = (
     "memory_inspect",
 )
 WORKER_TITLE_MARKER = "[recollect-worker]"
+# What a read shows instead of one of our own earlier tool calls (its arguments and its answer).
+OWN_OUTPUT_OMITTED = (
+    "[recollect's own earlier tool call omitted; call the tool again to see its answer within the current scope]"
+)
 
 
 def is_our_tool(name: str | None) -> bool:

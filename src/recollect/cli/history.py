@@ -95,6 +95,11 @@ def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
             metavar="KIND",
             help="Agent store: opencode, claude-code, codex, gemini.",
         ),
+        click.option(
+            "--include-recall",
+            is_flag=True,
+            help="Also search the recall subagent's own runs (left out by default: they repeat what they found).",
+        ),
     ]
     for option in reversed(options):
         f = option(f)
@@ -113,6 +118,7 @@ def build_filters(
     tools: tuple[str, ...],
     authors: tuple[str, ...],
     agents: tuple[str, ...],
+    include_recall: bool = False,
 ) -> Filters:
     # The config's [scope] ceiling, anchored here: the default, and the widest a --scope may ask for.
     ceiling = from_config(load_config())
@@ -131,6 +137,7 @@ def build_filters(
         tools=list(tools),
         authors=list(authors),
         agents=list(agents),
+        include_recall=include_recall,
     )
     filters.validate()
     return filters

@@ -6,8 +6,9 @@ of a session with their provenance: role, evidence class and authorship. Tool ou
 as a bounded excerpt (head, error-looking lines, tail): enough to find an error message, small
 enough to keep the sidecar a fraction of the store.
 
-Everything stored here is redacted first. Our own tool calls and injected blocks are skipped
-(self-ingestion), and so are steps and other parts without text.
+Everything stored here is redacted first. Our own tool calls, the recall subagent's answers (the
+`task` calls that start it), injected blocks and files of a memory root are skipped (self-ingestion),
+and so are steps and other parts without text.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.model import Message, Part, Session
-from recollect.text.markers import carries_injected_block, is_our_tool
+from recollect.text.markers import (
+    carries_injected_block,
+    global_memory_prefix,
+    is_memory_path,
+    is_our_tool,
+    is_recall_tool_call,
+    session_origin,
+)
 from recollect.text.redact import redact
 from recollect.text.tokenize import identifiers_in
 
@@ -71,6 +79,7 @@ class Card:
     decisions: list[str] = field(default_factory=list)
     message_count: int = 0
     chunks_dropped: int = 0
+    origin: str = ""  # "" ordinary, or "recall" / "worker": a session recollect caused (text/markers.py)
 
 
 def _first_line(text: str, limit: int = HEAD_CHARS) -> str:
@@ -162,28 +171,31 @@ def error_signatures(text: str) -> list[str]:
     return [m.group(0).strip() for m in _ERROR_SIGNATURE.finditer(text)]
 
 
-def build(session: Session) -> tuple[Card, list[Chunk]]:
-    """Derive the card and chunks of one session. Pure: same session in, same rows out."""
-    card = Card(message_count=len(session.messages))
-    chunks: list[Chunk] = []
-    identifier_counts: Counter[str] = Counter()
-    files: dict[str, None] = {}
-    errors: dict[str, None] = {}
-    decisions: dict[str, None] = {}
-    is_child = session.parent_id is not None
+class _Builder:
+    """The state of one `build`: the rows so far and what the card collects on the way."""
 
-    def author_for(message: Message, part: Part) -> str:
+    def __init__(self, session: Session) -> None:
+        self.card = Card(message_count=len(session.messages), origin=session_origin(session))
+        self.chunks: list[Chunk] = []
+        self.identifier_counts: Counter[str] = Counter()
+        self.files: dict[str, None] = {}
+        self.errors: dict[str, None] = {}
+        self.decisions: dict[str, None] = {}
+        self.is_child = session.parent_id is not None
+        self.memory_prefix = global_memory_prefix()
+
+    def author_for(self, message: Message, part: Part) -> str:
         if part.synthetic:
             return "injected"
-        if is_child:
+        if self.is_child:
             return "subagent"
         return "person" if message.role == "user" else "model"
 
-    def add(message: Message, ord_: int, part: Part, klass: str, author: str, text: str) -> None:
+    def add(self, message: Message, ord_: int, part: Part, klass: str, author: str, text: str) -> None:
         # `text` is already redacted: every text is redacted whole, once, before it is cut or mined.
         for piece in _split(text):
             if piece.strip():
-                chunks.append(
+                self.chunks.append(
                     Chunk(
                         message_id=message.id,
                         part_id=part.id,
@@ -197,73 +209,93 @@ def build(session: Session) -> tuple[Card, list[Chunk]]:
                     )
                 )
 
+    def count_identifiers(self, text: str) -> None:
+        self.identifier_counts.update(i for i in identifiers_in(text) if not is_memory_path(i, self.memory_prefix))
+
+    def part(self, message: Message, ord_: int, part: Part) -> None:
+        if part.kind == "tool":
+            self.tool_part(message, ord_, part)
+            return
+        self.files.update(dict.fromkeys(redact(f) for f in part.files if not is_memory_path(f, self.memory_prefix)))
+        if part.kind in ("text", "subtask") and part.text.strip():
+            self.text_part(message, ord_, part)
+        elif part.kind == "reasoning" and part.text.strip():
+            self.add(message, ord_, part, "reasoning", "subagent" if self.is_child else "model", redact(part.text))
+        elif part.kind == "other" and part.text.strip():
+            klass = "assistant_text" if message.role == "assistant" else "user_text"
+            self.add(message, ord_, part, klass, self.author_for(message, part), redact(part.text))
+
+    def text_part(self, message: Message, ord_: int, part: Part) -> None:
+        if carries_injected_block(part.text):
+            return  # our own injected memory / recall block
+        text = redact(part.text)
+        author = self.author_for(message, part)
+        if message.summary:
+            klass = "summary"
+        elif part.kind == "subtask":
+            klass = "subtask"
+        else:
+            klass = "user_text" if message.role == "user" else "assistant_text"
+        self.add(message, ord_, part, klass, author, text)
+        if author != "injected":
+            self.count_identifiers(text)
+        if author == "person" and not self.card.first_human:
+            self.card.first_human = _first_line(text)
+        if message.role == "assistant" and klass == "assistant_text":
+            self.card.last_outcome = _last_line(text)
+        if klass in ("assistant_text", "summary", "user_text") and author != "injected":
+            self.decisions.update(dict.fromkeys(decision_lines(text)))
+
+    def tool_part(self, message: Message, ord_: int, part: Part) -> None:
+        tool = part.tool or "tool"
+        if is_our_tool(tool) or is_recall_tool_call(tool, part.tool_input):
+            return  # our own tool calls, the recall subagent's answers: never indexed back
+        if part.files and all(is_memory_path(f, self.memory_prefix) for f in part.files):
+            return  # a curated memory file read or written: the memory, not history
+        self.card.tools[tool] += 1
+        self.files.update(dict.fromkeys(redact(f) for f in part.files if not is_memory_path(f, self.memory_prefix)))
+        author = "subagent" if self.is_child else "model"
+        input_text = redact(tool_input_text(tool, part.tool_input))[:TOOL_INPUT_CHARS]
+        self.add(message, ord_, part, "tool_input", author, input_text)
+        self.count_identifiers(input_text)
+        if part.tool_error:
+            error = redact(part.tool_error)
+            self.add(message, ord_, part, "tool_error", author, error[:TOOL_ERROR_CHARS])
+            self.errors.setdefault(_first_line(error, 160), None)
+        if part.tool_output and not carries_injected_block(part.tool_output):
+            excerpt = output_excerpt(redact(part.tool_output))
+            self.add(message, ord_, part, "tool_output", author, excerpt)
+            for signature in error_signatures(excerpt):
+                self.errors.setdefault(signature[:160], None)
+
+    def cap(self) -> None:
+        """Keep everything a person typed, then the newest of the rest, within the per-session cap."""
+        if len(self.chunks) <= MAX_CHUNKS_PER_SESSION:
+            return
+        person = [c for c in self.chunks if c.author == "person"]
+        rest = [c for c in self.chunks if c.author != "person"]
+        keep = max(0, MAX_CHUNKS_PER_SESSION - len(person))
+        self.card.chunks_dropped = len(self.chunks) - len(person) - min(keep, len(rest))
+        kept = person + (rest[-keep:] if keep else [])
+        self.chunks = sorted(kept, key=lambda c: (c.ord, c.time))
+
+    def finish(self) -> tuple[Card, list[Chunk]]:
+        self.cap()
+        card = self.card
+        # Mined from redacted text; a token that is only part of a secret's placeholder is dropped.
+        card.identifiers = [i for i, _ in self.identifier_counts.most_common(MAX_IDENTIFIERS) if "REDACTED" not in i]
+        card.files = list(self.files)[:MAX_FILES]
+        card.errors = list(self.errors)[:MAX_ERRORS]
+        card.decisions = list(self.decisions)[:MAX_DECISIONS]
+        return card, self.chunks
+
+
+def build(session: Session) -> tuple[Card, list[Chunk]]:
+    """Derive the card and chunks of one session. Pure: same session in, same rows out."""
+    builder = _Builder(session)
     for ord_, message in enumerate(session.messages):
         for part in message.parts:
-            files.update(dict.fromkeys(redact(f) for f in part.files))
-            if part.kind in ("text", "subtask") and part.text.strip():
-                if carries_injected_block(part.text):
-                    continue  # our own injected memory / recall block
-                text = redact(part.text)
-                author = author_for(message, part)
-                if message.summary:
-                    klass = "summary"
-                elif part.kind == "subtask":
-                    klass = "subtask"
-                else:
-                    klass = "user_text" if message.role == "user" else "assistant_text"
-                add(message, ord_, part, klass, author, text)
-                if author != "injected":
-                    identifier_counts.update(identifiers_in(text))
-                if author == "person" and not card.first_human:
-                    card.first_human = _first_line(text)
-                if message.role == "assistant" and klass == "assistant_text":
-                    card.last_outcome = _last_line(text)
-                if klass in ("assistant_text", "summary", "user_text") and author != "injected":
-                    decisions.update(dict.fromkeys(decision_lines(text)))
-            elif part.kind == "reasoning" and part.text.strip():
-                add(message, ord_, part, "reasoning", "subagent" if is_child else "model", redact(part.text))
-            elif part.kind == "tool":
-                tool = part.tool or "tool"
-                if is_our_tool(tool):
-                    continue  # our own tool calls and their outputs are never indexed back
-                card.tools[tool] += 1
-                author = "subagent" if is_child else "model"
-                input_text = redact(tool_input_text(tool, part.tool_input))[:TOOL_INPUT_CHARS]
-                add(message, ord_, part, "tool_input", author, input_text)
-                identifier_counts.update(identifiers_in(input_text))
-                if part.tool_error:
-                    error = redact(part.tool_error)
-                    add(message, ord_, part, "tool_error", author, error[:TOOL_ERROR_CHARS])
-                    errors.setdefault(_first_line(error, 160), None)
-                if part.tool_output and not carries_injected_block(part.tool_output):
-                    excerpt = output_excerpt(redact(part.tool_output))
-                    add(message, ord_, part, "tool_output", author, excerpt)
-                    for signature in error_signatures(excerpt):
-                        errors.setdefault(signature[:160], None)
-            elif part.kind == "other" and part.text.strip():
-                add(
-                    message,
-                    ord_,
-                    part,
-                    "assistant_text" if message.role == "assistant" else "user_text",
-                    author_for(message, part),
-                    redact(part.text),
-                )
+            builder.part(message, ord_, part)
         if message.error:
-            errors.setdefault(redact(message.error)[:160], None)
-
-    if len(chunks) > MAX_CHUNKS_PER_SESSION:
-        # Keep everything a person typed, then the newest of the rest.
-        person = [c for c in chunks if c.author == "person"]
-        rest = [c for c in chunks if c.author != "person"]
-        keep = max(0, MAX_CHUNKS_PER_SESSION - len(person))
-        card.chunks_dropped = len(chunks) - len(person) - min(keep, len(rest))
-        kept = person + (rest[-keep:] if keep else [])
-        chunks = sorted(kept, key=lambda c: (c.ord, c.time))
-
-    # Mined from redacted text; a token that is only part of a secret's placeholder is dropped.
-    card.identifiers = [i for i, _ in identifier_counts.most_common(MAX_IDENTIFIERS) if "REDACTED" not in i]
-    card.files = list(files)[:MAX_FILES]
-    card.errors = list(errors)[:MAX_ERRORS]
-    card.decisions = list(decisions)[:MAX_DECISIONS]
-    return card, chunks
+            builder.errors.setdefault(redact(message.error)[:160], None)
+    return builder.finish()

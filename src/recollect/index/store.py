@@ -23,7 +23,7 @@ from recollect.errors import RecollectError
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE, TOKENIZER_VERSION
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 LEASE_TTL_MS = 30_000
 
 
@@ -180,6 +180,15 @@ def _m005_session_stats(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE session SET watermark = ''")
 
 
+def _m006_origin(conn: sqlite3.Connection) -> None:
+    """Sessions recollect caused (the recall subagent's runs) are told apart by `origin` (text/markers.py),
+    so searches leave them out. Only child sessions can be recognised that way without their messages:
+    their empty watermarks make the next sync re-read just them."""
+    if "origin" not in {row[1] for row in conn.execute("PRAGMA table_info(session)")}:
+        conn.execute("ALTER TABLE session ADD COLUMN origin TEXT NOT NULL DEFAULT ''")
+    conn.execute("UPDATE session SET watermark = '' WHERE parent_id IS NOT NULL")
+
+
 # Ordered, named, append-only. Never edit an applied step: add a new one.
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
@@ -187,6 +196,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("003_decisions", _m003_decisions),
     ("004_skipped", _m004_skipped),
     ("005_session_stats", _m005_session_stats),
+    ("006_origin", _m006_origin),
 ]
 
 

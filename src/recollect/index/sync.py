@@ -25,7 +25,7 @@ from recollect.index.stats import session_stats
 from recollect.index.store import Lease, now_ms, transaction
 from recollect.model import Session, SourceError
 from recollect.sources import Source, SourceSpec, open_source
-from recollect.text.markers import WORKER_TITLE_MARKER
+from recollect.text.markers import session_origin
 from recollect.text.redact import redact
 
 BATCH_SESSIONS = 50
@@ -125,7 +125,7 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         "INSERT INTO session (source_id, native_id, agent_kind, parent_id, root_id, project_id, project_root, "
         "directory, title, agent, model, time_created, time_updated, time_archived, watermark, first_human, "
         "identifiers, files, errors, last_outcome, decisions, tools, message_count, chunk_count, chunks_dropped, "
-        f"malformed, card_text, card_hash) VALUES ({', '.join('?' * 28)})",
+        f"malformed, card_text, card_hash, origin) VALUES ({', '.join('?' * 29)})",
         (
             session.source,
             session.id,
@@ -150,6 +150,7 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
             session.malformed,
             about,
             vectors.content_hash(about) if about else None,
+            card.origin,
         ),
     )
     sid = int(cur.lastrowid or 0)
@@ -269,7 +270,7 @@ def _sync_source(
         inserted: list[int] = []
         with transaction(conn):
             for session in sessions:
-                if WORKER_TITLE_MARKER in session.title:
+                if session_origin(session) == "worker":
                     # Our own worker sessions (extraction, summaries) are never indexed back; the mark
                     # keeps later syncs from reading them again while they do not change.
                     returned.discard(session.id)  # if it was indexed before, it goes with `gone` below

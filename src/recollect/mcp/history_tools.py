@@ -58,6 +58,13 @@ FILTER_PARAMS: tuple[Param, ...] = (
         choices=AUTHORS,
     ),
     Param("agent", "string_list", "Only sessions of these agents: opencode, claude-code, codex, gemini."),
+    Param(
+        "include_recall",
+        "boolean",
+        "Also search the recall subagent's own earlier runs (left out by default: they only repeat what these "
+        "tools found, so they would outrank the sessions that hold the answer).",
+        default=False,
+    ),
 )
 
 
@@ -100,6 +107,7 @@ def build_filters(args: dict[str, Any], settings: ServerSettings) -> Filters:
         authors=list(args.get("author") or []),
         agents=list(args.get("agent") or []),
         parent=args.get("parent") or None,
+        include_recall=args.get("include_recall") is True,
     )
     filters.validate()
     return filters

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from recollect.errors import RecollectError
@@ -201,7 +201,8 @@ def resolve_cursor(
         filters.ceiling.check_sessions(conn, [f"{source}::{session_id}" if source else session_id])
         if source is None:
             filters.ceiling.check_sessions(conn, [session_id], by_message=True)  # a bare message id
-    where, params = predicate(filters, chunk_alias=None)
+    # A cursor names its session: reading one of the recall subagent's runs is asking for it.
+    where, params = predicate(replace(filters, include_recall=True), chunk_alias=None)
     conn.row_factory = sqlite3.Row
     try:
         clause = "s.native_id = ?" + (" AND s.source_id = ?" if source else "")

@@ -78,6 +78,11 @@ class Filters:
     exclude_sessions: list[str] = field(default_factory=list)  # e.g. the current session
     parent: str | None = None  # only the children (subagent sessions) of this session id or SOURCE::ID
     include_archived: bool = True
+    # Sessions recollect caused (the recall subagent's runs, text/markers.py) are left out unless asked
+    # for, named in `sessions`, or listed as `parent`'s children: they repeat what our tools found and
+    # would outrank their source.
+    include_recall: bool = False
+    exclude_messages: list[str] = field(default_factory=list)  # chunks of these messages (e.g. the one answered)
     project_root: str | None = None  # resolved from `directory` by `resolve()`; set it to override
     # (source, native id) of sessions a person hid (`recollect hide`): no read path shows them. None
     # means "read the tombstones in recollect's data dir" (`recollect.hidden`); history.py passes its config's.
@@ -221,6 +226,11 @@ def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | 
         params.extend(filters.sources)
     if not filters.include_archived:
         clauses.append(f"{s}.time_archived IS NULL")
+    if not filters.include_recall and not filters.sessions and not filters.parent:
+        clauses.append(f"{s}.origin = ''")
+    if filters.exclude_messages and chunk_alias:
+        clauses.append(f"{chunk_alias}.message_id NOT IN ({','.join('?' * len(filters.exclude_messages))})")
+        params.extend(filters.exclude_messages)
     # A chunk is in the window when it was written in it; a session (cards, meaning, listings) when
     # it was active in it: created before the window ends and updated after it starts.
     if filters.since is not None:

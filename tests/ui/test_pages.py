@@ -188,3 +188,14 @@ def _headers(world: World, host: str) -> dict[str, str]:
     response = conn.getresponse()
     response.read()
     return {k.lower(): v for k, v in response.getheaders()}
+
+
+def test_memory_search_shows_why_each_memory_matched(world: World) -> None:
+    host = urllib.parse.urlsplit(world.base).netloc
+    query = urllib.parse.urlencode({"q": "staging port", "kind": "memory", "token": world.token})
+    status, body = _request(world, "GET", f"/search?{query}", headers={"Host": host})
+    assert status == 200
+    assert "staging db port" in body and "matched: staging" in body and "port" in body.split("matched:", 1)[1]
+    query = urllib.parse.urlencode({"q": "kubernetes helm", "kind": "memory", "token": world.token})
+    status, body = _request(world, "GET", f"/search?{query}", headers={"Host": host})
+    assert status == 200 and "No memory matches." in body and "staging db port" not in body

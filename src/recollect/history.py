@@ -50,10 +50,9 @@ def open_index(config: Config | None = None, *, readonly: bool = False) -> Itera
 
 
 def index(config: Config | None = None, *, progress: Progress | None = None, wait: bool = False) -> SyncReport:
-    """Sync every configured source into the index and embed new text (building the model on first use)."""
+    """Sync every configured source into the index and embed new text."""
     config = config or load_config()
-    build_progress = (lambda done, total: progress("semantic model (first use)", done, total)) if progress else None
-    embedder = vectors.embedder_for(config, build=True, progress=build_progress)
+    embedder = vectors.embedder_for(config)
     with open_index(config) as conn:
         return sync(
             conn,
@@ -77,7 +76,6 @@ def refresh(conn: sqlite3.Connection, config: Config, *, max_age: float = FRESH_
         recorded = {r[0] for r in conn.execute("SELECT id FROM source")}
         if recorded == {s.id for s in specs if s.enabled}:
             return None
-    # A search embeds what changed only if the model is already built; it never waits for a build.
     return sync(
         conn,
         specs,
@@ -118,6 +116,8 @@ def search(
             )
     if report is not None and report.lease_busy:
         result.coverage.limited_by.append("index being updated by another process")
+    if vectors.semantic_enabled(config):
+        result.coverage.limited_by.extend(vectors.PROBLEMS.values())  # meaning search that cannot run, and its fix
     return result
 
 
@@ -331,6 +331,7 @@ class Diagnosis:
     problems: list[str] = field(default_factory=list)
     index_sessions: int = 0
     index_bytes: int = 0
+    semantic: dict[str, Any] = field(default_factory=dict)  # search by meaning: vectors.semantic_state
 
 
 def doctor(config: Config | None = None) -> Diagnosis:
@@ -387,6 +388,11 @@ def doctor(config: Config | None = None) -> Diagnosis:
         if not spec.path.exists() and spec.enabled:
             diagnosis.problems.append(f"{spec.id}: store not found at {spec.path}")
         diagnosis.sources.append(entry)
+    try:
+        diagnosis.semantic = vectors.semantic_state(config)
+    except Exception as exc:  # doctor must report, never crash
+        diagnosis.semantic = {"status": "broken", "problems": [f"search by meaning cannot be checked: {exc}"]}
+    diagnosis.problems.extend(diagnosis.semantic.get("problems", []))
     return diagnosis
 
 

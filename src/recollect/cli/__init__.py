@@ -25,7 +25,7 @@ _COMMANDS = {
     "doctor": "recollect.cli.history:doctor_cmd",
     "hide": "recollect.cli.history:hide_cmd",
     "unhide": "recollect.cli.history:unhide_cmd",
-    "demo": "recollect.cli.history:demo_cmd",
+    "demo": "recollect.cli.demo:demo_cmd",
     "memory": "recollect.cli.memory:memory",
     "extract": "recollect.cli.extract:extract_cmd",
     "summarize": "recollect.cli.extract:summarize_cmd",

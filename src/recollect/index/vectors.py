@@ -56,9 +56,14 @@ def card_text(title: str, first_human: str, last_outcome: str, identifiers: str)
 
 
 def model_cache_dir(config: Config) -> Path:
-    """Where built models live; `RECOLLECT_MODEL_CACHE` shares one build between homes (tests, CI)."""
+    """Where the full encoder's loaded form is kept: the user's cache (`$XDG_CACHE_HOME/recollect`),
+    shared by every `RECOLLECT_HOME`; `RECOLLECT_MODEL_CACHE` points elsewhere (tests, CI)."""
     override = os.environ.get("RECOLLECT_MODEL_CACHE")
-    return Path(override).expanduser() if override else config.paths.cache_dir
+    if override:
+        return Path(override).expanduser()
+    from recollect.config import xdg_dir
+
+    return xdg_dir("XDG_CACHE_HOME", ".cache") / "recollect"
 
 
 def semantic_enabled(config: Config) -> bool:
@@ -67,9 +72,11 @@ def semantic_enabled(config: Config) -> bool:
     return config.section("embeddings").get("enabled", True) is not False
 
 
-_EMBEDDERS: dict[tuple[str, bool], object] = {}
+_EMBEDDERS: dict[str, object] = {}
 _LOCK = threading.Lock()
 _SOURCE: list[object] = []  # the installed model package, located once per process (hashing it costs ~30 ms)
+# Why search by meaning cannot run in this process, with the fix, for each arm that failed to load.
+PROBLEMS: dict[str, str] = {}
 
 
 def _muse_source(cache_dir: Path):  # type: ignore[no-untyped-def]
@@ -80,28 +87,30 @@ def _muse_source(cache_dir: Path):  # type: ignore[no-untyped-def]
     return _SOURCE[0]
 
 
-def _memoized(key: tuple[str, bool], make: Callable[[], object], what: str) -> object:
-    """One model object per process and key; a failure is logged, not cached (the next call retries)."""
+def _memoized(key: str, make: Callable[[], object], what: str) -> object:
+    """One model object per process and key; a failure is logged and kept in PROBLEMS, not cached
+    (the next call retries)."""
     with _LOCK:
         if key in _EMBEDDERS:
             return _EMBEDDERS[key]
     try:
         model = make()
     except Exception as exc:  # semantic search is an addition: its failure must not break search
-        log.warning("%s unavailable: %s", what, exc)
+        log.info("%s unavailable: %s", what, exc)
+        PROBLEMS[what] = (
+            f"{what} unavailable ({exc}); fix: reinstall recollect (pip install --force-reinstall recollect)"
+        )
         return None
     if model is not None:
+        PROBLEMS.pop(what, None)
         with _LOCK:
             _EMBEDDERS[key] = model
-            _EMBEDDERS[(key[0], False)] = model  # a model built for an index serves searches too
     return model
 
 
-def embedder_for(config: Config, *, build: bool = False, progress: Progress | None = None):  # type: ignore[no-untyped-def]
-    """The configured embedder, or None when semantic search is off or unavailable.
-
-    With `build=False` (searches), the default static model is used only if it was already built:
-    a search never waits for a model build. `recollect index` passes `build=True`."""
+def embedder_for(config: Config):  # type: ignore[no-untyped-def]
+    """The configured embedder, or None when semantic search is off or unavailable. The default
+    static model ships in the package: nothing is built."""
     if not semantic_enabled(config):
         return None
     section = config.section("embeddings")
@@ -110,32 +119,63 @@ def embedder_for(config: Config, *, build: bool = False, progress: Progress | No
 
     def make():  # type: ignore[no-untyped-def]
         from recollect import embed
-        from recollect.embed import static
 
-        if provider != "static":
-            return embed.from_config(section, cache_dir, progress=progress)
-        source = _muse_source(cache_dir)
-        if source is None or (not build and not static.is_built(cache_dir, source)):
-            return None  # not cached: once `recollect index` builds the model, the next search uses it
-        return static.load_or_build(cache_dir, source, progress=progress)
+        return embed.from_config(section, cache_dir)
 
-    return _memoized((f"{provider}:{cache_dir}:{sorted(section.items())}", build), make, "semantic search")
+    return _memoized(f"{provider}:{cache_dir}:{sorted(section.items())}", make, "search by meaning")
 
 
 def card_encoder_for(config: Config):  # type: ignore[no-untyped-def]
     """The full encoder over session cards (a second semantic arm), or None when semantic search is
-    off, the model package is missing, or `[embeddings] cards = false`. Never builds anything."""
+    off, the model package is missing, or `[embeddings] cards = false`. Never loads the encoder."""
     if not semantic_enabled(config) or config.section("embeddings").get("cards", True) is False:
         return None
     cache_dir = model_cache_dir(config)
 
     def make():  # type: ignore[no-untyped-def]
-        from recollect.embed.muse import CardEncoder, MuseEmbedder
+        from recollect.embed.muse import INSTALL_HINT, PACKAGE, CardEncoder, MuseEmbedder
 
         source = _muse_source(cache_dir)
-        return None if source is None else CardEncoder(MuseEmbedder(source, cache_dir=cache_dir))
+        if source is None:
+            PROBLEMS["the session-card encoder"] = (
+                f"session cards are not searched by meaning: {PACKAGE} is not installed; fix: {INSTALL_HINT}"
+            )
+            return None
+        return CardEncoder(MuseEmbedder(source, cache_dir=cache_dir))
 
-    return _memoized((f"cards:{cache_dir}", False), make, "the session-card encoder")
+    return _memoized(f"cards:{cache_dir}", make, "the session-card encoder")
+
+
+def semantic_state(config: Config) -> dict[str, object]:
+    """What `recollect doctor` (and its --json) says about search by meaning: whether it is on, why not,
+    the fix, and both arms' models. Loads the static model to check it (~0.1 s), never the full encoder."""
+    from recollect.embed import describe
+
+    state: dict[str, object] = {"enabled": semantic_enabled(config)}
+    if not state["enabled"]:
+        why = (
+            "RECOLLECT_EMBEDDINGS is set to off"
+            if os.environ.get("RECOLLECT_EMBEDDINGS", "").lower() in ("0", "off", "false", "no")
+            else f"[embeddings] enabled = false in {config.paths.config_file}"
+        )
+        state.update(status="off", reason=why, fix="unset RECOLLECT_EMBEDDINGS, or remove [embeddings] enabled = false")
+        return state
+    section = config.section("embeddings")
+    provider = str(section.get("provider", "static")).lower()
+    info = describe(model_cache_dir(config))
+    cards_on = section.get("cards", True) is not False
+    state.update(provider=provider, static=info, cards_enabled=cards_on)
+    problems: list[str] = []
+    if provider == "static" and not info.get("ready"):
+        problems.append(f"the shipped model cannot be read ({info.get('problem')}); fix: {info.get('fix')}")
+    card_info = info.get("card_encoder", {})
+    if cards_on and isinstance(card_info, dict) and not card_info.get("installed"):
+        problems.append(
+            f"session cards are not searched by meaning: {card_info.get('problem')}; fix: {card_info.get('fix')}"
+        )
+    state["status"] = "on" if not problems else ("degraded" if provider != "static" or info.get("ready") else "broken")
+    state["problems"] = problems
+    return state
 
 
 def bump_generation(conn: sqlite3.Connection) -> None:

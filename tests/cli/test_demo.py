@@ -1,0 +1,33 @@
+"""`recollect demo` shows the product: meaning, identifiers, a transcript, a memory, the next step."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.cli.test_cli import run
+
+
+def test_the_builtin_demo_shows_every_part_of_the_product(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RECOLLECT_EMBEDDINGS")  # as a user gets it: search by meaning on
+    out = run("demo", "--builtin")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "opencode: 12 sessions" in text
+    paraphrase, chinese, identifier = text.split("$ recollect search")[1:4]
+    assert "Please edit the readme" in paraphrase.split("\n1. ")[1].split("\n")[0]  # the top hit
+    assert "by meaning, no shared word" in paraphrase and "by meaning, no shared word" in chinese
+    assert "list files" in chinese.split("\n1. ")[1]
+    assert "missing-file.txt" in identifier and "by meaning" not in identifier  # found by its words
+    assert "$ recollect read opencode::" in text and "▶ [" in text  # the transcript window
+    assert "remembered global:pitfalls/" in text and "matched: missing" in text  # the memory, recalled
+    assert "recollect install opencode" in text
+    phases = re.search(r"Demo done in [0-9.]+ s \((.*)\)\.", text)
+    assert phases is not None and "index " in phases.group(1) and "recall " in phases.group(1)
+
+
+def test_the_demo_leaves_no_memory_behind(isolated_home: object) -> None:
+    assert run("demo", "--builtin").returncode == 0  # positive control: the demo ran and wrote a memory
+    recall = run("memory", "--global-only", "recall", "missing file")
+    assert "the-read-tool-fails-on-a-missing-file" not in recall.stdout  # it was kept in the demo's own home

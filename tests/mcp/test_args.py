@@ -69,6 +69,7 @@ def test_every_tool_has_a_description_and_a_closed_object_schema() -> None:
         "history_search",
         "history_read",
         "history_sessions",
+        "history_save",
         "memory_recall",
         "memory_remember",
         "memory_forget",

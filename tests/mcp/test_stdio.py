@@ -24,6 +24,7 @@ TOOL_NAMES = {
     "history_search",
     "history_read",
     "history_sessions",
+    "history_save",
     "memory_recall",
     "memory_remember",
     "memory_forget",
@@ -99,6 +100,13 @@ async def test_every_tool_through_the_sdk_client(server_env: dict[str, str], pro
         # history_sessions: a page, and the next.
         page = await client.call_tool("history_sessions", {"limit": 5})
         assert text_of(page).count("cursor:") == 5 and page.structured_content["next_offset"] == 5
+
+        # history_save: the whole session as ChatML under recall/ in the project; anywhere else is refused.
+        kept = await client.call_tool("history_save", {"cursor": first["cursor"]})
+        assert not kept.is_error, text_of(kept)
+        assert (project / kept.structured_content["path"]).read_text().startswith("<hist ")
+        refused = await client.call_tool("history_save", {"cursor": first["cursor"], "path": "../x.chatml"})
+        assert refused.is_error and "refused" in text_of(refused) and not (project.parent / "x.chatml").exists()
 
         # memory: remember, recall (positive control), inspect, forget, recall again.
         body = "Flaky test_upload: run it with --runxfail off; the S3 mock needs a fresh bucket each time."

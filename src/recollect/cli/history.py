@@ -258,13 +258,33 @@ def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, as
     type=click.IntRange(1_000, 200_000),
     help=f"Most characters to print (default {DEFAULT_BUDGET:,}; with --whole {WHOLE_BUDGET:,}).",
 )
+@click.option(
+    "--save",
+    metavar="PATH",
+    help="Write the whole session (every message, uncapped, secrets redacted) as ChatML to PATH instead.",
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "chatml", "json"]), default="text", show_default=True)
 @filter_options
 def read_cmd(
-    cursor: str, before: int, after: int, mode: str, whole: bool, budget: int | None, fmt: str, **kw: Any
+    cursor: str,
+    before: int,
+    after: int,
+    mode: str,
+    whole: bool,
+    budget: int | None,
+    save: str | None,
+    fmt: str,
+    **kw: Any,
 ) -> None:
     """Read a bounded window of the real transcript around CURSOR (from a search hit, or a session id)."""
     filters = guarded(lambda: build_filters(**kw))
+    if save is not None:
+        saved = guarded(lambda: history.save_transcript(cursor, save, filters))
+        if fmt == "json":
+            print_json(saved.to_json())
+        else:
+            click.echo(f"saved {saved.messages} messages ({saved.bytes} bytes) to {saved.path}")
+        return
     chars = budget or (WHOLE_BUDGET if whole else DEFAULT_BUDGET)
     w = guarded(lambda: history.read(cursor, filters, before=before, after=after, budget=chars, mode=mode, whole=whole))
     if fmt == "json":

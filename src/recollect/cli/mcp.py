@@ -37,7 +37,7 @@ SDK_MODULES = ("mcp", "mcp_types")
 )
 def mcp_cmd(budget: int, default_scope: str) -> None:
     """Serve recollect's tools over MCP on stdin/stdout (history_search, history_read, history_sessions,
-    memory_recall, memory_remember, memory_forget, memory_inspect).
+    history_save, memory_recall, memory_remember, memory_forget, memory_inspect).
 
     The host starts it in the project directory; that directory is the default for 'project' and
     'directory' scope and for project memories. Logs go to <data dir>/log/mcp.log.

@@ -9,12 +9,13 @@ same data as structured content, bounded by the server's budget.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from recollect.config import load_config
 from recollect.mcp.args import Param, Signature
 from recollect.mcp.base import SCOPES, Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
-from recollect.search.scope import AUTHORS, CLASSES, ROLES, Filters, parse_time
+from recollect.search.scope import AUTHORS, CLASSES, ROLES, Filters, git_root_of, parse_time
 
 MAX_SEARCH_LIMIT = 50
 MAX_SESSIONS_LIMIT = 100
@@ -299,6 +300,52 @@ def run_read(args: dict[str, Any], settings: ServerSettings) -> Reply:
     return Reply(text, window.to_json())
 
 
+# --- history_save --------------------------------------------------------------------------------
+
+SAVE = Signature(
+    "history_save",
+    (
+        Param(
+            "cursor",
+            "string",
+            "The session to save: any cursor from history_search, history_read or history_sessions, or a session id.",
+            required=True,
+        ),
+        Param(
+            "path",
+            "string",
+            "Where to write, under recall/ in the project (relative to the project root). Default: "
+            "recall/<session id>.chatml. Any other place is refused.",
+        ),
+        FILTER_PARAMS[0],  # scope
+        FILTER_PARAMS[1],  # directory
+    ),
+)
+
+SAVE_DESCRIPTION = (
+    "Save the whole transcript of an earlier session to a file in the project, as ChatML (the format "
+    "history_read returns, every message, tool outputs uncapped, secrets redacted): for when the user wants "
+    "the conversation kept beside the code, or to read it with other tools.\n"
+    "Writes only under recall/ in the project; any other path is refused. Returns the path, its size in bytes "
+    "and the number of messages. Writes a file; changes nothing else."
+)
+
+
+def project_dir(settings: ServerSettings) -> Path:
+    """The project the server runs in: the git worktree holding its cwd, else the cwd."""
+    return Path(git_root_of(settings.cwd) or settings.cwd)
+
+
+def run_save(args: dict[str, Any], settings: ServerSettings) -> Reply:
+    from recollect import history
+
+    filters = build_filters({"scope": args["scope"], "directory": args["directory"]}, settings)
+    saved = history.save_transcript(args["cursor"], args["path"], filters, within=project_dir(settings))
+    shown = os.path.relpath(saved.path, project_dir(settings).resolve())
+    text = f"saved {count(saved.messages, 'message')} ({saved.bytes} bytes) to {shown}"
+    return Reply(text, {**saved.to_json(), "path": shown})
+
+
 # --- history_sessions ----------------------------------------------------------------------------
 
 SESSIONS = Signature(
@@ -387,4 +434,5 @@ TOOLS = (
     Tool(SEARCH, SEARCH_DESCRIPTION, run_search, title="Search past sessions"),
     Tool(READ, READ_DESCRIPTION, run_read, title="Read a past session"),
     Tool(SESSIONS, SESSIONS_DESCRIPTION, run_sessions, title="List past sessions"),
+    Tool(SAVE, SAVE_DESCRIPTION, run_save, read_only=False, title="Save a past session to a file"),
 )

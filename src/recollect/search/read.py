@@ -328,6 +328,30 @@ def window(
     )
 
 
+def transcript(session: Session) -> Window:
+    """The whole session, every message uncapped (for saving to a file; secrets still redacted)."""
+    notes: list[str] = []
+    rendered = [_render_message(session, i, m, notes, caps=False) for i, m in enumerate(session.messages)]
+    total = len(rendered)
+
+    def cur(i: int) -> str:
+        return make_cursor(session.source, session.id, session.messages[i].id)
+
+    return Window(
+        source=session.source,
+        session_id=session.id,
+        title=session.title,
+        directory=session.directory,
+        anchor=0,
+        start=0,
+        end=total,
+        total=total,
+        messages=rendered,
+        nav={"head": cur(0) if total else None, "tail": cur(total - 1) if total else None},
+        notes=notes,
+    )
+
+
 def render_text(w: Window) -> str:
     """For people: readable, one block per message."""
     lines = [

@@ -31,6 +31,7 @@ OUR_TOOL_NAMES = (
     "history_search",
     "history_read",
     "history_sessions",
+    "history_save",
     "memory_recall",
     "memory_remember",
     "memory_forget",

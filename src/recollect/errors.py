@@ -8,7 +8,8 @@ with a tool error (mcp/registry.py), and anything else is a bug, shown as one.
 The subclasses live next to the code that raises them, so a caller can still catch one kind:
 
 - `ConfigError` (config), `SourceError` (model), `IndexUnavailable` (index.store)
-- `FilterError` (search.scope), `ReadError` (search.read), `HistoryError` (history)
+- `FilterError` (search.scope; its kind `ScopeCeilingError` in search.ceiling), `ReadError` (search.read),
+  `HistoryError` (history)
 - `MemoryOperationError` and its kinds `InvalidMemory`, `MemoryNotFound`, `SecretRefused`,
   `NotAllowed` (memory.files)
 - `EmbedError` (embed.base), `ModelError` / `NoBackend` (extract.models), `ExtractError` (extract.run)

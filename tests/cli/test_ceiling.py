@@ -73,3 +73,12 @@ def test_a_bad_ceiling_value_is_one_line(two: TwoProjects, isolated_home: Path) 
     write_config(isolated_home, '[scope]\nceiling = "galaxy"\n')
     code, out = run("search", ALPHA_WORD, "--no-sync")
     assert code == 1 and "ceiling must be one of all, project, directory" in out and "Traceback" not in out
+
+
+def test_save(two: TwoProjects, isolated_home: Path, tmp_path: Path) -> None:
+    config = write_config(isolated_home, '[scope]\nceiling = "project"\n')
+    code, out = run("read", two.cursor(two.alpha_session), "--save", str(tmp_path / "own.chatml"))
+    assert code == 0, out
+    assert ALPHA_WORD in (tmp_path / "own.chatml").read_text()
+    refused(*run("read", two.cursor(two.beta_session), "--save", str(tmp_path / "foreign.chatml")), config)
+    assert not (tmp_path / "foreign.chatml").exists()

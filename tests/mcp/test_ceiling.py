@@ -174,3 +174,12 @@ async def test_refusals_through_the_sdk_client(two: TwoProjects) -> None:
         assert not kept.is_error
         leaked = await client.call_tool("memory_remember", {"body": "Alpha secret plan.", "scope": "global"})
         assert leaked.is_error and FLAG in text(leaked)
+
+
+def test_save(two: TwoProjects, bounded: ServerSettings) -> None:
+    saved = call_tool("history_save", {"cursor": two.cursor(two.alpha_echo)}, bounded)
+    assert not saved.is_error, saved.text  # positive control: a session inside the ceiling
+    text = (two.alpha / "recall" / f"{two.alpha_echo}.chatml").read_text()
+    assert "Found it in another project." in text and OWN_OUTPUT_OMITTED in text and BETA_WORD not in text
+    refused(call_tool("history_save", {"cursor": two.cursor(two.beta_session)}, bounded))
+    assert not (two.alpha / "recall" / f"{two.beta_session}.chatml").exists()

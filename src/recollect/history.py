@@ -225,6 +225,25 @@ def read(
     return reading.window(session, message_id, before=before, after=after, budget=budget, mode=mode, whole=whole)
 
 
+def own_session(session_id: str, config: Config | None = None, *, kind: str = "opencode") -> list[str]:
+    """The qualified ids that name a host's current session, in the host's own source only.
+
+    A host (the OpenCode plugin) knows its session's raw id, not which configured source it is: it is
+    the source of that agent kind whose store is the one the host uses (`OPENCODE_DB`, else its data
+    dir), or, when none matches, every source of that kind. Never another agent's store, where the
+    same raw id would be a different session."""
+    if "::" in session_id:
+        return [session_id]
+    config = config or load_config()
+    specs = [s for s in configured_specs(config) if s.kind == kind]
+    if kind == "opencode":
+        from recollect.sources.opencode import find_stores
+
+        host = {p.resolve() for p in find_stores()}
+        specs = [s for s in specs if s.path.resolve() in host] or specs
+    return [f"{s.id}::{session_id}" for s in specs]
+
+
 # --- saving a transcript -------------------------------------------------------------------------
 
 SAVE_DIR = "recall"  # where an agent may save transcripts: <project>/recall/

@@ -274,7 +274,8 @@ class HookService:
         filters = Filters(
             scope=ceiling.narrow("project"),
             directory=directory,
-            exclude_sessions=[session] if session else [],
+            # The session asking is left out in its own store only, not by raw id in every store.
+            exclude_sessions=history.own_session(session, self.recall_config()) if session else [],
             ceiling=ceiling,
         )
         result = history.search(

@@ -53,3 +53,21 @@ def test_l2_normalize_keeps_zero_rows() -> None:
     out = l2_normalize(np.array([[3, 4], [0, 0]]))
     assert out.dtype == np.float32
     assert np.allclose(out, [[0.6, 0.8], [0.0, 0.0]])
+
+
+def test_a_quantized_matrix_ranks_like_the_float_one() -> None:
+    from recollect.index.vectors import pack, unpack
+
+    rng = np.random.default_rng(5)
+    mat = rng.standard_normal((3000, 64)).astype(np.float32)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+    q = mat[17] + 0.1 * rng.standard_normal(64).astype(np.float32)
+    exact_idx, exact_scores = top_k(mat, q, 10)
+    packed, scales = unpack(pack(mat), 64)
+    assert packed.dtype == np.int8 and len(pack(mat)[0]) == 64 + 4
+    idx, scores = top_k(packed, q, 10, scales=scales)
+    assert idx[0] == exact_idx[0] == 17
+    assert len(set(idx.tolist()) & set(exact_idx.tolist())) >= 9
+    np.testing.assert_allclose(scores, exact_scores, atol=0.02)
+    masked, _ = top_k(packed, q, 5, mask=np.arange(3000) % 2 == 1, scales=scales)
+    assert all(i % 2 == 1 for i in masked.tolist())

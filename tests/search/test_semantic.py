@@ -201,7 +201,7 @@ def test_vector_matrices_are_kept_on_disk_and_never_served_stale(indexed: Path) 
     assert len(written) == 2, written
     again = _fresh_process_load(conn, model)  # this one is read from the files
     assert isinstance(again.matrix, np.memmap)  # positive control: the file was used
-    for name in ("ids", "sids", "kinds", "matrix"):
+    for name in ("ids", "sids", "kinds", "matrix", "scales"):
         np.testing.assert_array_equal(getattr(again, name), getattr(gathered, name))
         np.testing.assert_array_equal(getattr(first, name), getattr(gathered, name))
 
@@ -271,9 +271,11 @@ def test_cards_embedded_ahead_during_the_sync_match_the_encoder(sample_db: Path,
     ).fetchall()
     sessions = conn.execute("SELECT count(*) FROM session WHERE card_hash IS NOT NULL").fetchone()[0]
     assert report.cards.embedded == len(rows) == sessions > 0
-    stored = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
+    q, scales = vectors.unpack([r[1] for r in rows], cards.dim)
+    stored = q.astype(np.float32) * scales[:, None]
     direct = np.stack([cards.embed([r[0]])[0] for r in rows])  # one by one, on this thread
-    np.testing.assert_allclose(stored, direct, atol=1e-5)
+    # stored as int8 with a scale each: within half a quantization step of the encoder's own vector
+    assert np.all(np.abs(stored - direct) <= scales[:, None] / 2 + 1e-5)
 
 
 def test_a_failed_prefetch_is_redone_by_the_pass(sample_db: Path, semantic: None) -> None:

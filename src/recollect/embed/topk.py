@@ -9,12 +9,31 @@ from __future__ import annotations
 
 import numpy as np
 
+_BLOCK = 16_384  # rows converted to float32 at a time when the matrix is quantized (~16 MB at 256-d)
+
+
+def _dot(mat: np.ndarray, q: np.ndarray, rows: np.ndarray | None, scales: np.ndarray | None) -> np.ndarray:
+    """``mat[rows] @ q`` (all rows when None), times each row's scale: a float32 matrix in one BLAS
+    call, a quantized one (int8) block by block, so memory stays bounded whatever the size."""
+    if mat.dtype == np.float32 and scales is None:
+        return mat @ q if rows is None else mat[rows] @ q
+    n = mat.shape[0] if rows is None else rows.shape[0]
+    out = np.empty(n, dtype=np.float32)
+    for s in range(0, n, _BLOCK):
+        e = min(n, s + _BLOCK)
+        block = mat[s:e] if rows is None else mat[rows[s:e]]
+        out[s:e] = block.astype(np.float32) @ q
+    if scales is not None:
+        out *= scales if rows is None else scales[rows]
+    return out
+
 
 def top_k(
     matrix: np.ndarray,
     query_vec: np.ndarray,
     k: int,
     mask: np.ndarray | None = None,
+    scales: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return ``(indices, scores)`` of the ``k`` rows most similar to ``query_vec``.
 
@@ -22,7 +41,8 @@ def top_k(
     product is the cosine. ``mask`` is an optional boolean array of length ``n``: only
     rows where it is True are candidates. Results are sorted by descending score; ties
     go to the lower row index, so the output is deterministic. Fewer than ``k`` results
-    come back when fewer rows are candidates.
+    come back when fewer rows are candidates. ``scales`` (one per row) makes ``scale * row`` the
+    vector: an int8 matrix of ``recollect.index.vectors.pack``.
     """
     mat = np.asarray(matrix)
     if mat.ndim != 2:
@@ -42,12 +62,12 @@ def top_k(
         if cand.size == 0:
             return empty
         # Scoring only the candidates keeps a narrow filter (one project) cheap.
-        scores = mat[cand] @ q if cand.size < mat.shape[0] else mat @ q
+        scores = _dot(mat, q, cand if cand.size < mat.shape[0] else None, scales)
         if cand.size == mat.shape[0]:
             cand = None
     else:
         cand = None
-        scores = mat @ q
+        scores = _dot(mat, q, None, scales)
     scores = np.asarray(scores, dtype=np.float32)
     # NaN rows (corrupt or unnormalised vectors) must never win.
     scores = np.where(np.isnan(scores), np.float32(-np.inf), scores)

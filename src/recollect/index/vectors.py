@@ -2,7 +2,9 @@
 
 A chunk of conversational text (what a person typed, what the model said or reasoned, compaction
 summaries) and each session card carry a content hash; the `vector` table maps (hash, model id)
-to a float32 vector. Keying by content means a session that is re-read after a change never
+to a vector stored as int8 with one float32 scale (`pack`): dim + 4 bytes, which fits in a page of a
+WITHOUT ROWID table (a 1 KB float32 blob spilled into a 4 KB overflow page of its own). Keying by
+content means a session that is re-read after a change never
 re-embeds text it already had, identical text across near-duplicate sessions is embedded once,
 and vectors of another model are simply never looked up (they are dropped by the next index).
 
@@ -53,6 +55,37 @@ def card_text(title: str, first_human: str, last_outcome: str, identifiers: str)
     """What a session is about, in a few lines: the card's vector is made from this."""
     idents = " ".join(identifiers.split()[:20])
     return "\n".join(x for x in (title, first_human, last_outcome, idents) if x)[:EMBED_CHARS]
+
+
+def pack(vectors: np.ndarray) -> list[bytes]:
+    """Each row as int8 times its own float32 scale (max |x| / 127), the scale last: dim + 4 bytes.
+    A unit vector loses at most half a step (~0.004) a component; the eval ranks the same."""
+    import numpy as np
+
+    vecs = np.asarray(vectors, dtype=np.float32)
+    peak = np.abs(vecs).max(axis=1) if vecs.size else np.zeros(len(vecs), np.float32)
+    scales = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
+    q = np.clip(np.rint(vecs / scales[:, None]), -127, 127).astype(np.int8)
+    return [q[i].tobytes() + scales[i : i + 1].tobytes() for i in range(len(q))]
+
+
+def unpack(blobs: list[bytes], dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """(int8 rows, float32 scales) from `pack`'s blobs; a float32 blob of an older index is
+    quantized on the way."""
+    import numpy as np
+
+    packed = dim + 4
+    if all(len(b) == packed for b in blobs):
+        raw = np.frombuffer(b"".join(blobs), dtype=np.uint8).reshape(len(blobs), packed)
+        return raw[:, :dim].view(np.int8).copy(), raw[:, dim:].copy().view(np.float32).reshape(-1)
+    rows = [np.frombuffer(b, dtype=np.int8) if len(b) == packed else None for b in blobs]
+    q = np.empty((len(blobs), dim), np.int8)
+    scales = np.empty(len(blobs), np.float32)
+    for i, (blob, row) in enumerate(zip(blobs, rows, strict=True)):
+        repacked = blob if row is not None else pack(np.frombuffer(blob, dtype=np.float32)[None, :])[0]
+        q[i] = np.frombuffer(repacked[:dim], dtype=np.int8)
+        scales[i] = np.frombuffer(repacked[dim:], dtype=np.float32)[0]
+    return q, scales
 
 
 def model_cache_dir(config: Config) -> Path:
@@ -273,7 +306,10 @@ def backfill(
         with transaction(conn):
             conn.executemany(
                 "INSERT OR REPLACE INTO vector(hash, model, dim, vec) VALUES (?, ?, ?, ?)",
-                [(h, model, len(v), np.asarray(v, dtype=np.float32).tobytes()) for h, v in done],
+                [
+                    (h, model, len(v), blob)
+                    for (h, v), blob in zip(done, pack(np.stack([v for _, v in done])) if done else [], strict=True)
+                ],
             )
             bump_generation(conn)
         report.embedded += len(done)
@@ -294,7 +330,7 @@ def backfill(
         with transaction(conn):
             conn.executemany(
                 "INSERT OR REPLACE INTO vector(hash, model, dim, vec) VALUES (?, ?, ?, ?)",
-                [(h, model, vectors.shape[1], vectors[i].tobytes()) for i, (h, _) in enumerate(batch)],
+                [(h, model, vectors.shape[1], blob) for (h, _), blob in zip(batch, pack(vectors), strict=True)],
             )
             bump_generation(conn)
         report.embedded += len(batch)
@@ -359,7 +395,8 @@ class VectorMatrix:
     ids: np.ndarray  # chunk id, or session sid for cards
     sids: np.ndarray
     kinds: np.ndarray
-    matrix: np.ndarray
+    matrix: np.ndarray  # int8 rows (`pack`), often a view of the memory-mapped file
+    scales: np.ndarray  # float32, one per row: row ≈ scale * matrix[row]
 
 
 _MATRICES: dict[tuple[str, str, str], VectorMatrix] = {}
@@ -422,19 +459,21 @@ def _gather_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
     import numpy as np
 
     rows = conn.execute(
-        "SELECT c.id, c.sid, 0, v.vec FROM chunk c JOIN vector v ON v.hash = c.hash AND v.model = ? "
-        "UNION ALL SELECT s.sid, s.sid, 1, v.vec FROM session s JOIN vector v ON v.hash = s.card_hash AND v.model = ?",
+        "SELECT c.id, c.sid, 0, v.vec, v.dim FROM chunk c JOIN vector v ON v.hash = c.hash AND v.model = ? "
+        "UNION ALL SELECT s.sid, s.sid, 1, v.vec, v.dim FROM session s "
+        "JOIN vector v ON v.hash = s.card_hash AND v.model = ?",
         (model, model),
     ).fetchall()
     if rows:
-        matrix = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        matrix, scales = unpack([r[3] for r in rows], int(rows[0][4]))
     else:
-        matrix = np.zeros((0, 1), dtype=np.float32)
+        matrix, scales = np.zeros((0, 1), dtype=np.int8), np.zeros(0, dtype=np.float32)
     return VectorMatrix(
         ids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
         sids=np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
         kinds=np.fromiter((r[2] for r in rows), dtype=np.int8, count=len(rows)),
         matrix=matrix,
+        scales=scales,
     )
 
 
@@ -455,12 +494,16 @@ def _read_matrix(files: tuple[Path, Path]) -> VectorMatrix | None:
     rows_file, vecs_file = files
     try:
         rows = np.load(rows_file)
-        matrix = np.load(vecs_file, mmap_mode="r")
+        packed = np.load(vecs_file, mmap_mode="r")  # int8 rows with their scale's 4 bytes last, as stored
     except (OSError, ValueError):  # missing (the usual case after a change), or cut short
         return None
-    if rows.ndim != 2 or rows.shape[0] != 3 or matrix.ndim != 2 or rows.shape[1] != matrix.shape[0]:
+    if rows.ndim != 2 or rows.shape[0] != 3 or packed.ndim != 2 or rows.shape[1] != packed.shape[0]:
         return None
-    return VectorMatrix(ids=rows[0], sids=rows[1], kinds=rows[2].astype(np.int8), matrix=matrix)
+    if packed.dtype != np.int8 or packed.shape[1] < 5:
+        return None  # a float32 file of an older version: gathered and written anew
+    dim = packed.shape[1] - 4
+    scales = np.ascontiguousarray(packed[:, dim:]).view(np.float32).reshape(-1)
+    return VectorMatrix(ids=rows[0], sids=rows[1], kinds=rows[2].astype(np.int8), matrix=packed[:, :dim], scales=scales)
 
 
 def _write_matrix(files: tuple[Path, Path], result: VectorMatrix) -> None:
@@ -473,7 +516,10 @@ def _write_matrix(files: tuple[Path, Path], result: VectorMatrix) -> None:
         rows = np.stack([result.ids, result.sids, result.kinds.astype(np.int64)])
         # Rows first, vectors last, each renamed into place whole: a reader that finds the vectors
         # file finds its rows too, and a torn pair is refused by the shape check.
-        for target, array in ((rows_file, rows), (vecs_file, np.ascontiguousarray(result.matrix))):
+        packed = np.concatenate(
+            [np.asarray(result.matrix, np.int8), result.scales.reshape(-1, 1).view(np.int8)], axis=1
+        )
+        for target, array in ((rows_file, rows), (vecs_file, packed)):
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".matrix-", suffix=".npy")
             with os.fdopen(fd, "wb") as f:
                 np.save(f, array)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect import hidden as hiding
-from recollect.config import Config, load_config
+from recollect.config import Config, ConfigError, load_config
 from recollect.errors import RecollectError
 from recollect.index import store, vectors
 from recollect.index.sync import Progress, SyncReport, sync
@@ -46,6 +46,7 @@ def scoped(filters: Filters | None, config: Config) -> Filters:
 @contextmanager
 def open_index(config: Config | None = None, *, readonly: bool = False) -> Iterator[sqlite3.Connection]:
     config = config or load_config()
+    configured_specs(config)  # refuses an index path that is a store before anything opens it
     conn = store.connect(config.index_path, readonly=readonly)
     try:
         yield conn
@@ -440,6 +441,11 @@ def doctor(config: Config | None = None) -> Diagnosis:
         index_path=str(config.index_path),
         index_exists=config.index_path.exists(),
     )
+    try:
+        configured_specs(config)
+    except ConfigError as exc:  # two sources naming one store, or the index is a store: nothing else is safe
+        diagnosis.problems.append(str(exc))
+        return diagnosis
     recorded: dict[str, tuple[Any, ...]] = {}
     if diagnosis.index_exists:
         try:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
+from pathlib import Path
 
-from recollect.config import Config
+from recollect.config import Config, ConfigError
 from recollect.sources import claude_code, codex, gemini
 from recollect.sources import opencode as _opencode
 from recollect.sources.base import DISCOVERERS, FACTORIES, Source, SourceSpec, open_source, register
@@ -36,4 +38,28 @@ def configured_specs(config: Config) -> list[SourceSpec]:
             if spec.id not in taken:
                 taken.add(spec.id)
                 specs.append(spec)
-    return [s for s in specs if s.kind in FACTORIES]
+    return canonical_specs([s for s in specs if s.kind in FACTORIES], config)
+
+
+def canonical_specs(specs: list[SourceSpec], config: Config) -> list[SourceSpec]:
+    """Each source's path with symlinks resolved; two sources naming one store, or an index that is a
+    store, are refused (an alias would index every session twice; the index must never be a store)."""
+    index = config.index_path.expanduser().resolve()
+    seen: dict[Path, str] = {}
+    out: list[SourceSpec] = []
+    for spec in specs:
+        path = spec.path.expanduser().resolve()
+        if path == index or (index.is_relative_to(path) and path.is_dir()):
+            raise ConfigError(
+                f"the index path {config.index_path} is the store of source {spec.id!r} ({path}); recollect never "
+                f"writes a store: set [index] path in {config.paths.config_file} to another file"
+            )
+        if spec.enabled and path in seen:
+            raise ConfigError(
+                f"sources {seen[path]!r} and {spec.id!r} name the same store ({path}); remove one of them from "
+                f"{config.paths.config_file}"
+            )
+        if spec.enabled:
+            seen[path] = spec.id
+        out.append(replace(spec, path=path))
+    return out

@@ -61,7 +61,9 @@ for (let i = 0; i < messages.length; i++) {
   const end = performance.now()
   out.push({
     total: end - start, message: mid - start, system: end - mid, first: i === 0 ? end - t0 : null,
-    recall: parts.length > 1, injected: system.system.length > 1 ? system.system[1].length : 0,
+    recall: system.system.some((s) => s.startsWith("<recollect-recall>")),
+    injected: system.system.length > 1 ? system.system[1].length : 0,
+    recallChars: system.system.filter((s) => s.startsWith("<recollect-recall>")).join("").length,
   })
 }
 console.log(JSON.stringify(out))
@@ -234,6 +236,9 @@ def main() -> None:
     recalled = sum(1 for s in timed if s["recall"])
     injected = [s["injected"] for s in timed if s["injected"]]
     print(f"recall blocks added: {recalled} of {len(cue)} cue messages")
+    sizes = [s["recallChars"] for s in timed if s["recallChars"]]
+    if sizes:
+        print(f"recall block: median {statistics.median(sizes):.0f} chars, max {max(sizes)} (system prompt only)")
     if injected:
         print(f"injection block: median {statistics.median(injected):.0f} chars")
     if "timed out" in log or "error" in log.lower():

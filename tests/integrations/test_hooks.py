@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from recollect import history
-from recollect.integrations import hooks
+from recollect.integrations import autorecall, hooks
 from recollect.integrations.hooks import HookService, PluginSettings, derive_query, detect_cue
 from recollect.memory import open_memory, remember
 from recollect.text.markers import INJECTED_BLOCK_TAGS, carries_injected_block
@@ -93,14 +93,23 @@ def test_chinese_cue_finds_the_same_sessions(indexed: Path, service: HookService
 
 
 def test_recall_block_fits_its_budget_with_long_hits() -> None:
-    class Hit:
-        title = "t" * 300
-        time = 1_790_000_000_000
-        directory = "/very/long/" + "d" * 300
-        cursor = "opencode::ses_x::msg_y"
-        snippet = "s " * 500
+    def hit() -> autorecall.Entry:
+        return autorecall.Entry(
+            session_id="ses_x",
+            source="opencode",
+            title="t" * 300,
+            directory="/very/long/" + "d" * 300,
+            time=1_790_000_000_000,
+            cursor="opencode::ses_x::msg_y",
+            snippet="s " * 500,
+            score=1.0,
+            coverage=1.0,
+            files=[],
+            question_terms=frozenset(),
+            freshness="f " * 300,
+        )
 
-    block = hooks.format_recall("last time", [Hit(), Hit(), Hit()])
+    block = autorecall.format_block("last time", [hit(), hit(), hit()])
     assert block and len(block) <= hooks.RECALL_MAX_CHARS
 
 
@@ -252,12 +261,13 @@ def test_recollects_own_worker_directory_gets_nothing(indexed: Path, monkeypatch
     assert service.on_idle("w", str(worker)) == {"started": []}
 
 
-def test_auto_recall_searches_by_words_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    from recollect.config import load_config
+def test_auto_recall_never_searches_by_meaning(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The message's critical path stays cheap: words only, no embedding model is loaded or asked.
     from recollect.index import vectors
 
-    monkeypatch.delenv("RECOLLECT_EMBEDDINGS", raising=False)  # the suite turns semantic search off
-    assert vectors.semantic_enabled(load_config()) is True  # positive control: on for everyone else
-    assert vectors.semantic_enabled(HookService().recall_config()) is False  # the per-message path stays cheap
-    write_config("[opencode]\nauto_recall_semantic = true\n")
-    assert vectors.semantic_enabled(HookService().recall_config()) is True
+    block, _ = HookService().recall_block("ses_other", BETA, "please list files like last time")
+    assert BETA_LIST in block  # positive control
+    monkeypatch.setattr(vectors, "embedder_for", lambda *a, **k: pytest.fail("auto-recall loaded a model"))
+    monkeypatch.setattr(vectors, "card_encoder_for", lambda *a, **k: pytest.fail("auto-recall loaded a model"))
+    block, _ = HookService().recall_block("ses_other", BETA, "please list files like last time")
+    assert BETA_LIST in block

@@ -146,25 +146,37 @@ def test_one_turn(tmp_path: Path) -> None:
     ops = [(r["op"], r.get("session")) for r in requests]
     assert ops == [("message", "ses_a"), ("system", "ses_b"), ("compact", "ses_a"), ("idle", "ses_a")], ops
     assert requests[0]["text"] == "how did we deploy last time?" and requests[0]["directory"] == "/proj"
+    assert requests[0]["message"] == "msg_1"  # the message being answered, never a recall candidate
 
-    parts = results[1]["out"]["parts"]
-    assert len(parts) == 2
-    recall = parts[1]
-    assert recall["text"].startswith("<recollect-recall>") and recall["synthetic"] is True
-    assert recall["messageID"] == "msg_1" and recall["sessionID"] == "ses_a"
-    assert len(recall["id"]) == 30 and recall["id"].startswith("prt_")
-    int(recall["id"][4:16], 16)  # OpenCode's shape: 12 hex digits of time, then 14 base62
-
+    # The recall block goes to the system prompt, never into the transcript.
+    assert len(results[1]["out"]["parts"]) == 1
     for i in (2, 3, 4):
         assert results[i]["out"]["system"] == [
             "base",
             "<recollect-memory>\nINJECT for how did we deploy last time?\n</recollect-memory>\n",
+            "<recollect-recall>\nRECALL\n</recollect-recall>",
         ]
     assert results[5]["out"]["system"][1].startswith("<recollect-memory>\nSYSTEM ONLY")
+    assert len(results[5]["out"]["system"]) == 2
     assert results[6]["out"]["context"] == [
         "<recollect-context>\nCARD how did we deploy last time?\n</recollect-context>"
     ]
     assert "error" not in log.lower(), log
+
+
+def test_one_live_recall_block_per_session(tmp_path: Path) -> None:
+    turns: list[dict[str, Any]] = []
+    for i in range(20):
+        turns += [chat("ses_a", f"what about step {i:02d}, like last time?"), system("ses_a")]
+    turns += [chat("ses_a", "now list the files"), system("ses_a")]
+    results, _, _, _ = run_plugin(tmp_path, turns)
+    systems = [r["out"]["system"] for r in results if r["hook"] == "experimental.chat.system.transform"]
+    # Positive control: every cue turn carries its block...
+    assert all(sum("<recollect-recall>" in s for s in system) == 1 for system in systems[:20])
+    # ...one per prompt, the same size after 20 cue turns as after one, and gone after a plain message.
+    assert len("".join(systems[19])) == len("".join(systems[0]))
+    assert not any("<recollect-recall>" in s for s in systems[20])
+    assert all(len(r["out"]["parts"]) == 1 for r in results if r["hook"] == "chat.message")
 
 
 def test_no_cue_adds_no_part(tmp_path: Path) -> None:

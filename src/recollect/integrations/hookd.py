@@ -41,7 +41,7 @@ def handle(service: HookService, request: dict[str, Any]) -> dict[str, Any]:
     if op == "ping":
         return {"pong": True}
     if op == "message":
-        return service.on_message(session, directory, _str(request, "text"))
+        return service.on_message(session, directory, _str(request, "text"), _str(request, "message"))
     if op == "system":
         return service.on_system(directory)
     if op == "compact":
@@ -97,17 +97,8 @@ def _warm(service: HookService) -> None:
     """Pay, off the request path, what the first history cue would: imports, and whatever the
     search loads once per process (e.g. an embedding model). A search matching nothing does it."""
     try:
-        from recollect import history
-        from recollect.search.scope import Filters
-
         if service.settings.auto_recall and service.paths.data_dir.exists():
-            history.search(
-                "warm",
-                Filters(scope="session", sessions=["-"]),
-                limit=1,
-                config=service.recall_config(),
-                sync_first=False,
-            )
+            service.recall_block("", os.getcwd(), "last time: warm")
     except Exception as exc:  # only a warm-up: the real request will report a real problem
         service.log(f"warm-up: {type(exc).__name__}: {exc}")
 

@@ -22,64 +22,30 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import subprocess
 import sys
 import threading
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from recollect.config import Config, ConfigError, Paths, load_config, resolve_paths
+from recollect.integrations import autorecall
+from recollect.integrations.autorecall import RECALL_END as RECALL_END  # re-exported: the cue rules and
+from recollect.integrations.autorecall import RECALL_MAX_CHARS as RECALL_MAX_CHARS  # the block live with
+from recollect.integrations.autorecall import RECALL_TAG as RECALL_TAG  # auto-recall
+from recollect.integrations.autorecall import derive_query as derive_query
+from recollect.integrations.autorecall import detect_cue, strip_cues, word_count
 
 if TYPE_CHECKING:
     from recollect.search.ceiling import Ceiling
 
-RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
 CONTEXT_TAG, CONTEXT_END = "<recollect-context>", "</recollect-context>"
-RECALL_MAX_CHARS = 900
-RECALL_SESSIONS = 3
-QUERY_WORDS = 24  # words of the message searched for on a cue
 LOG_NAME = "opencode-plugin.log"
 EXTRACT_URL_ENV = "RECOLLECT_OPENCODE_URL"  # read by `recollect extract` (extract/settings.py)
-
-# History cues (seed 000 §8): phrases that mean "look at earlier sessions". English ones match on
-# word boundaries, case-insensitively; Chinese ones anywhere. Longer phrases first, so the query
-# derived from the rest of the message loses the whole cue.
-CUES_EN = (
-    "what did we decide",
-    "what we decided",
-    "same as last time",
-    "same as before",
-    "like last time",
-    "like before",
-    "last time",
-)
-CUES_ZH = ("跟之前一样", "像上次那样", "我们决定", "上次", "之前")
-_CUE_EN_RE = re.compile(r"\b(" + "|".join(re.escape(c).replace(r"\ ", r"\s+") for c in CUES_EN) + r")\b", re.I)
-_CUE_ZH_RE = re.compile("|".join(re.escape(c) for c in CUES_ZH))
-
-
-def detect_cue(text: str) -> str | None:
-    """The first history cue in `text`, normalised (lower case, single spaces), or None."""
-    found: list[tuple[int, str]] = []
-    m = _CUE_EN_RE.search(text)
-    if m:
-        found.append((m.start(), " ".join(m.group(1).lower().split())))
-    z = _CUE_ZH_RE.search(text)
-    if z:
-        found.append((z.start(), z.group(0)))
-    return min(found)[1] if found else None
-
-
-def derive_query(text: str, max_words: int = QUERY_WORDS) -> str:
-    """The message without its cue phrases: what to search earlier sessions for. Bounded: a long
-    message would make a slow search (an OR over every word) for a hint that must stay cheap."""
-    rest = _CUE_ZH_RE.sub(" ", _CUE_EN_RE.sub(" ", text))
-    return " ".join(rest.split()[:max_words])[:400]
 
 
 @dataclass(frozen=True)
@@ -88,9 +54,6 @@ class PluginSettings:
 
     inject: bool = True  # memory tiers in the system prompt
     auto_recall: bool = True  # history cues -> recall block
-    # Auto-recall runs on the message's critical path: words only by default (the semantic arm
-    # doubled its cost in bench/bench_plugin.py); the agent's own searches stay hybrid.
-    auto_recall_semantic: bool = False
     compaction_recall: bool = True  # session card + memories into the compaction prompt
     sync_on_idle: bool = True  # `recollect index` after a session goes idle
     idle_sync_seconds: float = 30.0  # at most one idle sync per this many seconds
@@ -257,44 +220,42 @@ class HookService:
 
         return injection_block(self._space(directory), text)
 
-    def recall_block(self, session: str, directory: str, text: str) -> tuple[str, str | None]:
-        """(block, cue). The block is empty without a cue, or when no earlier session matches well."""
+    def recall_block(self, session: str, directory: str, text: str, message: str = "") -> tuple[str, str | None]:
+        """(block, cue). The block is empty without a cue, or when no earlier session answers well
+        enough (integrations/autorecall.py). `message` is the id of the message being answered: it is
+        never a candidate, even when the idle sync already indexed it."""
         if not self.settings.auto_recall:
             return "", None
         cue = detect_cue(text)
         if cue is None:
             return "", None
-        query = derive_query(text)
-        if not query:
-            return "", cue
+        if word_count(strip_cues(text)) < 1:
+            return "", cue  # a cue and nothing else ("上次呢?"): nothing to look for
         from recollect import history
+        from recollect.index.store import IndexUnavailable
         from recollect.search.scope import Filters
 
         ceiling = self.ceiling(directory)
-        filters = Filters(
-            scope=ceiling.narrow("project"),
-            directory=directory,
-            # The session asking is left out in its own store only, not by raw id in every store.
-            exclude_sessions=history.own_session(session, self.recall_config()) if session else [],
-            ceiling=ceiling,
-        )
-        result = history.search(
-            query, filters, limit=RECALL_SESSIONS * 2, per_session=1, config=self.recall_config(), sync_first=False
-        )
-        terms = set(result.terms)
-        # Silence beats noise: a session must match at least half the query's words.
-        need = max(1, (len(terms) + 1) // 2)
-        hits = [h for h in result.hits if len(set(h.matched)) >= need][:RECALL_SESSIONS]
-        return format_recall(cue, hits), cue
-
-    def recall_config(self) -> Config | None:
-        """The config auto-recall searches with: semantic search off unless asked for."""
-        self._refresh()
-        config = self._config
-        if config is None or self.settings.auto_recall_semantic:
-            return config
-        embeddings = {**config.section("embeddings"), "enabled": False}
-        return replace(config, raw={**config.raw, "embeddings": embeddings})
+        config = self._config or load_config(self.paths)
+        try:
+            with history.open_index(config) as conn:
+                filters = Filters(
+                    scope=ceiling.narrow("project"),
+                    directory=directory,
+                    # The session asking and its family, in its own store only (not by raw id in every store).
+                    exclude_sessions=autorecall.family(
+                        conn, (history.own_session(session, config) or [session]) if session else []
+                    ),
+                    exclude_messages=[message] if message else [],
+                    ceiling=ceiling,
+                )
+                entries = autorecall.find(conn, text, filters)
+        except IndexUnavailable as exc:
+            self.log(f"auto-recall skipped: {exc}")
+            return "", cue
+        if entries and filters.project_root:
+            autorecall.file_freshness(filters.project_root, entries)
+        return autorecall.format_block(cue, entries, directory), cue
 
     def _pool(self) -> ThreadPoolExecutor:
         if self._executor is None:
@@ -309,7 +270,7 @@ class HookService:
         except (OSError, ValueError):
             return False
 
-    def on_message(self, session: str, directory: str, text: str) -> dict[str, Any]:
+    def on_message(self, session: str, directory: str, text: str, message: str = "") -> dict[str, Any]:
         out: dict[str, Any] = {"inject": "", "recall": "", "cue": None}
         if self.ours(directory):
             return out
@@ -319,7 +280,7 @@ class HookService:
         pending = None
         if self.settings.auto_recall and detect_cue(text):
             self._refresh()
-            pending = self._pool().submit(self.recall_block, session, directory, text)
+            pending = self._pool().submit(self.recall_block, session, directory, text, message)
         try:
             out["inject"] = self.injection(directory, text)
         except Exception as exc:  # one failing tier must not cost the other
@@ -497,26 +458,3 @@ class HookService:
             self._sync_timer.cancel()
         if self._executor is not None:
             self._executor.shutdown(wait=False)
-
-
-def format_recall(cue: str, hits: list[Any]) -> str:
-    """The auto-recall block: at most `RECALL_MAX_CHARS`, one entry per session."""
-    if not hits:
-        return ""
-    head = (
-        f'{RECALL_TAG}\nAuto-recall (recollect) for "{cue}": earlier sessions of this project that may hold the '
-        "answer. They describe the past: check before relying on them; read more with recollect_history_read."
-    )
-    entries: list[str] = []
-    budget = RECALL_MAX_CHARS - len(head) - len(RECALL_END) - 2
-    for i, hit in enumerate(hits, 1):
-        title = _one_line(hit.title or "(untitled)", 70)
-        first = f'{i}. "{title}" ({_date(hit.time)}, {hit.directory}) cursor {hit.cursor}'
-        room = budget - sum(len(e) + 1 for e in entries) - len(first) - 5
-        if room < 0:
-            break
-        snippet = _one_line(hit.snippet, min(200, room))
-        entries.append(first + (f"\n   {snippet}" if snippet and room > 20 else ""))
-    if not entries:
-        return ""
-    return "\n".join([head, *entries, RECALL_END])

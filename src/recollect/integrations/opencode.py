@@ -37,13 +37,14 @@ from typing import Any
 from recollect.config import ConfigError, Paths, load_config, resolve_paths, xdg_dir
 from recollect.errors import RecollectError
 from recollect.integrations import jsonc
+from recollect.text.markers import RECALL_AGENT
 
 DEFAULT_OPENCODE_VERSION = "1.18.33"
 SERVER_KEY = "recollect"
 MCP_TIMEOUT_MS = 20000  # connect and per call; long calls send progress every 2 s, which resets it (docs/mcp.md)
 PLUGIN_PACKAGE = "@opencode-ai/plugin"
 PLUGIN_FILE = "plugin/recollect.js"
-AGENT_FILE = "agent/recall.md"
+AGENT_FILE = f"agent/{RECALL_AGENT}.md"  # the name is how the indexer recognises its runs (text/markers.py)
 MARK = "managed by recollect"  # present in every file we write; how we recognise ours
 MANIFEST_VERSION = 1
 SCHEMA_URL = "https://opencode.ai/config.json"
@@ -53,9 +54,11 @@ PINNED_ENV = ("RECOLLECT_HOME",)
 AGENT_TEXT = """---
 # {mark} (`recollect uninstall opencode` removes this file)
 description: >-
-  Looks up earlier coding sessions and curated memory with recollect, and answers with the source
-  sessions (id, title, directory). Use it when the user refers to earlier work ("last time",
-  "what did we decide", "how did we fix X before").
+  Looks up earlier coding sessions and curated memory with recollect, and answers with its sources
+  as cursors. Use it when the user refers to earlier work ("last time", "what did we decide",
+  "how did we fix X before", 上次, 之前). Follow-up questions about a recalled session go back to
+  this agent, with the cursor it gave: do not answer them from the first answer or from an
+  auto-recall block.
 mode: subagent
 tools:
   "*": false
@@ -82,9 +85,11 @@ How to work:
 
 Your answer goes to the parent agent, not to the user:
 - First the answer itself, short and concrete: the commands, settings, file names or decision.
-- Then "Sources:", one line per session you used: session id, title, directory (and date).
+- Then "Sources:", one line per session you used: its cursor (from the hit you read), title,
+  directory and date. The parent sends follow-up questions back to you with these cursors; read
+  from them again rather than answering from memory.
 - Say what you could not find, and what you searched, rather than guessing.
-- Do not paste raw transcript pages, and give message cursors only if asked for them.
+- Do not paste raw transcript pages.
 - You see history, not the current files: say that facts from old sessions may have changed
   since, and should be checked before relying on them.
 - Never call recollect_memory_remember or recollect_memory_forget: you only read.

@@ -1,4 +1,5 @@
-// recollect for OpenCode: memory injection, auto-recall on history cues, compaction recall, idle sync.
+// recollect for OpenCode: memory injection and auto-recall on history cues (both in the system prompt),
+// compaction recall, idle sync.
 // This file is managed by recollect (`recollect install opencode`); `recollect uninstall opencode` removes it.
 //
 // This file holds no logic of its own. It forwards hook inputs to one long-lived Python helper
@@ -154,30 +155,12 @@ async function call(op, payload, timeoutMs) {
   return answer
 }
 
-// --- ids ----------------------------------------------------------------------------------------
-
-// An id shaped like OpenCode's own ascending part ids ("prt_" + 12 hex of time + 14 base62), one
-// millisecond ahead so our part sorts after the user's text.
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-let idClock = 0
-let idCounter = 0
-function partId() {
-  const ts = Date.now() + 1
-  if (ts !== idClock) {
-    idClock = ts
-    idCounter = 0
-  }
-  idCounter += 1
-  const time = ((BigInt(ts) * 0x1000n + BigInt(idCounter)) & 0xffffffffffffn).toString(16).padStart(12, "0")
-  let rand = ""
-  for (let i = 0; i < 14; i++) rand += BASE62[Math.floor(Math.random() * 62)]
-  return `prt_${time}${rand}`
-}
-
 // --- per-session cache of the current message's injection --------------------------------------
 
 // The system transform runs for every LLM call of a turn (steps, title, compaction): it reuses the
-// block computed for the turn's user message instead of asking again.
+// blocks computed for the turn's user message instead of asking again. The entry is replaced by the
+// next user message, so a session has at most one live recall block, and only for the turn whose
+// message carried the cue: nothing is added to the transcript, so nothing piles up across turns.
 const cache = new Map()
 function remember(sessionID, entry) {
   cache.delete(sessionID)
@@ -217,22 +200,13 @@ export const RecollectPlugin = async (input) => {
       const sessionID = inp?.sessionID || out?.message?.sessionID
       if (!sessionID) return
       const text = userText(out?.parts)
-      const answer = await call("message", { session: sessionID, directory, text })
+      const message = inp?.messageID || out?.message?.id || ""
+      const answer = await call("message", { session: sessionID, directory, text, message })
       if (!answer) {
         cache.delete(sessionID)
         return
       }
-      remember(sessionID, { inject: answer.inject || "", text: text.slice(0, 2000) })
-      if (answer.recall && Array.isArray(out?.parts) && out?.message?.id) {
-        out.parts.push({
-          id: partId(),
-          sessionID,
-          messageID: out.message.id,
-          type: "text",
-          text: answer.recall,
-          synthetic: true,
-        })
-      }
+      remember(sessionID, { inject: answer.inject || "", recall: answer.recall || "", text: text.slice(0, 2000) })
     },
 
     "experimental.chat.system.transform": async (inp, out) => {
@@ -241,10 +215,12 @@ export const RecollectPlugin = async (input) => {
       if (!entry) {
         const answer = await call("system", { session: sessionID, directory })
         if (!answer) return
-        entry = { inject: answer.inject || "", text: "" }
+        entry = { inject: answer.inject || "", recall: "", text: "" }
         if (sessionID) remember(sessionID, entry)
       }
-      if (entry.inject && Array.isArray(out?.system)) out.system.push(entry.inject)
+      if (!Array.isArray(out?.system)) return
+      if (entry.inject) out.system.push(entry.inject)
+      if (entry.recall) out.system.push(entry.recall)
     },
 
     "experimental.session.compacting": async (inp, out) => {

@@ -1,0 +1,494 @@
+"""Auto-recall: on a history cue ("last time", 上次 …), the earlier sessions of this project that
+answered what the message asks, as one small block for the system prompt. Owned here: cue detection,
+the query's words, retrieval and ranking for this one purpose, collapsing, freshness, the block.
+
+Why its own retrieval rather than `search.rank.search`: the general search plans its terms over the
+whole index (a term in more than 5 % of chunks is dropped, for speed on big stores). On a small,
+young store that drops exactly the topic words, and the message being answered (indexed by the idle
+sync) and its own session count in those statistics. Here the statistics are taken over the
+sessions the block may name: inside the scope, with the current session, its family (parent,
+children, siblings) and the message itself already excluded, and recollect's own sessions left out
+(the one scope predicate does that).
+
+Ranking prefers sessions that answered: a word found in what the assistant concluded (its text,
+a compaction summary, the card's decision and outcome lines) counts for more than the same word in
+what someone asked. Sessions that asked the same question collapse into one entry. A session must
+cover at least half of the message's words, counted in words of either script (a run of Chinese
+characters counts half a word per character, however it is cut into bigrams), weighted by how rare
+each word is among the candidates; below that the block stays empty. Nothing here syncs, embeds or
+waits on a model: it runs on the message's critical path.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sqlite3
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from recollect.text.tokenize import query_terms
+
+if TYPE_CHECKING:
+    from recollect.search.scope import Filters
+
+RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
+RECALL_MAX_CHARS = 1_200  # per block, like seed 002's maxInjectChars for memories
+RECALL_SESSIONS = 3
+MIN_COVERAGE = 0.5  # share of the message's (weighted) words a session must contain
+CHUNK_ROWS = 600  # matching chunks read per cue; below it the statistics are exact
+CARD_ROWS = 100
+SHORTLIST = 40
+SAME_QUESTION = 0.6  # word overlap (Jaccard) at which two sessions asked the same thing
+GIT_TIMEOUT_S = 0.4
+FILES_PER_ENTRY = 3
+# How much a word counts where it was found: in an answer, in tool traffic, only in the question.
+ANSWER, TOOLS, QUESTION = 1.0, 0.8, 0.55
+ANSWER_CLASSES = {"assistant_text", "summary"}
+QUESTION_CLASSES = {"user_text", "subtask"}
+
+# --- cues --------------------------------------------------------------------------------------
+#
+# A small lexicon per language of expressions that point at earlier work. English matches on word
+# boundaries, case-insensitively; "before" and "earlier" count only as adverbs (ending a clause, or
+# after like/as/than), never as "before the deploy". Chinese 之前/以前 count when they start a clause
+# or follow a subject or a comparison (我们之前, 跟之前), never as "部署之前" (before deploying).
+_EN = [  # point at a time or a decision: named as the cue when present
+    r"what (?:did|do|have) we (?:decide|agree|choose|pick|settle|conclude)\w*(?: on)?",
+    r"what we (?:decided|agreed|chose|picked|settled on)",
+    r"we (?:already |previously )?(?:decided|agreed|discussed|settled on|talked about)",
+    r"same (?:as|way as) (?:before|last time|earlier|we did)",
+    r"(?:just )?(?:like|as) (?:before|last time|earlier|we did)",
+    r"last time",
+    r"the other day",
+    r"last (?:week|month|session)",
+    r"previously",
+    r"yesterday",
+    r"(?:before|earlier)(?=\s*(?:[.?!,;:)]|$))",
+    r"earlier (?:session|conversation|discussion|chat)",
+]
+_EN_QUESTIONS = [  # ask about earlier work without naming when
+    r"(?:how|why|where|which|what|when) did we",
+    r"did we (?:ever|already)",
+    r"remind me",
+]
+_ZH = [
+    "跟之前一样",
+    "和之前一样",
+    "像之前那样",
+    "跟上次一样",
+    "和上次一样",
+    "像上次那样",
+    "上一次",
+    "上次",
+    "上回",
+    "那次",
+    "先前",
+    "此前",
+    "早先",
+    "以往",
+    "还记得",
+    "我们决定",
+    "决定过",
+    "讨论过",
+    "照旧",
+    "老样子",
+]
+_ZH_BEFORE = r"(?:(?<![\u4e00-\u9fff])|(?<=[跟和像同与按照如们我你]))(?:之前|以前)(?:一样|那样)?"
+
+
+def _en(patterns: list[str]) -> str:
+    return r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in patterns) + r")\b"
+
+
+_STRONG_RE = re.compile(_en(_EN) + "|" + "|".join(re.escape(c) for c in _ZH) + "|" + _ZH_BEFORE, re.I)
+_WEAK_RE = re.compile(_en(_EN_QUESTIONS), re.I)
+CUE_RE = re.compile(_STRONG_RE.pattern + "|" + _WEAK_RE.pattern, re.I)
+
+
+def detect_cue(text: str) -> str | None:
+    """The first history cue in `text` that names a time or a decision, else the first question about
+    earlier work ("how did we …"); normalised (lower case, single spaces), or None."""
+    m = _STRONG_RE.search(text) or _WEAK_RE.search(text)
+    return " ".join(m.group(0).lower().split()) if m else None
+
+
+def strip_cues(text: str) -> str:
+    return CUE_RE.sub(" ", text)
+
+
+def derive_query(text: str, max_words: int = 24) -> str:
+    """The message without its cues, bounded: what the block was looked up for (logged)."""
+    return " ".join(strip_cues(text).split()[:max_words])[:400]
+
+
+# --- the message's words ---------------------------------------------------------------------
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_PIECE = re.compile(f"[{_CJK}]+|[^\\s{_CJK}]+")
+# Particles that end a Chinese word (never inside one in practice): a run is cut at them.
+_ZH_PARTICLES = re.compile("[的了吗呢吧啊呀么]")
+# Words about the conversation itself, not its topic: found in the question, never in the answer.
+META_WORDS = frozenset(
+    "session sessions conversation chat remember recall recalled discuss discussed talk talked mention "
+    "mentioned said tell please again thing things 记得 一下 请问 我们 你们 什么 怎么 如何 一样 那样 这个 那个".split()
+)
+QUERY_WORDS = 24
+
+
+@dataclass
+class Unit:
+    """One word of the message (or one character of a Chinese run), and the index terms that cover it."""
+
+    terms: tuple[str, ...]
+    weight: float  # in words: 1 for a latin word, 0.5 for a CJK character
+    cjk: bool
+
+
+def message_units(text: str, max_words: int = QUERY_WORDS) -> list[Unit]:
+    """The words to look for: the message without its cues and meta words, each as a `Unit`."""
+    units: list[Unit] = []
+    words = 0.0
+    for piece in _PIECE.findall(strip_cues(text)):
+        if words >= max_words:
+            break
+        if piece[0] >= "\u3040" and re.match(f"[{_CJK}]", piece):
+            for run in _ZH_PARTICLES.split(piece):
+                if not run:
+                    continue
+                if len(run) == 1:
+                    units.append(Unit((run,), 0.5, True))
+                    words += 0.5
+                    continue
+                bigrams = [run[i : i + 2] for i in range(len(run) - 1)]
+                for i in range(len(run)):
+                    cover = tuple(b for b in (bigrams[i - 1] if i else "", bigrams[i] if i < len(bigrams) else "") if b)
+                    cover = tuple(b for b in cover if b not in META_WORDS)
+                    if cover:
+                        units.append(Unit(cover, 0.5, True))
+                words += len(run) / 2
+        else:
+            terms = tuple(t for t in query_terms(piece) if t not in META_WORDS)
+            if terms:
+                units.append(Unit(terms, 1.0, False))
+                words += 1
+    return units
+
+
+def word_count(text: str) -> float:
+    """Words of either script: latin words, plus half a word per CJK character."""
+    return sum(len(p) / 2 if re.match(f"[{_CJK}]", p) else 1.0 for p in _PIECE.findall(text))
+
+
+# --- retrieval -------------------------------------------------------------------------------
+
+
+@dataclass
+class Evidence:
+    """What one candidate session holds, by kind, folded for substring tests."""
+
+    sid: int
+    answer: list[tuple[str, str, str]] = field(default_factory=list)  # (folded, text, message id)
+    question: list[tuple[str, str, str]] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Entry:
+    session_id: str
+    source: str
+    title: str
+    directory: str
+    time: int
+    cursor: str
+    snippet: str
+    score: float
+    coverage: float
+    files: list[str]
+    question_terms: frozenset[str]
+    also_asked: int = 0
+    freshness: str = ""
+
+
+def _fold(text: str) -> str:
+    return text.lower() if text.isascii() else text.casefold()
+
+
+def family(conn: sqlite3.Connection, sessions: list[str]) -> list[str]:
+    """`sessions` (the host's current session: `source::id`, or a raw id meaning any source) with their
+    parents, children and everything under the same root, qualified like the reference they came from."""
+    out: list[str] = []
+    for ref in sessions:
+        source, _, native = ref.rpartition("::")
+        out.append(ref)
+        same = "source_id = :source AND " if source else ""
+        rows = conn.execute(
+            f"SELECT native_id FROM session WHERE {same}(native_id = :id OR parent_id = :id "
+            f"OR native_id = (SELECT parent_id FROM session WHERE {same}native_id = :id) "
+            f"OR root_id = (SELECT coalesce(root_id, native_id) FROM session WHERE {same}native_id = :id) "
+            f"OR native_id = (SELECT root_id FROM session WHERE {same}native_id = :id))",
+            {"source": source, "id": native},
+        ).fetchall()
+        out.extend(f"{source}::{r[0]}" if source else r[0] for r in rows)
+    return list(dict.fromkeys(out))
+
+
+def _idf(n: int, df: int) -> float:
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def _present(unit: Unit, folded: str) -> bool:
+    return any(t in folded for t in unit.terms)
+
+
+def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = RECALL_SESSIONS) -> list[Entry]:
+    """The best earlier sessions for `text` within `filters`, best first; empty when none covers enough."""
+    from recollect.search.rank import document_frequencies, fts_match
+    from recollect.search.scope import predicate
+
+    units = message_units(text)
+    terms = list(dict.fromkeys(t for u in units for t in u.terms))
+    if not terms:
+        return []
+    known = document_frequencies(conn, terms)
+    # A Chinese bigram nothing in the index ever contained is a cut across two words, not a word.
+    units = [u for u in units if not u.cjk or any(known[t] for t in u.terms)]
+    searchable = [t for t in terms if known[t]]
+    if not units or not searchable:
+        return []
+    filters = filters.resolve(conn)
+    chunk_where, chunk_params = predicate(filters)
+    session_where, session_params = predicate(filters, chunk_alias=None)
+    match = fts_match(searchable)
+    rows = conn.execute(
+        "SELECT c.sid, c.class, c.message_id, c.text FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
+        f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} ORDER BY bm25(chunk_fts) LIMIT ?",
+        [match, *chunk_params, CHUNK_ROWS],
+    ).fetchall()
+    card_sids = [
+        r[0]
+        for r in conn.execute(
+            f"SELECT s.sid FROM card_fts JOIN session s ON s.sid = card_fts.rowid WHERE card_fts MATCH ? "
+            f"AND {session_where} ORDER BY bm25(card_fts) LIMIT ?",
+            [match, *session_params, CARD_ROWS],
+        )
+    ]
+    order = list(dict.fromkeys([*(r[0] for r in rows), *card_sids]))
+    if not order:
+        return []
+    evidence = {sid: Evidence(sid) for sid in order}
+    asking = " ".join(_fold(text).split())
+
+    def is_this_message(line: str) -> bool:
+        # The message being answered, wherever the idle sync put it (a chunk, a card's first line or title).
+        flat = " ".join(line.split())
+        return bool(flat) and (asking.startswith(flat) or flat.startswith(asking))
+
+    for sid, klass, message_id, body in rows:
+        item = (_fold(body), body, message_id)
+        if klass in QUESTION_CLASSES and is_this_message(item[0]):
+            continue
+        if klass in ANSWER_CLASSES:
+            evidence[sid].answer.append(item)
+        elif klass in QUESTION_CLASSES:
+            evidence[sid].question.append(item)
+        else:
+            evidence[sid].tools.append(item[0])
+    cards = _cards(conn, order)
+    for sid, card in cards.items():
+        ev = evidence[sid]
+        for line in (card["title"], card["first_human"]):
+            if line.strip() and not is_this_message(_fold(line)):
+                ev.question.append((_fold(line), line, ""))
+        asked = "\n".join(q[0] for q in ev.question)
+        for line in [*card["decisions"].splitlines(), card["last_outcome"]]:
+            # The card's decision lines come from questions too ("should we use X?"): those are not answers.
+            if line.strip() and _fold(line) not in asked:
+                ev.answer.append((_fold(line), line, ""))
+        ev.tools.append(_fold(card["identifiers"] + "\n" + card["files"] + "\n" + card["errors"]))
+    # Statistics over the candidates: exact when every matching chunk was read, else the index's own.
+    exact = len(rows) < CHUNK_ROWS
+    total = conn.execute(f"SELECT count(*) FROM session s WHERE {session_where}", session_params).fetchone()[0]
+    chunks_total = max(1, conn.execute("SELECT max(id) FROM chunk").fetchone()[0] or 1)
+    haystacks = {
+        sid: "\n".join([*(a[0] for a in ev.answer), *(q[0] for q in ev.question), *ev.tools])
+        for sid, ev in evidence.items()
+    }
+    weights: list[float] = []
+    for unit in units:
+        if exact:
+            df = sum(1 for h in haystacks.values() if _present(unit, h))
+            idf = _idf(max(total, df), df)
+        else:
+            df = max((known[t] for t in unit.terms), default=0)
+            idf = _idf(chunks_total, df)
+        weights.append(unit.weight * idf)
+    whole = sum(weights) or 1.0
+    entries = [_score(cards[sid], evidence[sid], units, weights, whole) for sid in order if sid in cards]
+    entries = [e for e in entries if e is not None and e.coverage >= MIN_COVERAGE]
+    entries.sort(key=lambda e: (-e.score, -e.time))
+    return collapse(entries)[:limit]
+
+
+def _cards(conn: sqlite3.Connection, sids: list[int]) -> dict[int, sqlite3.Row]:
+    conn.row_factory = sqlite3.Row
+    try:
+        marks = ",".join("?" * len(sids[: SHORTLIST * 4]))
+        rows = conn.execute(
+            "SELECT sid, native_id, source_id, title, directory, time_updated, first_human, last_outcome, "
+            f"decisions, identifiers, files, errors FROM session WHERE sid IN ({marks})",
+            sids[: SHORTLIST * 4],
+        ).fetchall()
+    finally:
+        conn.row_factory = None
+    return {r["sid"]: r for r in rows}
+
+
+def _score(card: sqlite3.Row, ev: Evidence, units: list[Unit], weights: list[float], whole: float) -> Entry | None:
+    from recollect.search.rank import make_cursor, snippet
+
+    covered = 0.0
+    score = 0.0
+    for unit, weight in zip(units, weights, strict=True):
+        if any(_present(unit, a[0]) for a in ev.answer):
+            factor = ANSWER
+        elif any(_present(unit, t) for t in ev.tools):
+            factor = TOOLS
+        elif any(_present(unit, q[0]) for q in ev.question):
+            factor = QUESTION
+        else:
+            continue
+        covered += weight
+        score += weight * factor
+    if not covered:
+        return None
+    terms = [t for u in units for t in u.terms]
+    best = max(
+        ev.answer, key=lambda a: sum(w for u, w in zip(units, weights, strict=True) if _present(u, a[0])), default=None
+    )
+    best_covers = best is not None and any(_present(u, best[0]) for u in units)
+    shown = best if best_covers else (ev.question[0] if ev.question else None)
+    message_id = shown[2] if shown and shown[2] else ""
+    return Entry(
+        session_id=card["native_id"],
+        source=card["source_id"],
+        title=card["title"] or card["first_human"][:80],
+        directory=card["directory"],
+        time=card["time_updated"] or 0,
+        cursor=make_cursor(card["source_id"], card["native_id"], message_id),
+        snippet=snippet(shown[1], terms) if shown else "",
+        score=score / whole,
+        coverage=covered / whole,
+        files=[f for f in card["files"].splitlines() if f],
+        question_terms=frozenset(query_terms(strip_cues(card["first_human"] or card["title"] or ""))),
+    )
+
+
+def collapse(entries: list[Entry]) -> list[Entry]:
+    """Sessions that asked the same question become one entry (the best of them, answered first)."""
+    kept: list[Entry] = []
+    for entry in entries:
+        for other in kept:
+            a, b = entry.question_terms, other.question_terms
+            if a and b and len(a & b) / len(a | b) >= SAME_QUESTION:
+                other.also_asked += 1
+                break
+        else:
+            kept.append(entry)
+    return kept
+
+
+# --- freshness -------------------------------------------------------------------------------
+
+
+def file_freshness(root: str, entries: list[Entry], timeout: float = GIT_TIMEOUT_S) -> None:
+    """For files of the current project that an entry names: gone, or changed in git since that session.
+    One bounded `git log` for all entries; a slow or missing git leaves the line out, never fails."""
+    wanted: dict[str, str] = {}  # relative path -> absolute
+    prefix = root.rstrip("/") + "/"
+    for entry in entries:
+        for f in entry.files:
+            if f.startswith(prefix):
+                wanted.setdefault(f[len(prefix) :], f)
+    if not wanted or not os.path.exists(os.path.join(root, ".git")):
+        return
+    oldest = min(e.time for e in entries) // 1000
+    changed: dict[str, int] = {}  # relative path -> newest commit time (s) that touched it
+    try:
+        out = subprocess.run(
+            ["git", "-C", root, "log", f"--since=@{oldest}", "--format=%x00%ct", "--name-only", "--", *wanted],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        ).stdout
+        stamp = 0
+        for line in out.splitlines():
+            if line.startswith("\x00"):
+                stamp = int(line[1:] or 0)
+            elif line.strip():
+                changed[line.strip()] = max(changed.get(line.strip(), 0), stamp)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return
+    for entry in entries:
+        notes = []
+        for f in entry.files:
+            rel = f[len(prefix) :] if f.startswith(prefix) else None
+            if rel is None or rel not in wanted:
+                continue
+            if not Path(f).exists():
+                notes.append(f"{rel} no longer exists")
+            elif changed.get(rel, 0) * 1000 > entry.time:
+                notes.append(f"{rel} changed in git since")
+            else:
+                notes.append(f"{rel} unchanged")
+            if len(notes) >= FILES_PER_ENTRY:
+                break
+        entry.freshness = "; ".join(notes)
+
+
+# --- the block -------------------------------------------------------------------------------
+
+
+def _one_line(text: str, limit: int) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def _date(ms: int) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(ms / 1000)) if ms else "?"
+
+
+def format_block(cue: str, entries: list[Entry], directory: str = "", max_chars: int = RECALL_MAX_CHARS) -> str:
+    """The auto-recall block, at most `max_chars`, one entry per session; empty without entries."""
+    if not entries:
+        return ""
+    head = (
+        f'{RECALL_TAG}\nAuto-recall (recollect) for "{_one_line(cue, 40)}": earlier sessions of this project that '
+        "may answer this. They describe the past: verify before relying on them. For more, or for a follow-up, "
+        "ask @recall with the cursor."
+    )
+    lines: list[str] = []
+    budget = max_chars - len(head) - len(RECALL_END) - 2
+    for i, e in enumerate(entries, 1):
+        where = "" if not directory or e.directory == directory else f", {_one_line(e.directory, 60)}"
+        also = f" (+{e.also_asked} asking the same)" if e.also_asked else ""
+        first = f'{i}. "{_one_line(e.title or "(untitled)", 70)}" ({_date(e.time)}{where}) cursor {e.cursor}{also}'
+        used = sum(len(x) + 1 for x in lines)
+        room = budget - used - len(first) - 1
+        if room < 0:
+            break
+        part = [first]
+        if e.snippet and room > 30:
+            part.append("   " + _one_line(e.snippet, min(220, room - 4)))
+            room -= len(part[-1]) + 1
+        if e.freshness and room > 30:
+            part.append("   files: " + _one_line(e.freshness, room - 11))
+        lines.extend(part)
+    if not lines:
+        return ""
+    return "\n".join([head, *lines, RECALL_END])

@@ -1,0 +1,267 @@
+"""Auto-recall as a retrieval problem (`integrations/autorecall.py`), over a real index of a small,
+young store: the kind where the general search's term pruning dropped the topic words."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from recollect.config import load_config
+from recollect.index import store
+from recollect.index.sync import insert_session
+from recollect.integrations import autorecall
+from recollect.integrations.hooks import HookService
+from recollect.model import Message, Part, Session
+from recollect.search.scope import Filters
+from recollect.text.markers import RECALL_AGENT
+
+PROJ, OTHER, ZH = "/work/proj", "/work/other", "/work/zhproj"
+NOW = int(time.time() * 1000)
+QUESTION = "which job queue library should we use for the worker?"
+
+
+def make(
+    sid: str,
+    directory: str,
+    turns: list[tuple[str, str]],
+    *,
+    parent: str | None = None,
+    agent: str = "build",
+    age_days: float = 3,
+    files: list[str] | None = None,
+) -> Session:
+    stamp = NOW - int(age_days * 86_400_000)
+    messages = []
+    for i, (question, reply) in enumerate(turns):
+        messages.append(
+            Message(
+                id=f"{sid}_u{i}",
+                role="user",
+                time=stamp,
+                agent=agent,
+                parts=[Part(id=f"{sid}_pu{i}", kind="text", text=question)],
+            )
+        )
+        if reply:
+            parts = [Part(id=f"{sid}_pa{i}", kind="text", text=reply)]
+            if files:
+                parts.append(
+                    Part(id=f"{sid}_pt{i}", kind="tool", tool="edit", tool_input={"filePath": files[0]}, files=files)
+                )
+            messages.append(Message(id=f"{sid}_a{i}", role="assistant", time=stamp + 1000, parts=parts))
+    return Session(
+        id=sid,
+        source="opencode",
+        agent_kind="opencode",
+        title=turns[0][0][:50],
+        directory=directory,
+        project_root=directory,
+        parent_id=parent,
+        time_created=stamp,
+        time_updated=stamp + 2000,
+        messages=messages,
+    )
+
+
+STORE = [
+    make(
+        "ses_answer",
+        PROJ,
+        [(QUESTION, "We decided on rq instead of celery for the worker: celery needs a broker we do not run.")],
+        age_days=10,
+        files=[PROJ + "/src/jobs/queue.py"],
+    ),
+    make("ses_asked1", PROJ, [(QUESTION, "I am not sure yet; let me look at the options.")], age_days=5),
+    make("ses_asked2", PROJ, [("Which job queue library should we use for the worker??", "")], age_days=2),
+    make("ses_css", PROJ, [("fix the login page css", "Fixed the flexbox in login.css.")]),
+    make("ses_foreign", OTHER, [(QUESTION, "We decided on dramatiq for the worker queue.")]),
+    make(
+        "ses_zh",
+        ZH,
+        [("部署脚本用什么包管理器？", "我们决定用 pnpm 而不是 npm，因为 lockfile 不兼容。")],
+    ),
+    # The session being answered: the idle sync already indexed the question being asked.
+    make(
+        "ses_current",
+        PROJ,
+        [("What did we decide last time about the job queue library for the worker?", "")],
+        age_days=0,
+    ),
+    # Its recall subagent: the parent's question, and a paraphrase of our tool output.
+    make(
+        "ses_recall",
+        PROJ,
+        [("job queue library decision for the worker", "You decided on rq for the worker queue (ses_answer).")],
+        parent="ses_current",
+        agent=RECALL_AGENT,
+        age_days=0,
+    ),
+]
+
+
+@pytest.fixture
+def index() -> Path:
+    path = load_config().index_path
+    conn = store.connect(path)
+    for s in STORE:
+        insert_session(conn, s, "w", "ses_current" if s.parent_id else None)
+    conn.close()
+    return path
+
+
+CUE = "What did we decide last time about the job queue library for the worker?"
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("previously we used pnpm for this", "previously"),
+        ("How did we handle the timeout before?", "before"),
+        ("how did we fix the flaky auth test", "how did we"),
+        ("Deploy it the same way as last time", "same way as last time"),
+        ("what did we pick for the cache", "what did we pick"),
+        ("do it like we did", "like we did"),
+        ("以前我们怎么处理超时的？", "以前"),
+        ("我们之前用的是哪个库", "之前"),
+        ("还记得那个端口问题吗", "还记得"),
+        ("和上次一样部署", "和上次一样"),
+    ],
+)
+def test_cues_in_either_language(text: str, cue: str) -> None:
+    assert autorecall.detect_cue(text) == cue
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "run the tests before the deploy",
+        "make it earlier than noon",
+        "set the previous_version flag",
+        "what did you change in this file?",
+        "部署之前先跑测试",
+        "在提交以前格式化代码",
+        "修复登录页面的样式",
+    ],
+)
+def test_not_cues(text: str) -> None:
+    assert autorecall.detect_cue(text) is None
+
+
+def test_words_are_counted_in_either_script() -> None:
+    assert autorecall.word_count("deploy the app") == 3
+    assert autorecall.word_count("部署脚本用什么包管理器") == 5.5  # 11 characters, not 10 bigrams
+    # The Chinese message's units weigh what its words do, however many bigrams cover them.
+    units = autorecall.message_units("部署脚本用什么包管理器")
+    assert sum(u.weight for u in units) <= 5.5
+
+
+def test_answering_session_first_current_family_and_foreign_never(index: Path) -> None:
+    block, cue = HookService().recall_block("ses_current", PROJ, CUE, "ses_current_u0")
+    assert cue == "what did we decide"
+    assert block.startswith(autorecall.RECALL_TAG) and "verify before relying" in block
+    assert len(block) <= autorecall.RECALL_MAX_CHARS
+    entries = block.split("\n1. ", 1)[1]
+    assert "cursor opencode::ses_answer::" in entries.split("\n")[0]  # the session that answered, first
+    assert "rq instead of celery" in block
+    for absent in ("ses_current", "ses_recall", "ses_foreign", "ses_css", "dramatiq"):
+        assert absent not in block, (absent, block)
+
+
+def test_sessions_asking_the_same_question_collapse(index: Path) -> None:
+    block, _ = HookService().recall_block("ses_current", PROJ, CUE)
+    assert "+2 asking the same" in block, block
+    assert "ses_asked1" not in block and "ses_asked2" not in block
+
+
+def test_answered_beats_asked(index: Path) -> None:
+    conn = store.connect(load_config().index_path)
+    filters = Filters(
+        scope="project", directory=PROJ, exclude_sessions=autorecall.family(conn, ["opencode::ses_current"])
+    )
+    found = autorecall.find(conn, CUE, filters, limit=10)
+    conn.close()
+    assert found[0].session_id == "ses_answer"
+    # Without collapsing, the ones that only asked still come after the one that answered.
+    assert found[0].also_asked == 2
+
+
+def test_topic_words_survive_on_a_small_young_store(index: Path) -> None:
+    # Every topic word is in most of this store's sessions; all of them still count (the general
+    # search's planner drops terms in over 5 % of chunks, for speed on big stores).
+    conn = store.connect(load_config().index_path)
+    family = autorecall.family(conn, ["opencode::ses_current"])
+    assert set(family) == {"opencode::ses_current", "opencode::ses_recall"}
+    found = autorecall.find(conn, CUE, Filters(scope="project", directory=PROJ, exclude_sessions=family))
+    conn.close()
+    assert [e.session_id for e in found] == ["ses_answer"]
+
+
+def test_the_message_being_answered_is_never_a_candidate(index: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With no session id (say the plugin could not tell), the message itself still never counts:
+    # not its chunk, not the card line the idle sync made of it.
+    monkeypatch.setattr(autorecall, "collapse", lambda entries: entries)  # see every session
+    conn = store.connect(load_config().index_path)
+    filters = Filters(scope="project", directory=PROJ, exclude_messages=["ses_current_u0"])
+    other = "last time, for the worker: which job queue library?"  # positive control: another message
+    assert "ses_current" in {e.session_id for e in autorecall.find(conn, other, filters, limit=10)}
+    assert "ses_current" not in {e.session_id for e in autorecall.find(conn, CUE, filters, limit=10)}
+    conn.close()
+
+
+def test_chinese_question_fires_and_finds_the_answer(index: Path) -> None:
+    block, cue = HookService().recall_block("ses_new", ZH, "我们上次决定部署脚本用哪个包管理器？")
+    assert cue == "上次" and "ses_zh" in block and "pnpm" in block, block
+
+
+def test_silent_when_nothing_scores(index: Path) -> None:
+    service = HookService()
+    assert "ses_answer" in service.recall_block("s", PROJ, "last time: the job queue library")[0]  # control
+    assert service.recall_block("s", PROJ, "last time we tuned the quantum flux capacitor") == ("", "last time")
+    assert service.recall_block("s", PROJ, "上次呢？") == ("", "上次")
+    assert service.recall_block("s", PROJ, "which job queue library for the worker") == ("", None)
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+def test_files_named_by_a_hit_say_whether_they_changed(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    git(root, "init", "-q")
+    git(root, "config", "user.email", "t@example.com")
+    git(root, "config", "user.name", "t")
+    for name in ("kept.py", "edited.py", "gone.py"):
+        (root / "src" / name).write_text("x = 1\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "one")
+    time.sleep(1.1)
+    session_time = int(time.time() * 1000)  # the session ended after the first commit, before the second
+    time.sleep(1.1)
+    (root / "src" / "edited.py").write_text("x = 2\n")
+    git(root, "commit", "-qam", "two")
+    (root / "src" / "gone.py").unlink()
+    entry = autorecall.Entry(
+        session_id="s",
+        source="opencode",
+        title="t",
+        directory=str(root),
+        time=session_time,
+        cursor="c",
+        snippet="",
+        score=1,
+        coverage=1,
+        files=[str(root / "src" / n) for n in ("kept.py", "edited.py", "gone.py")] + ["/elsewhere/x.py"],
+        question_terms=frozenset(),
+    )
+    autorecall.file_freshness(str(root), [entry])
+    assert entry.freshness == "src/kept.py unchanged; src/edited.py changed in git since; src/gone.py no longer exists"
+    block = autorecall.format_block("last time", [entry])
+    assert "files: src/kept.py unchanged" in block
+    # No git repository: no line, and no failure.
+    plain = autorecall.Entry(**{**entry.__dict__, "freshness": ""})
+    autorecall.file_freshness(str(tmp_path / "nowhere"), [plain])
+    assert plain.freshness == ""

@@ -75,6 +75,8 @@ class SessionStamp:
     watermark: str  # opaque; a different value means the session changed
     # Sessions a source knows are children (subagents) of this one; used for parent lookups.
     parent_id: str | None = None
+    # When the source says it last changed (epoch ms, 0 if unknown): a sync reads newest first.
+    updated: int = 0
 
 
 @dataclass

@@ -238,6 +238,8 @@ def _sync_source(
         for native, stamp in scan.stamps.items()
         if indexed.get(native, (0, None))[1] != stamp.watermark and skipped.get(native) != stamp.watermark
     ]
+    # Newest first: during a long first index the sessions people look for first are searchable first.
+    todo.sort(key=lambda stamp: -stamp.updated)
     report.skipped_workers = sum(1 for native in skipped if native in scan.stamps)
     gone_skipped = [native for native in skipped if native not in scan.stamps]
     if gone_skipped:

@@ -33,6 +33,7 @@ from recollect.sources.jsonl import (
     compact_json,
     files_from_input,
     list_dir,
+    newest_mtime,
     parse_line,
     parse_time,
     read_head,
@@ -222,7 +223,9 @@ class ClaudeCodeSource:
                 if first and first != entry.id:
                     original = entries.get(first)
                     mark += f"|from:{first}:{int(original is not None and original.project_dir == entry.project_dir)}"
-            stamps[entry.id] = SessionStamp(id=entry.id, watermark=mark, parent_id=parent)
+            stamps[entry.id] = SessionStamp(
+                id=entry.id, watermark=mark, parent_id=parent, updated=newest_mtime(entry.files)
+            )
         return ScanResult(stamps=stamps, problems=problems)
 
     def read_sessions(self, ids: Iterable[str]) -> Iterator[Session]:

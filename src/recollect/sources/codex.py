@@ -38,6 +38,7 @@ from recollect.sources.jsonl import (
     compact_json,
     files_from_input,
     first_records,
+    newest_mtime,
     parse_time,
     read_jsonl,
     readable,
@@ -230,7 +231,10 @@ class CodexSource:
             # The physical form is part of the mark: plain -> .zst re-reads once, which is cheap and safe.
             suffix = "z" if rollout.path.name.endswith(ZST_SUFFIX) else "p"
             stamps[rollout.id] = SessionStamp(
-                id=rollout.id, watermark=f"{mark}:{suffix}", parent_id=self._parent_of(rollout.path)
+                id=rollout.id,
+                watermark=f"{mark}:{suffix}",
+                parent_id=self._parent_of(rollout.path),
+                updated=newest_mtime([rollout.path]),
             )
         return ScanResult(stamps=stamps, problems=problems)
 

@@ -34,6 +34,7 @@ from recollect.sources.jsonl import (
     compact_json,
     files_from_input,
     list_dir,
+    newest_mtime,
     parse_time,
     read_head,
     read_jsonl,
@@ -164,7 +165,12 @@ class GeminiSource:
                 mark = stat_mark(chat.path)
             except FileNotFoundError:
                 continue
-            stamps[chat.id] = SessionStamp(id=chat.id, watermark=f"{mark}:{chat.path.suffix}", parent_id=chat.parent_id)
+            stamps[chat.id] = SessionStamp(
+                id=chat.id,
+                watermark=f"{mark}:{chat.path.suffix}",
+                parent_id=chat.parent_id,
+                updated=newest_mtime([chat.path]),
+            )
         return ScanResult(stamps=stamps, problems=problems)
 
     def read_sessions(self, ids: Iterable[str]) -> Iterator[Session]:

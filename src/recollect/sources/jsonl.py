@@ -12,6 +12,7 @@ Rules every JSONL source relies on:
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -130,6 +131,15 @@ def stat_mark(path: Path) -> str:
     """The cheap change signal of one file: size and modification time in nanoseconds."""
     st = path.stat()
     return f"{st.st_size}:{st.st_mtime_ns}"
+
+
+def newest_mtime(paths: Iterable[Path]) -> int:
+    """The newest modification time among `paths`, in epoch ms (0 when none can be read): for ordering."""
+    times = []
+    for path in paths:
+        with contextlib.suppress(OSError):
+            times.append(path.stat().st_mtime_ns // 1_000_000)
+    return max(times, default=0)
 
 
 def watermark(paths: Iterable[Path]) -> str:

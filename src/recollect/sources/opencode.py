@@ -319,7 +319,9 @@ class OpenCodeSource:
                 mark = f"seq:{seqs[session_id]}"
             else:
                 mark = "rows:" + ":".join(str(x) for x in [time_updated, *fallback.get(session_id, [])])
-            stamps[session_id] = SessionStamp(id=session_id, watermark=mark, parent_id=parent_id)
+            stamps[session_id] = SessionStamp(
+                id=session_id, watermark=mark, parent_id=parent_id, updated=int(time_updated or 0)
+            )
         return stamps
 
     # -- read ----------------------------------------------------------------------------------
@@ -462,7 +464,12 @@ class OpenCodeSource:
             if message_dir.is_dir():
                 for entry in os.scandir(message_dir):
                     digest.update(self._dir_mark(self.storage_dir / "part" / Path(entry.name).stem).encode())
-            stamps[sid] = SessionStamp(id=sid, watermark=f"json:{digest.hexdigest()}", parent_id=data.get("parentID"))
+            stamps[sid] = SessionStamp(
+                id=sid,
+                watermark=f"json:{digest.hexdigest()}",
+                parent_id=data.get("parentID"),
+                updated=stat.st_mtime_ns // 1_000_000,
+            )
         return stamps
 
     def _read_legacy(self, ids: list[str]) -> Iterator[Session]:

@@ -89,6 +89,9 @@ def test_sessions(two: TwoProjects, bounded: ServerSettings) -> None:
     assert two.beta_session in call_tool("history_sessions", {}, ServerSettings(cwd=str(two.alpha))).text
     refused(call_tool("history_sessions", {"scope": "all"}, bounded))
     refused(call_tool("history_sessions", {"directory": str(two.beta)}, bounded))
+    # Listing a session's children: inside the ceiling it answers, a foreign parent is refused.
+    assert not call_tool("history_sessions", {"parent": two.alpha_session}, bounded).is_error
+    refused(call_tool("history_sessions", {"parent": two.beta_session}, bounded))
 
 
 def test_the_config_ceiling_binds_a_server_started_without_one(two: TwoProjects, isolated_home: Path) -> None:
@@ -155,6 +158,7 @@ async def test_refusals_through_the_sdk_client(two: TwoProjects) -> None:
         return "\n".join(block.text for block in result.content)
 
     async with Client(params, mode="legacy", read_timeout_seconds=120) as client:
+        assert "wider scopes are refused" in (client.instructions or "")  # the model is told up front
         mine = await client.call_tool("history_search", {"query": ALPHA_WORD})
         assert not mine.is_error and two.alpha_session in text(mine)
         wide = await client.call_tool("history_search", {"query": BETA_WORD, "scope": "all"})

@@ -35,6 +35,19 @@ memory_remember (one idea, no secrets). Rules you save wait for the user's revie
 - History shows the past; when it disagrees with the current code, trust the code."""
 
 
+def instructions(settings: ServerSettings) -> str:
+    """The server instructions, plus one line when the operator bounded the scope (so the model does
+    not spend calls on scopes that are refused). The `--scope` flag alone decides it here: the config
+    file is read per call, not at start-up, where a broken one must not stop the server."""
+    if settings.default_scope == "all":
+        return INSTRUCTIONS
+    where = "project" if settings.default_scope == "project" else "directory (and below)"
+    return (
+        f"{INSTRUCTIONS}\n- This server sees only the history of the {where} it runs in; the user set that "
+        "limit, so wider scopes are refused. Say so when a question needs other projects."
+    )
+
+
 def error_reply(text: str, budget: int) -> Reply:
     return Reply(fit(text, budget), {"error": text}, is_error=True)
 

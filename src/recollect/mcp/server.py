@@ -225,7 +225,7 @@ def build_server(settings: ServerSettings, refresher: Refresher | None = None) -
         version=__version__,
         title="recollect",
         description="Search and read earlier coding-agent sessions; recall and keep curated memories.",
-        instructions=registry.INSTRUCTIONS,
+        instructions=registry.instructions(settings),
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )

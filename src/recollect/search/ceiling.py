@@ -110,7 +110,7 @@ class Ceiling:
                 raise self._refusal(
                     f"directory {directory} is outside", "use a directory inside it (or leave 'directory' out)"
                 )
-        self.check_sessions(conn, filters.sessions)
+        self.check_sessions(conn, [*filters.sessions, *([filters.parent] if filters.parent else [])])
 
     def check_sessions(self, conn: sqlite3.Connection, refs: Iterable[str], *, by_message: bool = False) -> None:
         """Refuse any session (or, `by_message`, any message id) that the index holds outside the

@@ -20,11 +20,15 @@ class Embedder(Protocol):
 
     ``model_id`` names the exact model (and for local models its content hash); vectors
     with different ``model_id`` or ``dim`` live in different spaces and must never be
-    compared, so a store keys every vector by it.
+    compared, so a store keys every vector by it. Both are read-only: a provider may compute them
+    (an HTTP provider learns ``dim`` from its first answer).
     """
 
-    model_id: str
-    dim: int
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Return float32 array of shape ``(len(texts), dim)`` with unit-length rows.

@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -100,7 +100,7 @@ class _Tokenizer:
         got = list(map(tokens.get, toks))
         if None in got:
             got = [g if g is not None else self._token(t) for g, t in zip(got, toks, strict=True)]
-        return chain.from_iterable(got)
+        return chain.from_iterable(cast("list[list[int]]", got))
 
     def _token(self, token: str) -> list[int]:
         if token.isascii():
@@ -118,7 +118,7 @@ class _Tokenizer:
                 if got[k] is None:
                     long_number = part.isdigit() and len(part) > _MAX_DIGITS
                     got[k] = words[part] = [] if long_number else self._segment(part.lower())
-        out = list(chain.from_iterable(got))
+        out = list(chain.from_iterable(cast("list[list[int]]", got)))
         self._tokens[token] = out
         return out
 

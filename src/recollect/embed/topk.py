@@ -54,19 +54,19 @@ def top_k(
     if k <= 0 or mat.shape[0] == 0:
         return empty
 
+    cand: np.ndarray | None = None  # the rows scored, when not all of them
     if mask is not None:
         m = np.asarray(mask, dtype=bool)
         if m.shape != (mat.shape[0],):
             raise ValueError(f"mask must have shape ({mat.shape[0]},), got {m.shape}")
-        cand = np.flatnonzero(m)
-        if cand.size == 0:
+        rows = np.flatnonzero(m)
+        if rows.size == 0:
             return empty
         # Scoring only the candidates keeps a narrow filter (one project) cheap.
-        scores = _dot(mat, q, cand if cand.size < mat.shape[0] else None, scales)
-        if cand.size == mat.shape[0]:
-            cand = None
+        scores = _dot(mat, q, rows if rows.size < mat.shape[0] else None, scales)
+        if rows.size < mat.shape[0]:
+            cand = rows
     else:
-        cand = None
         scores = _dot(mat, q, None, scales)
     scores = np.asarray(scores, dtype=np.float32)
     # NaN rows (corrupt or unnormalised vectors) must never win.

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 from recollect.errors import RecollectError
 from recollect.extract.settings import OPENCODE_URL_ENV, ExtractSettings
+from recollect.jsonish import typed
 from recollect.text.markers import WORKER_TITLE_MARKER
 
 log = logging.getLogger("recollect.extract")
@@ -79,25 +80,29 @@ def _number(value: Any) -> float:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
 def typical_cost(model: Mapping[str, Any]) -> float:
-    cost = model.get("cost") if isinstance(model.get("cost"), Mapping) else {}
+    cost = _mapping(model.get("cost"))
     price_in, price_out = _number(cost.get("input")), _number(cost.get("output"))
     return (TYPICAL_INPUT_TOKENS * price_in + TYPICAL_OUTPUT_TOKENS * price_out) / 1e6
 
 
 def _context(model: Mapping[str, Any]) -> int:
-    limit = model.get("limit") if isinstance(model.get("limit"), Mapping) else {}
+    limit = _mapping(model.get("limit"))
     return int(_number(limit.get("context")))
 
 
 def _writes_text(model: Mapping[str, Any]) -> bool:
-    caps = model.get("capabilities") if isinstance(model.get("capabilities"), Mapping) else {}
-    output = caps.get("output") if isinstance(caps.get("output"), Mapping) else {}
+    caps = _mapping(model.get("capabilities"))
+    output = _mapping(caps.get("output"))
     return output.get("text", True) is not False
 
 
 def _choice(provider: str, model_id: str, info: Mapping[str, Any], reason: str) -> ModelChoice:
-    cost = info.get("cost") if isinstance(info.get("cost"), Mapping) else {}
+    cost = _mapping(info.get("cost"))
     return ModelChoice(
         provider, model_id, _context(info), _number(cost.get("input")), _number(cost.get("output")), reason
     )
@@ -124,9 +129,9 @@ def choose_model(
         models = provider.get("models")
         if not isinstance(models, Mapping):
             continue
-        for key, info in models.items():
+        for model_key, info in models.items():
             if isinstance(info, Mapping):
-                table[(str(provider.get("id")), str(info.get("id") or key))] = (provider, info)
+                table[(str(provider.get("id")), str(info.get("id") or model_key))] = (provider, info)
     if configured:
         wanted_provider, _, wanted_model = configured.partition("/")
         found = table.get((wanted_provider, wanted_model))
@@ -289,7 +294,7 @@ class OpenCodeBackend:
             message = data.get("message") if isinstance(data, dict) else None
             name = error.get("name") if isinstance(error, dict) else None
             raise ModelError(f"{choice.id} failed: {': '.join(str(x) for x in (name, message) if x) or error}")
-        parts = reply.get("parts") if isinstance(reply.get("parts"), list) else []
+        parts = typed(reply.get("parts"), list, [])
         return "".join(
             str(p.get("text") or "")
             for p in parts

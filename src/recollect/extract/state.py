@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect.config import Paths, ensure_private_dir
+from recollect.jsonish import typed
 
 STATE_VERSION = 1
 
@@ -65,7 +66,7 @@ def load_state(paths: Paths) -> ExtractState:
         return ExtractState()
     if not isinstance(data, dict):
         return ExtractState()
-    sessions = data.get("sessions") if isinstance(data.get("sessions"), dict) else {}
+    sessions = typed(data.get("sessions"), dict, {})
     sweep = data.get("last_sweep")
     return ExtractState(sessions=dict(sessions), last_sweep=int(sweep) if isinstance(sweep, int) else None)
 

@@ -33,6 +33,8 @@ from recollect.config import Config, ensure_private_dir
 if TYPE_CHECKING:  # numpy is imported only when vectors are used: it costs the CLI's start-up ~0.2 s
     import numpy as np
 
+    from recollect.embed.base import Embedder
+
 log = logging.getLogger(__name__)
 
 # Evidence classes whose meaning is worth embedding; tool inputs and outputs are matched by words.
@@ -277,7 +279,7 @@ class Prefetch:
 
 def backfill(
     conn: sqlite3.Connection,
-    embedder,  # type: ignore[no-untyped-def]
+    embedder: Embedder,
     *,
     renew: Callable[[], None] | None = None,
     progress: Progress | None = None,

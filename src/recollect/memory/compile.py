@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from recollect.memory.files import INDEX_FILE, ROOT_FILE, InvalidMemory, Memory, MemoryRoot, write_text_atomic
@@ -139,6 +140,10 @@ def _region_pattern(name: str) -> re.Pattern[str]:
     )
 
 
+def _fill_region(match: re.Match[str], body: str) -> str:
+    return match.group(1) + body + "\n" + match.group(3)
+
+
 def render_root(existing: str | None, memories: list[Memory], categories: list[str], indexed: set[str]) -> str:
     """ROOT.md with its generated regions refreshed; text outside them is kept byte for byte."""
     text = existing if existing is not None else ROOT_TEMPLATE
@@ -146,7 +151,7 @@ def render_root(existing: str | None, memories: list[Memory], categories: list[s
         body = _render_region(name, memories, categories, indexed)
         pattern = _region_pattern(name)
         if pattern.search(text):
-            text = pattern.sub(lambda m, body=body: m.group(1) + body + "\n" + m.group(3), text, count=1)
+            text = pattern.sub(partial(_fill_region, body=body), text, count=1)
         elif f"<!-- recollect:begin {name} -->" in text or f"<!-- recollect:end {name} -->" in text:
             raise InvalidMemory(
                 f"ROOT.md: the generated region {name!r} has only one of its begin/end markers; "

@@ -899,24 +899,24 @@ def inspect(space: MemorySpace, *, now: datetime | None = None) -> Inspection:
         except InvalidMemory as exc:
             problem(root.path / ROOT_FILE, "root-broken", str(exc))
             planned = []
-        for item in planned:
-            if not item.stale:
+        for compiled in planned:
+            if not compiled.stale:
                 continue
-            if item.path.name == ROOT_FILE:
+            if compiled.path.name == ROOT_FILE:
                 problem(
-                    item.path,
+                    compiled.path,
                     "root-drift",
                     "ROOT.md's generated tables are out of date; run 'recollect memory compile'",
                 )
                 continue
-            want, have = set(listed_slugs(item.text)), set(listed_slugs(item.current or ""))
+            want, have = set(listed_slugs(compiled.text)), set(listed_slugs(compiled.current or ""))
             detail = []
             if want - have:
                 detail.append("missing " + ", ".join(sorted(want - have)))
             if have - want:
                 detail.append("lists absent " + ", ".join(sorted(have - want)))
             problem(
-                item.path,
+                compiled.path,
                 "index-drift",
                 f"index.md is out of date ({'; '.join(detail) or 'lines differ'}); run 'recollect memory compile'",
             )

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from recollect.memory.catalog import Loaded, RootContents
-from recollect.memory.files import Memory
+from recollect.memory.files import Memory, Scope
 
 SCOPE_PRIOR = {"project": 1.0, "global": 0.5}
 REHEARSAL_WEIGHT = 0.1
@@ -86,7 +86,7 @@ def score_memories(
     *,
     now: datetime,
     half_life_days: float,
-    hits: Mapping[str, Mapping[str, int]],
+    hits: Mapping[Scope, Mapping[str, int]],
     limit: int | None = None,
 ) -> list[ScoredMemory]:
     """The memories that share a term with the query, best first (ties by id, then scope).
@@ -103,7 +103,7 @@ def score_memories(
     weights = [(t, idf(sum(len(c.postings.get(t, ())) for c, _ in roots), n)) for t in query]
     now_ts = now.timestamp()
     rate = decay_rate(half_life_days)
-    picked: list[tuple[float, str, str, Loaded]] = []
+    picked: list[tuple[float, str, Scope, Loaded]] = []
     for contents, eligible in roots:
         if not contents.files:
             continue
@@ -132,13 +132,13 @@ def score_memories(
         picked.extend((-float(score[r]), order[r].memory.id, scope, order[r]) for r in rows)
     picked.sort(key=lambda p: (p[0], p[1], p[2]))
     scored: list[ScoredMemory] = []
-    for negative, _, scope, loaded in picked[:limit] if limit is not None else picked:
+    for negative, _, where, loaded in picked[:limit] if limit is not None else picked:
         memory = loaded.memory
         found = {t: loaded.terms[t] for t, _ in weights if t in loaded.terms}
-        relevance = sum(w for t, w in weights if t in loaded.terms)
-        age = None if loaded.when_ts is None else now_ts - loaded.when_ts
-        decay = time_decay(age, pinned=memory.pinned, half_life_days=half_life_days)
-        count = hits.get(scope, {}).get(memory.id, 0)
-        why = Why(found, relevance, SCOPE_PRIOR[scope], decay, rehearsal_boost(count), count)
+        matched = sum(w for t, w in weights if t in loaded.terms)
+        age_s = None if loaded.when_ts is None else now_ts - loaded.when_ts
+        decay = time_decay(age_s, pinned=memory.pinned, half_life_days=half_life_days)
+        recalled = hits.get(where, {}).get(memory.id, 0)
+        why = Why(found, matched, SCOPE_PRIOR[where], decay, rehearsal_boost(recalled), recalled)
         scored.append(ScoredMemory(memory, -negative, why))
     return scored

@@ -35,6 +35,9 @@ from recollect.memory.tombstones import Tombstone, read_tombstones
 # brought back by a sync) and "pending" (valid_from is still in the future).
 SURFACING = "active"
 
+# The roots in the order a lookup tries them.
+NEAREST_FIRST: tuple[Scope, ...] = ("project", "global")
+
 
 @dataclass(frozen=True)
 class MemorySpace:
@@ -131,7 +134,7 @@ class View:
     _eligible: dict[Scope, np.ndarray] = field(default_factory=dict, repr=False)
 
     def entries(self) -> list[Loaded]:
-        return [e for scope in ("project", "global") if scope in self.contents for e in self.contents[scope].entries]
+        return [e for scope in NEAREST_FIRST if scope in self.contents for e in self.contents[scope].entries]
 
     def status(self, memory: Memory) -> str:
         return effective_status(memory, self.now, memory.id in self.tombstones.get(memory.scope, {}))
@@ -196,7 +199,7 @@ class View:
             if entry is not None:
                 return entry
         where = f"the {scope} root" if scope else "the project or global root"
-        forgotten = [s for s in ("project", "global") if memory_id in self.tombstones.get(s, {})]  # type: ignore[index]
+        forgotten = [s for s in NEAREST_FIRST if memory_id in self.tombstones.get(s, {})]
         if forgotten:
             raise MemoryNotFound(f"{memory_id} was forgotten ({forgotten[0]} root); there is nothing to act on")
         raise MemoryNotFound(f"no memory {memory_id} in {where}; 'recollect memory list' shows the ids")

@@ -288,7 +288,7 @@ def window(
         rendered = [_render_message(session, i, messages[i], notes) for i in range(start, end)]
     # Spend the budget nearest the anchor first; drop the farthest messages beyond it.
     order = sorted(range(len(rendered)), key=lambda k: abs(rendered[k].index - anchor))
-    spent, keep = 0, set()
+    spent, keep = 0, set[int]()
     for k in order:
         size = _size(rendered[k])
         if keep and spent + size > budget:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect.config import xdg_dir
+from recollect.jsonish import typed
 from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.jsonl import (
@@ -444,7 +445,7 @@ class _Transcript:
         summary = bool(record.get("isCompactSummary"))
         msg = Message(id=uuid, role="user", time=self._time(when), agent="sidechain" if sidechain else None)
         parts: list[Part] = []
-        blocks: list[Any] = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        blocks: Any = [{"type": "text", "text": content}] if isinstance(content, str) else content
         if not isinstance(blocks, list):
             self.malformed += 1
             return
@@ -508,8 +509,8 @@ class _Transcript:
         if not isinstance(message, dict) or not isinstance(uuid, str) or not isinstance(message.get("content"), list):
             self.malformed += 1
             return
-        api_id = message.get("id") if isinstance(message.get("id"), str) else uuid
-        model = message.get("model") if isinstance(message.get("model"), str) else None
+        api_id = typed(message.get("id"), str, uuid)
+        model = typed(message.get("model"), str, None)
         if model == "<synthetic>":
             model = None  # Claude Code's own stand-in message (errors, interruptions), not a model's
         msg = self.by_api_id.get(api_id)
@@ -543,7 +544,7 @@ class _Transcript:
         if btype == "redacted_thinking":
             return None  # encrypted: nothing a person could read
         if btype in ("tool_use", "server_tool_use"):
-            tool_id = block.get("id") if isinstance(block.get("id"), str) else part_id
+            tool_id = typed(block.get("id"), str, part_id)
             tool_input = block.get("input")
             part = Part(
                 id=tool_id,
@@ -575,7 +576,7 @@ class _Transcript:
         if not isinstance(uuid, str):
             return
         subtype = record.get("subtype")
-        content = record.get("content") if isinstance(record.get("content"), str) else ""
+        content = typed(record.get("content"), str, "")
         time = self._time(when)
         parts: list[Part]
         if subtype == "compact_boundary":

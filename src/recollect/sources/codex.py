@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from recollect.jsonish import typed
 from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.jsonl import (
@@ -395,7 +396,7 @@ class _Builder:
     # -- envelope ---------------------------------------------------------------------------
 
     def _record(self, record: dict[str, Any], line: int) -> None:
-        kind = record.get("type") if isinstance(record.get("type"), str) else None
+        kind = typed(record.get("type"), str, None)
         payload = record.get("payload")
         when = parse_time(record.get("timestamp"))
         if kind in _ENVELOPE_TYPES and isinstance(payload, dict):
@@ -520,7 +521,7 @@ class _Builder:
                 tool=itype.removesuffix("_call"),
                 tool_status="completed" if status in (None, "completed") else str(status),
                 tool_input=action,
-                tool_output=item.get("revised_prompt") if isinstance(item.get("revised_prompt"), str) else None,
+                tool_output=typed(item.get("revised_prompt"), str, None),
                 time=self.last_time,
             )
             self.tools[part.id] = part
@@ -546,9 +547,9 @@ class _Builder:
             if isinstance(block, dict) and block.get("type") in ("input_image", "image"):
                 parts.append(Part(id=f"{pid}:{index}", kind="file", raw_type="input_image", time=self.last_time))
             elif isinstance(block, dict | str):
-                text = block if isinstance(block, str) else block.get("text")
-                if isinstance(text, str) and text.strip():
-                    parts.append(Part(id=f"{pid}:{index}", kind="text", raw_type="input_text", text=text))
+                said = block if isinstance(block, str) else block.get("text")
+                if isinstance(said, str) and said.strip():
+                    parts.append(Part(id=f"{pid}:{index}", kind="text", raw_type="input_text", text=said))
         if not parts:
             return
         text = "\n".join(p.text for p in parts if p.text).strip()
@@ -591,7 +592,7 @@ class _Builder:
 
     def _compacted(self, payload: dict[str, Any], line: int) -> None:
         pid = f"L{line}"
-        text = payload.get("message") if isinstance(payload.get("message"), str) else ""
+        text = typed(payload.get("message"), str, "")
         marker = Part(id=f"{pid}:0", kind="compaction", raw_type="compacted", synthetic=True, time=self.last_time)
         parts = [marker]
         if text.strip():

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from recollect.jsonish import typed
 from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.jsonl import (
@@ -400,7 +401,7 @@ def _user_message(record: dict[str, Any], mid: str, when: int, tools: dict[str, 
 
 
 def _model_message(record: dict[str, Any], mid: str, when: int, tools: dict[str, Part], chat: _Chat) -> Message:
-    model = record.get("model") if isinstance(record.get("model"), str) else None
+    model = typed(record.get("model"), str, None)
     msg = Message(id=mid, role="assistant", time=when, model=model)
     for index, thought in enumerate(as_list(record.get("thoughts"))):
         if not isinstance(thought, dict):

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect.config import xdg_dir
+from recollect.jsonish import typed
 from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
 
@@ -94,8 +95,8 @@ def _files_from_input(tool_input: Any) -> list[str]:
 def part_from_data(part_id: str, data: dict[str, Any], created: int | None) -> Part:
     """Map one OpenCode part payload (v1 `part.data`) onto our Part."""
     raw_type = str(data.get("type") or "")
-    time_info = data.get("time") if isinstance(data.get("time"), dict) else {}
-    when = time_info.get("start") if isinstance(time_info.get("start"), int) else created
+    time_info = typed(data.get("time"), dict, {})
+    when = typed(time_info.get("start"), int, created)
     if raw_type in ("text", "reasoning"):
         return Part(
             id=part_id,
@@ -106,11 +107,11 @@ def part_from_data(part_id: str, data: dict[str, Any], created: int | None) -> P
             time=when,
         )
     if raw_type == "tool":
-        state = data.get("state") if isinstance(data.get("state"), dict) else {}
-        state_time = state.get("time") if isinstance(state.get("time"), dict) else {}
-        metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+        state = typed(data.get("state"), dict, {})
+        state_time = typed(state.get("time"), dict, {})
+        metadata = typed(state.get("metadata"), dict, {})
         tool_input = state.get("input")
-        child = metadata.get("sessionId") if isinstance(metadata.get("sessionId"), str) else None
+        child = typed(metadata.get("sessionId"), str, None)
         return Part(
             id=part_id,
             kind="tool",
@@ -121,14 +122,14 @@ def part_from_data(part_id: str, data: dict[str, Any], created: int | None) -> P
             tool_output=_text_of(state.get("output")) if state.get("output") is not None else None,
             tool_error=_text_of(state.get("error")) if state.get("error") is not None else None,
             files=_files_from_input(tool_input),
-            time=state_time.get("start") if isinstance(state_time.get("start"), int) else created,
+            time=typed(state_time.get("start"), int, created),
             child_session_id=child,
         )
     if raw_type == "patch":
         files = [f for f in data.get("files") or [] if isinstance(f, str)]
         return Part(id=part_id, kind="patch", raw_type=raw_type, files=files, time=created)
     if raw_type == "file":
-        url = data.get("url") if isinstance(data.get("url"), str) else ""
+        url = typed(data.get("url"), str, "")
         path = url.removeprefix("file://") if url.startswith("file://") else ""
         name = str(data.get("filename") or path or "")
         return Part(id=part_id, kind="file", raw_type=raw_type, text=name, files=[path] if path else [], time=created)
@@ -142,17 +143,17 @@ def part_from_data(part_id: str, data: dict[str, Any], created: int | None) -> P
     if raw_type in ("step-start", "step-finish", "snapshot"):
         return Part(id=part_id, kind="step", raw_type=raw_type, time=created)
     # retry and whatever a newer OpenCode adds: kept, with any text it carries.
-    text = data.get("text") if isinstance(data.get("text"), str) else ""
+    text = typed(data.get("text"), str, "")
     return Part(id=part_id, kind="other", raw_type=raw_type, text=text, time=created)
 
 
 def message_from_data(message_id: str, data: dict[str, Any], created: int) -> Message:
     role = str(data.get("role") or "user")
-    time_info = data.get("time") if isinstance(data.get("time"), dict) else {}
+    time_info = typed(data.get("time"), dict, {})
     error = data.get("error")
     error_text = None
     if isinstance(error, dict):
-        inner = error.get("data") if isinstance(error.get("data"), dict) else {}
+        inner = typed(error.get("data"), dict, {})
         error_text = ": ".join(str(x) for x in (error.get("name"), inner.get("message")) if x)
     return Message(
         id=message_id,
@@ -186,7 +187,7 @@ def _v2_message(message_id: str, kind: str, data: dict[str, Any], created: int) 
         if item_type in ("text", "reasoning"):
             message.parts.append(Part(id=item_id, kind=item_type, raw_type=item_type, text=_text_of(item.get("text"))))
         elif item_type == "tool":
-            state = item.get("state") if isinstance(item.get("state"), dict) else {}
+            state = typed(item.get("state"), dict, {})
             output = "\n".join(
                 c.get("text", "") for c in state.get("content") or [] if isinstance(c, dict) and c.get("type") == "text"
             )
@@ -406,11 +407,11 @@ class OpenCodeSource:
                 found,
             ):
                 payload = _loads(data)
-                message = messages.get(mid)
-                if not isinstance(payload, dict) or message is None:
+                owner = messages.get(mid)
+                if not isinstance(payload, dict) or owner is None:
                     sessions[sid].malformed += 1
                     continue
-                message.parts.append(part_from_data(pid, payload, created))
+                owner.parts.append(part_from_data(pid, payload, created))
         if "session_message" in tables:
             for mid, sid, kind, created, data in conn.execute(
                 f"SELECT id, session_id, type, time_created, data FROM session_message "
@@ -487,7 +488,7 @@ class OpenCodeSource:
                 continue
             if not isinstance(data, dict) or data.get("id") not in wanted:
                 continue
-            times = data.get("time") if isinstance(data.get("time"), dict) else {}
+            times = typed(data.get("time"), dict, {})
             session = Session(
                 id=data["id"],
                 source=self.id,
@@ -505,7 +506,7 @@ class OpenCodeSource:
                 if not isinstance(payload, dict):
                     session.malformed += 1
                     continue
-                mtimes = payload.get("time") if isinstance(payload.get("time"), dict) else {}
+                mtimes = typed(payload.get("time"), dict, {})
                 message = message_from_data(message_path.stem, payload, int(mtimes.get("created") or 0))
                 for part_path in sorted((self.storage_dir / "part" / message.id).glob("*.json")):
                     part_data = _loads(part_path.read_text(encoding="utf-8", errors="replace"))

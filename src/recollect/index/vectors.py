@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from recollect.config import Config, ensure_private_dir
 
@@ -181,7 +181,7 @@ def card_encoder_for(config: Config):  # type: ignore[no-untyped-def]
     return _memoized(f"cards:{cache_dir}", make, "the session-card encoder")
 
 
-def semantic_state(config: Config) -> dict[str, object]:
+def semantic_state(config: Config) -> dict[str, Any]:
     """What `recollect doctor` (and its --json) says about search by meaning: whether it is on, why not,
     the fix, and both arms' models. Loads the static model to check it (~0.1 s), never the full encoder."""
     from recollect.embed import describe

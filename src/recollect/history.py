@@ -100,10 +100,13 @@ def search(
     config: Config | None = None,
     sync_first: bool = True,
     deep: bool = False,
+    ephemeral: bool = False,
 ) -> SearchResult:
     """Ranked search of the index; `deep` instead reads whole tool outputs of a scoped set of sessions."""
     config = config or load_config()
     filters = scoped(filters, config)
+    if ephemeral:
+        return _search_ephemeral(query, filters, limit=limit, per_session=per_session, config=config, deep=deep)
     with open_index(config) as conn:
         report = refresh(conn, config) if sync_first else None
         if deep:
@@ -123,6 +126,24 @@ def search(
         result.coverage.limited_by.append("index being updated by another process")
     if vectors.semantic_enabled(config):
         result.coverage.limited_by.extend(vectors.PROBLEMS.values())  # meaning search that cannot run, and its fix
+    return result
+
+
+def _search_ephemeral(
+    query: str, filters: Filters, *, limit: int, per_session: int, config: Config, deep: bool
+) -> SearchResult:
+    """Read every store into an index in memory, search it, and drop it: nothing is written to disk,
+    not the index, not a model cache. Words only (the semantic arms would load or cache models)."""
+    specs = configured_specs(config)
+    conn = store.connect_memory()
+    try:
+        sync(conn, specs, prune_vectors=False)
+        if deep:
+            return deep_search(conn, {s.id: s for s in specs}, query, filters, limit=limit)
+        result = rank_search(conn, query, filters, limit=limit, per_session=per_session)
+    finally:
+        conn.close()
+    result.coverage.limited_by.append("ephemeral: words only, nothing written")
     return result
 
 

@@ -190,20 +190,30 @@ def index_cmd(wait: bool, as_json: bool) -> None:
     help="Read whole tool outputs from the stores (the index keeps excerpts). Needs --session, or "
     "--scope project|directory with --since.",
 )
+@click.option(
+    "--ephemeral",
+    is_flag=True,
+    help="Read the stores into an index in memory and write nothing to disk (a locked-down machine, or a "
+    "one-off look at another store). Words only; slower on a big history.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print hits and coverage as JSON (see docs/cli.md).")
-def search_cmd(query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, as_json: bool, **kw: Any) -> None:
+def search_cmd(
+    query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, ephemeral: bool, as_json: bool, **kw: Any
+) -> None:
     """Search past sessions. QUERY can be words, an identifier, a file path, an error message, or Chinese."""
     text = " ".join(query)
     filters = guarded(lambda: build_filters(**kw))
     config = guarded(load_config)
-    if not no_sync and not config.index_path.exists():
+    if not no_sync and not ephemeral and not config.index_path.exists():
         # The very first search builds the whole index: say so and show progress, rather than sit silent.
         click.echo("Building the index for the first time (read-only; later searches are quick)…", err=True)
         with progress_bar() as progress:
             report = guarded(lambda: history.index(config, progress=progress))
         click.echo(report.summary(), err=True)
     result = guarded(
-        lambda: history.search(text, filters, limit=limit, config=config, sync_first=not no_sync, deep=deep)
+        lambda: history.search(
+            text, filters, limit=limit, config=config, sync_first=not no_sync, deep=deep, ephemeral=ephemeral
+        )
     )
     if as_json:
         print_json(result.to_json())

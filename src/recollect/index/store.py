@@ -225,6 +225,14 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     return conn
 
 
+def connect_memory() -> sqlite3.Connection:
+    """An index in memory, with the same schema, that puts nothing on disk (`recollect search --ephemeral`)."""
+    conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA temp_store=MEMORY")  # sorts and temp tables stay in memory too
+    _prepare(conn, Path(":memory:"), False)
+    return conn
+
+
 def _prepare(conn: sqlite3.Connection, path: Path, readonly: bool) -> None:
     """Pragmas and migrations. Several processes may open a new index at the same moment: switching
     the journal mode or upgrading to a write lock can then fail at once with "locked" instead of

@@ -328,8 +328,8 @@ def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = REC
             idf = _idf(chunks_total, df)
         weights.append(unit.weight * idf)
     whole = sum(weights) or 1.0
-    entries = [_score(cards[sid], evidence[sid], units, weights, whole) for sid in order if sid in cards]
-    entries = [e for e in entries if e is not None and e.coverage >= MIN_COVERAGE]
+    scored = [_score(cards[sid], evidence[sid], units, weights, whole) for sid in order if sid in cards]
+    entries = [e for e in scored if e is not None and e.coverage >= MIN_COVERAGE]
     entries.sort(key=lambda e: (-e.score, -e.time))
     return collapse(entries)[:limit]
 

@@ -468,12 +468,18 @@ def doctor(config: Config | None = None) -> Diagnosis:
         diagnosis.problems.append(str(exc))
         return diagnosis
     recorded: dict[str, tuple[Any, ...]] = {}
+    bad: dict[str, tuple[int, str]] = {}  # sessions a sync could not read or store, per source
     if diagnosis.index_exists:
         try:
             with open_index(config, readonly=True) as conn:
                 diagnosis.index_sessions = conn.execute("SELECT count(*) FROM session").fetchone()[0]
                 for row in conn.execute("SELECT id, status, message, sessions, malformed, time_synced FROM source"):
                     recorded[row[0]] = row
+                for source_id, count, first in conn.execute(
+                    "SELECT source_id, count(*), min(native_id || ': ' || substr(reason, 6)) FROM skipped "
+                    "WHERE reason LIKE 'bad:%' GROUP BY source_id"
+                ):
+                    bad[source_id] = (count, first)
             diagnosis.index_bytes = sum(  # the database, its WAL, and the vector matrices kept beside it
                 f.stat().st_size
                 for p in config.index_path.parent.glob(config.index_path.name + "*")
@@ -507,6 +513,13 @@ def doctor(config: Config | None = None) -> Diagnosis:
             )
             if status not in ("ok", None):
                 diagnosis.problems.append(f"{spec.id}: {message}")
+            if spec.id in bad:
+                count, first = bad[spec.id]
+                entry["bad_sessions"] = count
+                diagnosis.problems.append(
+                    f"{spec.id}: {count} sessions could not be read and are skipped until they change "
+                    f"(first: {first}); the rest of the store is indexed"
+                )
         else:
             entry.update(status="not indexed yet")
         if not spec.path.exists() and spec.enabled:

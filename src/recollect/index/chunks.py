@@ -124,6 +124,51 @@ def _split(text: str, size: int = MAX_CHUNK_CHARS) -> list[str]:
     return pieces
 
 
+# Text is cut before it is redacted and mined, so a 50 MB record costs what its excerpt costs. Each
+# kept window is redacted with this much extra text around it, then trimmed: a secret that crosses
+# a cut is still seen whole (the longest kinds, private keys, are matched even without their end).
+REDACT_MARGIN = 4_096
+
+
+def redact_head(text: str, limit: int) -> str:
+    """The first `limit` characters of `text`, redacted."""
+    if len(text) <= limit + REDACT_MARGIN:
+        return redact(text)[:limit]
+    return redact(text[: limit + REDACT_MARGIN])[:limit]
+
+
+def redact_bounded(text: str, limit: int = MAX_TEXT_CHARS) -> str:
+    """`text` redacted, or for text longer than `limit` its redacted head and tail (what is indexed)."""
+    if len(text) <= limit + 2 * REDACT_MARGIN:
+        return redact(text)
+    half = limit // 2
+    head = redact(text[: half + REDACT_MARGIN])[:half]
+    tail = redact(text[-(half + REDACT_MARGIN) :])[-half:]
+    return head + "\n…\n" + tail
+
+
+def redacted_excerpt(output: str) -> str:
+    """`output_excerpt` of the redacted output, computed on windows of the raw output."""
+    if len(output) <= OUTPUT_HEAD + OUTPUT_TAIL + OUTPUT_ERRORS + 2 * REDACT_MARGIN:
+        return output_excerpt(redact(output))
+    head = redact_head(output, OUTPUT_HEAD)
+    tail = redact(output[-(OUTPUT_TAIL + REDACT_MARGIN) :])[-OUTPUT_TAIL:]
+    middle = output[OUTPUT_HEAD:-OUTPUT_TAIL]
+    picked: list[str] = []
+    budget = OUTPUT_ERRORS
+    for match in _ERRORISH.finditer(middle):
+        start = middle.rfind("\n", 0, match.start()) + 1
+        end = middle.find("\n", match.end())
+        line = redact(middle[start : end if end >= 0 else len(middle)].strip()[: 300 + REDACT_MARGIN])[:300]
+        if picked and picked[-1] == line:
+            continue
+        if budget - len(line) < 0:
+            break
+        picked.append(line)
+        budget -= len(line) + 1
+    return head + "\n…\n" + "\n".join(picked) + ("\n…\n" if picked else "") + tail
+
+
 def output_excerpt(output: str) -> str:
     """Head, the error-looking lines, and the tail of a tool output, within a fixed budget."""
     if len(output) <= OUTPUT_HEAD + OUTPUT_TAIL + OUTPUT_ERRORS:
@@ -216,19 +261,22 @@ class _Builder:
         if part.kind == "tool":
             self.tool_part(message, ord_, part)
             return
-        self.files.update(dict.fromkeys(redact(f) for f in part.files if not is_memory_path(f, self.memory_prefix)))
+        self.files.update(
+            dict.fromkeys(redact_head(f, 4_096) for f in part.files if not is_memory_path(f, self.memory_prefix))
+        )
         if part.kind in ("text", "subtask") and part.text.strip():
             self.text_part(message, ord_, part)
         elif part.kind == "reasoning" and part.text.strip():
-            self.add(message, ord_, part, "reasoning", "subagent" if self.is_child else "model", redact(part.text))
+            author = "subagent" if self.is_child else "model"
+            self.add(message, ord_, part, "reasoning", author, redact_bounded(part.text))
         elif part.kind == "other" and part.text.strip():
             klass = "assistant_text" if message.role == "assistant" else "user_text"
-            self.add(message, ord_, part, klass, self.author_for(message, part), redact(part.text))
+            self.add(message, ord_, part, klass, self.author_for(message, part), redact_bounded(part.text))
 
     def text_part(self, message: Message, ord_: int, part: Part) -> None:
         if carries_injected_block(part.text):
             return  # our own injected memory / recall block
-        text = redact(part.text)
+        text = redact_bounded(part.text)
         author = self.author_for(message, part)
         if message.summary:
             klass = "summary"
@@ -253,17 +301,19 @@ class _Builder:
         if part.files and all(is_memory_path(f, self.memory_prefix) for f in part.files):
             return  # a curated memory file read or written: the memory, not history
         self.card.tools[tool] += 1
-        self.files.update(dict.fromkeys(redact(f) for f in part.files if not is_memory_path(f, self.memory_prefix)))
+        self.files.update(
+            dict.fromkeys(redact_head(f, 4_096) for f in part.files if not is_memory_path(f, self.memory_prefix))
+        )
         author = "subagent" if self.is_child else "model"
-        input_text = redact(tool_input_text(tool, part.tool_input))[:TOOL_INPUT_CHARS]
+        input_text = redact_head(tool_input_text(tool, part.tool_input), TOOL_INPUT_CHARS)
         self.add(message, ord_, part, "tool_input", author, input_text)
         self.count_identifiers(input_text)
         if part.tool_error:
-            error = redact(part.tool_error)
+            error = redact_head(part.tool_error, TOOL_ERROR_CHARS)
             self.add(message, ord_, part, "tool_error", author, error[:TOOL_ERROR_CHARS])
             self.errors.setdefault(_first_line(error, 160), None)
         if part.tool_output and not carries_injected_block(part.tool_output):
-            excerpt = output_excerpt(redact(part.tool_output))
+            excerpt = redacted_excerpt(part.tool_output)
             self.add(message, ord_, part, "tool_output", author, excerpt)
             for signature in error_signatures(excerpt):
                 self.errors.setdefault(signature[:160], None)
@@ -297,5 +347,5 @@ def build(session: Session) -> tuple[Card, list[Chunk]]:
         for part in message.parts:
             builder.part(message, ord_, part)
         if message.error:
-            builder.errors.setdefault(redact(message.error)[:160], None)
+            builder.errors.setdefault(redact_head(message.error, 160), None)
     return builder.finish()

@@ -23,8 +23,9 @@ from recollect.index import vectors
 from recollect.index.fts import CARD_COLUMNS, CARD_FTS_COLUMNS, CARD_MARKS, card_fts_values, fts_body
 from recollect.index.stats import session_stats
 from recollect.index.store import Lease, now_ms, transaction
-from recollect.model import Session, SourceError
+from recollect.model import Session, SessionStamp, SourceError
 from recollect.sources import Source, SourceSpec, open_source
+from recollect.sources.guard import describe
 from recollect.text.markers import session_origin
 from recollect.text.redact import redact
 
@@ -48,6 +49,8 @@ class SourceReport:
     malformed: int = 0
     skipped_workers: int = 0
     problems: list[str] = field(default_factory=list)
+    # Sessions that could not be read or stored ("<id>: <why>"); skipped until their store changes them.
+    bad: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -75,6 +78,11 @@ class SyncReport:
             text = f"{s.id}: {s.sessions} sessions (+{s.added} new, {s.updated} updated, -{s.removed} removed)"
             if s.malformed:
                 text += f", {s.malformed} malformed records skipped"
+            if s.bad:
+                text += (
+                    f", {len(s.bad)} sessions could not be read and were skipped (first: {s.bad[0]}); "
+                    "they are retried when they change"
+                )
             if s.problems:  # the first says what; the count says whether there is more to look at
                 more = f" (+{len(s.problems) - 1} more)" if len(s.problems) > 1 else ""
                 text += f"; note: {s.problems[0]}{more}"
@@ -200,6 +208,16 @@ def _root_of(session_id: str, parents: dict[str, str | None]) -> str | None:
     return root
 
 
+@dataclass
+class _Plan:
+    """What one pass must do for one source, from its scan and what the index holds."""
+
+    indexed: dict[str, tuple[int, str]]  # native id -> (sid, watermark) as indexed
+    skipped: dict[str, tuple[str, str]]  # native id -> (watermark, reason) of sessions not indexed
+    todo: list[SessionStamp]
+    parents: dict[str, str | None]
+
+
 def _sync_source(
     conn: sqlite3.Connection,
     source: Source,
@@ -208,16 +226,7 @@ def _sync_source(
     progress: Progress | None,
     prefetch: vectors.Prefetch | None = None,
 ) -> None:
-    known = conn.execute("SELECT location FROM source WHERE id = ?", (source.id,)).fetchone()
-    if known is not None and known[0] != str(source.location):
-        # Same source id, different store: never reconcile the wrong database into this one's rows.
-        lease.renew()
-        with transaction(conn):
-            sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE source_id = ?", (source.id,))]
-            delete_sessions(conn, sids)
-            conn.execute("DELETE FROM skipped WHERE source_id = ?", (source.id,))
-            report.problems.append(f"store moved from {known[0]}; its {len(sids)} sessions were re-indexed")
-
+    _forget_moved_store(conn, source, report, lease)
     try:
         scan = source.scan()
     except SourceError as exc:
@@ -225,42 +234,19 @@ def _sync_source(
         _record_source(conn, source, report)
         return
     report.problems.extend(scan.problems)
-    indexed = {
-        native: (sid, mark)
-        for sid, native, mark in conn.execute(
-            "SELECT sid, native_id, watermark FROM session WHERE source_id = ?", (source.id,)
-        )
-    }
-    skipped = dict(conn.execute("SELECT native_id, watermark FROM skipped WHERE source_id = ?", (source.id,)))
-    vanished = [sid for native, (sid, _) in indexed.items() if native not in scan.stamps]
-    todo = [
-        stamp
-        for native, stamp in scan.stamps.items()
-        if indexed.get(native, (0, None))[1] != stamp.watermark and skipped.get(native) != stamp.watermark
-    ]
-    # Newest first: during a long first index the sessions people look for first are searchable first.
-    todo.sort(key=lambda stamp: -stamp.updated)
-    report.skipped_workers = sum(1 for native in skipped if native in scan.stamps)
-    gone_skipped = [native for native in skipped if native not in scan.stamps]
-    if gone_skipped:
-        with transaction(conn):
-            conn.executemany(
-                "DELETE FROM skipped WHERE source_id = ? AND native_id = ?", [(source.id, n) for n in gone_skipped]
-            )
-    parents = {native: stamp.parent_id for native, stamp in scan.stamps.items()}
-
+    plan = _plan(conn, source, scan.stamps, report)
+    vanished = [sid for native, (sid, _) in plan.indexed.items() if native not in scan.stamps]
     if vanished:
         lease.renew()
         with transaction(conn):
             delete_sessions(conn, vanished)
         report.removed += len(vanished)
 
-    total = len(todo)
-    done = 0
+    total = len(plan.todo)
     if progress:
         progress(source.id, 0, total)
     for start in range(0, total, BATCH_SESSIONS):
-        batch = todo[start : start + BATCH_SESSIONS]
+        batch = plan.todo[start : start + BATCH_SESSIONS]
         marks = {stamp.id: stamp.watermark for stamp in batch}
         try:
             sessions = list(source.read_sessions(list(marks)))
@@ -268,35 +254,8 @@ def _sync_source(
             report.status, report.message = exc.reason, str(exc)
             break
         lease.renew()
-        returned = {s.id for s in sessions}
-        inserted: list[int] = []
         with transaction(conn):
-            for session in sessions:
-                if session_origin(session) == "worker":
-                    # Our own worker sessions (extraction, summaries) are never indexed back; the mark
-                    # keeps later syncs from reading them again while they do not change.
-                    returned.discard(session.id)  # if it was indexed before, it goes with `gone` below
-                    if skipped.get(session.id) is None:
-                        report.skipped_workers += 1
-                    conn.execute(
-                        "INSERT INTO skipped(source_id, native_id, watermark, reason) VALUES (?, ?, ?, 'worker') "
-                        "ON CONFLICT(source_id, native_id) DO UPDATE SET watermark = excluded.watermark",
-                        (source.id, session.id, marks[session.id]),
-                    )
-                    continue
-                old = indexed.get(session.id)
-                if old is not None:
-                    delete_sessions(conn, [old[0]])
-                    report.updated += 1
-                else:
-                    report.added += 1
-                inserted.append(insert_session(conn, session, marks[session.id], _root_of(session.id, parents)))
-            # Listed by the scan but gone by the time we read it: deleted in between. One that is there
-            # but could not be read keeps its indexed rows (and its old watermark: retried next sync).
-            unreadable = getattr(source, "unreadable", {})
-            gone = [indexed[i][0] for i in marks if i not in returned and i in indexed and i not in unreadable]
-            delete_sessions(conn, gone)
-            report.removed += len(gone)
+            inserted = _store_batch(conn, source, sessions, marks, plan, report)
         if prefetch is not None and inserted:
             prefetch.submit(
                 conn.execute(
@@ -306,10 +265,128 @@ def _sync_source(
                     [*inserted, prefetch.embedder.model_id],
                 ).fetchall()
             )
-        done += len(batch)
         if progress:
-            progress(source.id, done, total)
+            progress(source.id, min(start + len(batch), total), total)
+    _note_unreadable(source, report)
+    _record_source(conn, source, report)
 
+
+def _forget_moved_store(conn: sqlite3.Connection, source: Source, report: SourceReport, lease: Lease) -> None:
+    known = conn.execute("SELECT location FROM source WHERE id = ?", (source.id,)).fetchone()
+    if known is None or known[0] == str(source.location):
+        return
+    # Same source id, different store: never reconcile the wrong database into this one's rows.
+    lease.renew()
+    with transaction(conn):
+        sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE source_id = ?", (source.id,))]
+        delete_sessions(conn, sids)
+        conn.execute("DELETE FROM skipped WHERE source_id = ?", (source.id,))
+        report.problems.append(f"store moved from {known[0]}; its {len(sids)} sessions were re-indexed")
+
+
+def _plan(conn: sqlite3.Connection, source: Source, stamps: dict[str, SessionStamp], report: SourceReport) -> _Plan:
+    """Which sessions to read: new ones, and those whose watermark moved since they were indexed or
+    skipped (a bad session is retried as soon as its store says it changed)."""
+    indexed = {
+        native: (sid, mark)
+        for sid, native, mark in conn.execute(
+            "SELECT sid, native_id, watermark FROM session WHERE source_id = ?", (source.id,)
+        )
+    }
+    skipped = {
+        native: (mark, reason)
+        for native, mark, reason in conn.execute(
+            "SELECT native_id, watermark, reason FROM skipped WHERE source_id = ?", (source.id,)
+        )
+    }
+    todo = [
+        stamp
+        for native, stamp in stamps.items()
+        if indexed.get(native, (0, None))[1] != stamp.watermark and skipped.get(native, (None,))[0] != stamp.watermark
+    ]
+    # Newest first: during a long first index the sessions people look for first are searchable first.
+    todo.sort(key=lambda stamp: -stamp.updated)
+    report.skipped_workers = sum(1 for native, (_, why) in skipped.items() if native in stamps and why == "worker")
+    gone_skipped = [native for native in skipped if native not in stamps]
+    if gone_skipped:
+        with transaction(conn):
+            conn.executemany(
+                "DELETE FROM skipped WHERE source_id = ? AND native_id = ?", [(source.id, n) for n in gone_skipped]
+            )
+    parents = {native: stamp.parent_id for native, stamp in stamps.items()}
+    return _Plan(indexed=indexed, skipped=skipped, todo=todo, parents=parents)
+
+
+def _skip(conn: sqlite3.Connection, source: Source, native: str, watermark: str, reason: str) -> None:
+    conn.execute(
+        "INSERT INTO skipped(source_id, native_id, watermark, reason) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(source_id, native_id) DO UPDATE SET watermark = excluded.watermark, reason = excluded.reason",
+        (source.id, native, watermark, reason),
+    )
+
+
+def _store_batch(
+    conn: sqlite3.Connection,
+    source: Source,
+    sessions: list[Session],
+    marks: dict[str, str],
+    plan: _Plan,
+    report: SourceReport,
+) -> list[int]:
+    """Replace the batch's sessions inside the caller's transaction; returns the new session rows.
+
+    Each session is stored under its own savepoint: one that cannot be stored is rolled back alone,
+    keeps what the index held of it, and is recorded as bad until its watermark changes."""
+    bad: dict[str, str] = dict(getattr(source, "bad", {}))
+    returned = {s.id for s in sessions}
+    inserted: list[int] = []
+    for session in sessions:
+        if session.id not in marks:
+            continue  # not asked for (a source returned a sibling): never index it under a wrong mark
+        if session_origin(session) == "worker":
+            # Our own worker sessions (extraction, summaries) are never indexed back; the mark
+            # keeps later syncs from reading them again while they do not change.
+            returned.discard(session.id)  # if it was indexed before, it goes with `gone` below
+            if plan.skipped.get(session.id, (None, ""))[1] != "worker":
+                report.skipped_workers += 1
+            _skip(conn, source, session.id, marks[session.id], "worker")
+            continue
+        old = plan.indexed.get(session.id)
+        conn.execute("SAVEPOINT one_session")
+        try:
+            if old is not None:
+                delete_sessions(conn, [old[0]])
+            sid = insert_session(conn, session, marks[session.id], _root_of(session.id, plan.parents))
+        except Exception as exc:  # this session costs itself, never the batch
+            conn.execute("ROLLBACK TO one_session")
+            conn.execute("RELEASE one_session")
+            bad[session.id] = describe(exc)
+            continue
+        conn.execute("RELEASE one_session")
+        if session.id in plan.skipped:
+            conn.execute("DELETE FROM skipped WHERE source_id = ? AND native_id = ?", (source.id, session.id))
+        if old is not None:
+            report.updated += 1
+        else:
+            report.added += 1
+        inserted.append(sid)
+    for native, why in bad.items():
+        if native in marks:
+            _skip(conn, source, native, marks[native], f"bad: {why}")
+    # Listed by the scan but gone by the time we read it: deleted in between. One that is there
+    # but could not be read keeps its indexed rows (and its old watermark: retried next sync).
+    unreadable = getattr(source, "unreadable", {})
+    gone = [
+        plan.indexed[i][0]
+        for i in marks
+        if i not in returned and i in plan.indexed and i not in unreadable and i not in bad
+    ]
+    delete_sessions(conn, gone)
+    report.removed += len(gone)
+    return inserted
+
+
+def _note_unreadable(source: Source, report: SourceReport) -> None:
     unreadable = getattr(source, "unreadable", {})
     if unreadable:
         first = next(iter(unreadable.items()))
@@ -317,7 +394,6 @@ def _sync_source(
             f"{len(unreadable)} sessions could not be read this time and were kept as indexed "
             f"(first: {first[0]}: {first[1]}); they are retried on the next sync"
         )
-    _record_source(conn, source, report)
 
 
 def _record_source(conn: sqlite3.Connection, source: Source, report: SourceReport) -> None:
@@ -326,6 +402,13 @@ def _record_source(conn: sqlite3.Connection, source: Source, report: SourceRepor
         "SELECT count(*), coalesce(sum(malformed), 0) FROM session WHERE source_id = ?", (source.id,)
     ).fetchone()
     report.sessions, report.malformed = row[0], row[1]
+    report.bad = [
+        f"{native}: {reason.removeprefix('bad: ')}"
+        for native, reason in conn.execute(
+            "SELECT native_id, reason FROM skipped WHERE source_id = ? AND reason LIKE 'bad:%' ORDER BY native_id",
+            (source.id,),
+        )
+    ]
     conn.execute(
         "INSERT INTO source(id, kind, location, time_synced, status, message, malformed, sessions) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, "

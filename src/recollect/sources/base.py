@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Protocol
 
 from recollect.model import ScanResult, Session
+from recollect.sources.guard import Guarded
 
 
 class Source(Protocol):
@@ -67,4 +68,5 @@ def open_source(spec: SourceSpec) -> Source:
     except KeyError:
         known = ", ".join(sorted(FACTORIES)) or "none"
         raise ValueError(f"unknown source kind {spec.kind!r} for source {spec.id!r} (known: {known})") from None
-    return factory(spec)
+    # Every source, built-in or not, is read through the guard: a bad record costs at most its session.
+    return Guarded(factory(spec))

@@ -312,7 +312,7 @@ class ClaudeCodeSource:
                             if summary is not None:
                                 found.append(summary)
                             at = data.find(_SUMMARY_MARK, end)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return []
         self._summaries[path] = (mark, found)
         return found

@@ -44,6 +44,7 @@ from recollect.sources.jsonl import (
     read_jsonl,
     readable,
     stat_mark,
+    walk,
 )
 
 log = logging.getLogger(__name__)
@@ -111,7 +112,7 @@ def uuid7_ms(value: Any) -> int | None:
         return None
     try:
         return int(digits[:12], 16)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
@@ -187,7 +188,7 @@ class CodexSource:
     def _rollouts(self, roots: list[tuple[Path, bool]]) -> dict[str, _Rollout]:
         found: dict[str, _Rollout] = {}
         for root, archived in roots:
-            for dirpath, dirnames, filenames in os.walk(root):
+            for dirpath, dirnames, filenames in walk(root):
                 dirnames.sort()
                 names = set(filenames)
                 for name in sorted(filenames):
@@ -315,7 +316,7 @@ def _output_text(output: Any) -> tuple[str, bool]:
     if text.startswith("{"):
         try:
             decoded = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             decoded = None
         if isinstance(decoded, dict) and isinstance(decoded.get("output"), str):
             meta = decoded.get("metadata")
@@ -333,7 +334,7 @@ def _decode_arguments(arguments: Any) -> Any:
         return arguments
     try:
         return json.loads(arguments)
-    except ValueError:
+    except (ValueError, RecursionError):
         return arguments
 
 
@@ -583,7 +584,7 @@ class _Builder:
         if part.tool == "spawn_agent" and text.startswith("{"):
             try:
                 decoded = json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):
                 decoded = None
             if isinstance(decoded, dict) and isinstance(decoded.get("agent_id"), str):
                 part.child_session_id = decoded["agent_id"]

@@ -203,7 +203,7 @@ class GeminiSource:
         if chat.path.suffix == ".json":
             try:
                 record = json.loads(chat.path.read_bytes())
-            except (ValueError, UnicodeDecodeError):
+            except (ValueError, UnicodeDecodeError, RecursionError):
                 record = None  # mid-write or damaged: nothing usable this time
             if isinstance(record, dict):
                 metadata = record
@@ -252,7 +252,7 @@ class _ProjectNames:
         self._by_slug: dict[str, str] = {}
         try:
             data = json.loads((gemini / "projects.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             data = {}
         projects = data.get("projects") if isinstance(data, dict) else None
         if isinstance(projects, dict):

@@ -28,6 +28,7 @@ from typing import IO, Any
 import zstandard
 
 from recollect.model import SourceError
+from recollect.sources.guard import note
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,15 @@ ZST_SUFFIX = ".zst"
 # What a record of an unexpected shape raises in an adapter; such a record counts as malformed.
 SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError)
 _CHUNK = 1 << 16
+# One record larger than this is skipped and counted (no agent writes one; a damaged file or a
+# decompression bomb can). Records below it are read whole: 50 MB tool outputs do occur.
+MAX_RECORD_BYTES = 64 << 20
+# A compressed rollout stops being read past this many decompressed bytes (a zstd bomb expands a few
+# kilobytes into gigabytes); what was read before is kept and the rest counts as one malformed record.
+# Transcripts compress 5-15 times; a ratio past MAX_RATIO (beyond the floor) is not a transcript.
+MAX_DECOMPRESSED_BYTES = 512 << 20
+MIN_DECOMPRESSED_CAP = 32 << 20
+MAX_RATIO = 100
 
 
 @dataclass
@@ -64,10 +74,23 @@ def read_jsonl(path: Path) -> JsonlRead:
     result = JsonlRead()
     number = 0
     compressed = path.name.endswith(ZST_SUFFIX)
+    total = 0
+    cap = MAX_DECOMPRESSED_BYTES
+    if compressed:
+        cap = min(cap, max(MIN_DECOMPRESSED_CAP, MAX_RATIO * path.stat().st_size))
     try:
         with open_transcript(path) as stream:
-            for line in stream:
+            for line, oversized in _lines(stream):
                 number += 1
+                total += len(line)
+                if compressed and total > cap:
+                    note(f"{path} expands past {cap >> 20} MB (a damaged or hostile archive); the rest was not read")
+                    result.malformed += 1
+                    break
+                if oversized:
+                    note(f"{path}:{number}: a record over {MAX_RECORD_BYTES >> 20} MB was skipped")
+                    result.malformed += 1
+                    continue
                 if not line.endswith(b"\n") and not compressed:
                     # Still being written: not ours to judge until the agent finishes the line.
                     result.pending_tail = bool(line.strip())
@@ -86,14 +109,37 @@ def read_jsonl(path: Path) -> JsonlRead:
     return result
 
 
+def _lines(stream: IO[bytes]) -> Iterator[tuple[bytes, bool]]:
+    """Lines of at most MAX_RECORD_BYTES, each with whether it was longer (then only its head is kept)."""
+    while True:
+        line = stream.readline(MAX_RECORD_BYTES)
+        if not line:
+            return
+        if len(line) < MAX_RECORD_BYTES or line.endswith(b"\n"):
+            yield line, False
+            continue
+        # Skip the rest of the oversized line without holding it.
+        while True:
+            rest = stream.readline(_CHUNK)
+            if not rest or rest.endswith(b"\n"):
+                break
+        yield b"", True
+
+
 def parse_line(line: bytes) -> dict[str, Any] | None:
-    """One JSONL line as a dict, or None when it is blank or not a JSON object."""
+    """One JSONL line as a dict, or None when it is blank or not a JSON object (or nested too deep to parse)."""
     stripped = line.strip()
     if not stripped:
         return None
+    return loads_object(stripped)
+
+
+def loads_object(text: str | bytes) -> dict[str, Any] | None:
+    """A JSON object, or None for anything else: invalid JSON, bad UTF-8, or nesting that would
+    exhaust the stack (RecursionError), which is one bad record, never a failed read."""
     try:
-        value = json.loads(stripped)
-    except (ValueError, UnicodeDecodeError):
+        value = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 
@@ -163,14 +209,38 @@ def store_root(spec_path: Path, *, discovered: bool, what: str, hint: str) -> Pa
 
 
 def list_dir(path: Path) -> list[os.DirEntry[str]]:
-    """Directory entries, or [] when the directory vanished meanwhile (the agent may be deleting)."""
+    """Directory entries, or [] when the directory vanished meanwhile (the agent may be deleting).
+
+    An entry whose type cannot be told (a symlink loop, a dangling link) is left out and noted; so
+    is a folder that cannot be read. `is_file()` / `is_dir()` on what is returned never raise."""
     try:
         with os.scandir(path) as it:
-            return list(it)
-    except FileNotFoundError:
+            entries = list(it)
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    except NotADirectoryError:
+    except OSError as exc:
+        note(f"{path} cannot be read ({exc.strerror or exc}); the sessions in it are left out")
         return []
+    usable = []
+    for entry in entries:
+        try:
+            entry.is_dir()  # follows the link; the result is cached for later is_file()/is_dir()
+            entry.is_file()
+        except OSError as exc:
+            note(f"{entry.path} is left out ({exc.strerror or exc})")
+            continue
+        usable.append(entry)
+    return usable
+
+
+def walk(root: Path) -> Iterator[tuple[str, list[str], list[str]]]:
+    """`os.walk` that notes the folders it cannot read instead of silently leaving them out."""
+
+    def skipped(exc: OSError) -> None:
+        if not isinstance(exc, FileNotFoundError):
+            note(f"{exc.filename} cannot be read ({exc.strerror or exc}); the sessions in it are left out")
+
+    yield from os.walk(root, onerror=skipped)
 
 
 _ISO_FRACTION = re.compile(r"(\.\d+)")

@@ -25,6 +25,7 @@ from recollect.config import xdg_dir
 from recollect.jsonish import typed
 from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
+from recollect.sources.guard import as_ms, note
 
 KIND = "opencode"
 _BATCH = 200  # sessions per read transaction: short enough not to hold the WAL back
@@ -63,7 +64,7 @@ def _loads(text: Any) -> Any:
         return None
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
@@ -240,6 +241,8 @@ class OpenCodeSource:
             raise SourceError(f"cannot open OpenCode store {path}: {exc}", reason="unreadable") from exc
         try:
             conn.execute("PRAGMA query_only=1")
+            # A title or body that is not valid UTF-8 is one bad value, not an unreadable store.
+            conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
             yield conn
         except sqlite3.DatabaseError as exc:
             text = str(exc).lower()
@@ -378,10 +381,11 @@ class OpenCodeSource:
                 parent_id=parent,
                 agent=agent,
                 model=_model_name(model),
-                time_created=created or 0,
-                time_updated=updated or created or 0,
-                time_archived=archived,
+                time_created=as_ms(created) or 0,
+                time_updated=as_ms(updated) or as_ms(created) or 0,
+                time_archived=as_ms(archived),
             )
+            sessions[sid].malformed += _not_times(created, updated, archived)
         if not sessions:
             return []
         found = list(sessions)
@@ -397,7 +401,8 @@ class OpenCodeSource:
                 if not isinstance(payload, dict):
                     sessions[sid].malformed += 1
                     continue
-                message = message_from_data(mid, payload, created or 0)
+                message = message_from_data(mid, payload, as_ms(created) or 0)
+                sessions[sid].malformed += _not_times(created)
                 messages[mid] = message
                 sessions[sid].messages.append(message)
         if "part" in tables:
@@ -411,7 +416,8 @@ class OpenCodeSource:
                 if not isinstance(payload, dict) or owner is None:
                     sessions[sid].malformed += 1
                     continue
-                owner.parts.append(part_from_data(pid, payload, created))
+                owner.parts.append(part_from_data(pid, payload, as_ms(created)))
+                sessions[sid].malformed += _not_times(created)
         if "session_message" in tables:
             for mid, sid, kind, created, data in conn.execute(
                 f"SELECT id, session_id, type, time_created, data FROM session_message "
@@ -422,8 +428,8 @@ class OpenCodeSource:
                 if not isinstance(payload, dict):
                     sessions[sid].malformed += 1
                     continue
-                message, bad = _v2_message(mid, str(kind), payload, created or 0)
-                sessions[sid].malformed += bad
+                message, bad = _v2_message(mid, str(kind), payload, as_ms(created) or 0)
+                sessions[sid].malformed += bad + _not_times(created)
                 sessions[sid].messages.append(message)
         for session in sessions.values():
             session.messages.sort(key=lambda m: (m.time, m.id))
@@ -435,24 +441,27 @@ class OpenCodeSource:
         root = self.storage_dir / "session"
         if not root.is_dir():
             return
-        for project_dir in root.iterdir():
+        for project_dir in _entries(root):
             if project_dir.is_dir():
                 # storage/session/<projectID>/<id>.json; the older info/ layout has the same shape
-                yield from (p for p in project_dir.glob("*.json") if p.is_file())
+                yield from _json_files(Path(project_dir.path))
 
     @staticmethod
     def _dir_mark(directory: Path) -> str:
         digest = hashlib.blake2b(digest_size=8)
-        if directory.is_dir():
-            for entry in sorted(os.scandir(directory), key=lambda e: e.name):
+        for entry in sorted(_entries(directory), key=lambda e: e.name):
+            try:
                 stat = entry.stat()
-                digest.update(f"{entry.name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+            except OSError:  # a symlink loop or a dangling link: its name still marks a change
+                digest.update(f"{entry.name}:?;".encode())
+                continue
+            digest.update(f"{entry.name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
         return digest.hexdigest()
 
     def _scan_legacy(self, problems: list[str]) -> dict[str, SessionStamp]:
         stamps: dict[str, SessionStamp] = {}
         for path in self._legacy_session_files():
-            data = _loads(path.read_text(encoding="utf-8", errors="replace"))
+            data = _read_json(path)
             if not isinstance(data, dict) or not isinstance(data.get("id"), str):
                 problems.append(f"legacy session file is not valid JSON, skipped: {path.name}")
                 continue
@@ -460,11 +469,13 @@ class OpenCodeSource:
             self._legacy_paths[sid] = path
             message_dir = self.storage_dir / "message" / sid
             digest = hashlib.blake2b(digest_size=8)
-            stat = path.stat()
+            try:
+                stat = path.stat()
+            except OSError:
+                continue  # deleted since the listing
             digest.update(f"{stat.st_size}:{stat.st_mtime_ns};{self._dir_mark(message_dir)}".encode())
-            if message_dir.is_dir():
-                for entry in os.scandir(message_dir):
-                    digest.update(self._dir_mark(self.storage_dir / "part" / Path(entry.name).stem).encode())
+            for entry in _entries(message_dir):
+                digest.update(self._dir_mark(self.storage_dir / "part" / Path(entry.name).stem).encode())
             stamps[sid] = SessionStamp(
                 id=sid,
                 watermark=f"json:{digest.hexdigest()}",
@@ -489,6 +500,7 @@ class OpenCodeSource:
             if not isinstance(data, dict) or data.get("id") not in wanted:
                 continue
             times = typed(data.get("time"), dict, {})
+            created = as_ms(times.get("created"))
             session = Session(
                 id=data["id"],
                 source=self.id,
@@ -497,19 +509,19 @@ class OpenCodeSource:
                 directory=str(data.get("directory") or ""),
                 project_id=data.get("projectID"),
                 parent_id=data.get("parentID"),
-                time_created=int(times.get("created") or 0),
-                time_updated=int(times.get("updated") or times.get("created") or 0),
-                time_archived=times.get("archived"),
+                time_created=created or 0,
+                time_updated=as_ms(times.get("updated")) or created or 0,
+                time_archived=as_ms(times.get("archived")),
             )
-            for message_path in sorted((self.storage_dir / "message" / session.id).glob("*.json")):
-                payload = _loads(message_path.read_text(encoding="utf-8", errors="replace"))
+            for message_path in _json_files(self.storage_dir / "message" / session.id):
+                payload = _read_json(message_path)
                 if not isinstance(payload, dict):
                     session.malformed += 1
                     continue
                 mtimes = typed(payload.get("time"), dict, {})
-                message = message_from_data(message_path.stem, payload, int(mtimes.get("created") or 0))
-                for part_path in sorted((self.storage_dir / "part" / message.id).glob("*.json")):
-                    part_data = _loads(part_path.read_text(encoding="utf-8", errors="replace"))
+                message = message_from_data(message_path.stem, payload, as_ms(mtimes.get("created")) or 0)
+                for part_path in _json_files(self.storage_dir / "part" / message.id):
+                    part_data = _read_json(part_path)
                     if not isinstance(part_data, dict):
                         session.malformed += 1
                         continue
@@ -517,6 +529,47 @@ class OpenCodeSource:
                 session.messages.append(message)
             session.messages.sort(key=lambda m: (m.time, m.id))
             yield session
+
+
+def _not_times(*values: Any) -> int:
+    """How many of `values` are set but are not times (counted as malformed; read as 0)."""
+    return sum(1 for value in values if value is not None and as_ms(value) is None)
+
+
+def _entries(directory: Path) -> list[os.DirEntry[str]]:
+    """Entries of a legacy folder; one that cannot be read is noted, never fatal."""
+    try:
+        with os.scandir(directory) as it:
+            return sorted(it, key=lambda e: e.name)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        note(f"{directory} cannot be read ({exc.strerror or exc}); the sessions in it are left out")
+        return []
+
+
+def _json_files(directory: Path) -> list[Path]:
+    """The `*.json` files of a legacy folder, sorted; a folder named `x.json`, a symlink loop or a
+    dangling link is not a file and is left out."""
+    found = []
+    for entry in _entries(directory):
+        try:
+            if entry.name.endswith(".json") and entry.is_file():
+                found.append(Path(entry.path))
+        except OSError:
+            note(f"{entry.path} is left out (it cannot be followed)")
+    return found
+
+
+def _read_json(path: Path) -> Any:
+    """A legacy JSON file's value; None (one malformed record) when it cannot be read or parsed."""
+    try:
+        return _loads(path.read_text(encoding="utf-8", errors="replace"))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        note(f"{path} cannot be read ({exc.strerror or exc})")
+        return None
 
 
 register(KIND, OpenCodeSource, discover)

@@ -1,0 +1,148 @@
+"""Over the bad-input corpus (tests/sources/badinput.py): a bad record costs that record, or at most its
+session; it is counted and named; every other session of the store is indexed; nothing raises."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from recollect.index import store
+from recollect.index.sync import SourceReport, sync
+from tests.conftest import SAMPLE_DB
+from tests.sources import badinput
+from tests.sources.badinput import Case
+
+CASES = badinput.cases()
+
+
+@pytest.fixture(autouse=True)
+def deny_mode_zero(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Root reads a folder of mode 000 anyway; make it fail as it does for everyone else."""
+    real = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if os.geteuid() == 0 and isinstance(path, str | os.PathLike) and os.stat(path).st_mode & 0o777 == 0:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    yield
+
+
+def indexed(conn: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT native_id FROM session")}
+
+
+def counted(report: SourceReport) -> int:
+    return report.malformed + len(report.bad) + len(report.problems)
+
+
+def run_case(case: Case, tmp_path: Path) -> tuple[SourceReport, set[str], sqlite3.Connection]:
+    spec = badinput.build_good(case.kind, tmp_path / "store")
+    case.build(tmp_path / "store")
+    conn = store.connect(tmp_path / "index.db")
+    report = sync(conn, [spec])
+    return report.sources[0], indexed(conn), conn
+
+
+def test_the_corpus_has_at_least_40_kinds_over_all_four_sources() -> None:
+    assert len(CASES) >= 40
+    assert {c.kind for c in CASES} == {"opencode", "claude-code", "codex", "gemini"}
+
+
+def test_good_stores_index_whole_and_clean(tmp_path: Path) -> None:
+    """Positive control: without damage every good session is indexed and nothing is counted."""
+    for kind in ("opencode", "claude-code", "codex", "gemini"):
+        spec = badinput.build_good(kind, tmp_path / kind)
+        conn = store.connect(tmp_path / f"{kind}.db")
+        report = sync(conn, [spec]).sources[0]
+        assert report.status == "ok" and indexed(conn) == badinput.good_ids(kind), kind
+        assert counted(report) == 0, (kind, report)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.big], ids=lambda c: c.name)
+def test_a_bad_record_costs_at_most_its_session(case: Case, tmp_path: Path) -> None:
+    report, found, _ = run_case(case, tmp_path)
+    assert report.status == "ok", report.message
+    good = badinput.good_ids(case.kind)
+    if case.victim == "*":  # a damaged page costs the sessions stored on it, named, and no others
+        lost = good - found
+        assert report.bad and {b.split(":")[0] for b in report.bad} == lost, report.bad
+        assert len(lost) < len(good) // 2
+    else:
+        spared = good - {case.victim or ""}
+        assert spared <= found, f"lost {spared - found}"
+    if case.expect == "counted":
+        assert counted(report) > 0, report
+    elif case.expect == "repaired":  # mended where it stands: its session is indexed
+        assert good <= found
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.big], ids=lambda c: c.name)
+def test_big_records_and_zstd_bombs(case: Case, tmp_path: Path) -> None:
+    report, found, _ = run_case(case, tmp_path)
+    assert report.status == "ok", report.message
+    assert badinput.good_ids(case.kind) <= found
+
+
+def test_a_bad_session_is_named_skipped_and_retried_when_it_changes(tmp_path: Path) -> None:
+    case = next(c for c in CASES if c.name == "opencode: one damaged page")
+    report, found, conn = run_case(case, tmp_path)
+    lost = {b.split(":")[0] for b in report.bad}
+    assert lost and not lost & found
+    spec = badinput.build_good("opencode", tmp_path / "again")  # only to get a spec; the store stays damaged
+    spec.path = tmp_path / "store" / "opencode.db"
+    again = sync(conn, [spec]).sources[0]
+    assert again.bad == report.bad and again.added == 0  # unchanged: not read again, still named
+    # The store is repaired and the lost sessions change (OpenCode bumps their event sequence).
+    shutil.copy(SAMPLE_DB, spec.path)
+    with sqlite3.connect(spec.path) as store_conn:
+        store_conn.executemany("UPDATE event_sequence SET seq = seq + 1 WHERE aggregate_id = ?", [(i,) for i in lost])
+    fixed = sync(conn, [spec]).sources[0]
+    assert fixed.added == len(lost) and not fixed.bad and lost <= indexed(conn)
+
+
+def test_index_and_doctor_name_the_bad_session_without_a_traceback(tmp_path: Path) -> None:
+    case = next(c for c in CASES if c.name == "opencode: one damaged page")
+    spec = badinput.build_good("opencode", tmp_path / "store")
+    case.build(tmp_path / "store")
+    env = {**os.environ, "OPENCODE_DB": str(spec.path), "RECOLLECT_SOURCES": "opencode"}
+    index = subprocess.run([sys.executable, "-m", "recollect.cli", "index"], env=env, capture_output=True, text=True)
+    assert index.returncode == 0, index.stderr
+    assert "could not be read and were skipped" in index.stdout and "Traceback" not in index.stderr
+    doctor = subprocess.run([sys.executable, "-m", "recollect.cli", "doctor"], env=env, capture_output=True, text=True)
+    assert "could not be read" in doctor.stdout and "Traceback" not in doctor.stderr, doctor.stdout
+
+
+MEASURE = """
+import sys
+from pathlib import Path
+from recollect.index import store
+from recollect.index.sync import sync
+from recollect.sources.base import SourceSpec
+conn = store.connect(Path(sys.argv[1]) / "index.db")
+report = sync(conn, [SourceSpec(id="cc", kind=sys.argv[2], path=Path(sys.argv[1]) / "store")])
+assert report.sources[0].status == "ok", report.summary()
+# VmHWM is this process's own peak; ru_maxrss would count the forking parent's memory too.
+peak = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(report.sources[0].sessions, peak // 1024)
+"""
+
+
+@pytest.mark.parametrize("kind", ["claude-code", "codex", "gemini"])
+def test_a_50_mb_record_indexes_in_bounded_memory(kind: str, tmp_path: Path) -> None:
+    case = next(c for c in CASES if c.name == f"{kind}: 50 MB record")
+    badinput.build_good(kind, tmp_path / "store")
+    case.build(tmp_path / "store")
+    run = subprocess.run([sys.executable, "-c", MEASURE, str(tmp_path), kind], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    sessions, peak_mb = map(int, run.stdout.split())
+    assert sessions == 3
+    assert peak_mb < 300, f"peak {peak_mb} MB"

@@ -40,9 +40,10 @@ RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
 RECALL_MAX_CHARS = 1_200  # per block, like seed 002's maxInjectChars for memories
 RECALL_SESSIONS = 3
 MIN_COVERAGE = 0.5  # share of the message's (weighted) words a session must contain
-CHUNK_ROWS = 600  # matching chunks read per cue; below it the statistics are exact
+CHUNK_ROWS = 400  # matching chunks read per cue; below it the statistics are exact
+MATCH_ROWS = 3_000  # chunks the words that pick candidates may match, together
 CARD_ROWS = 100
-SHORTLIST = 40
+SHORTLIST = 80  # candidate sessions scored per cue
 SAME_QUESTION = 0.6  # word overlap (Jaccard) at which two sessions asked the same thing
 GIT_TIMEOUT_S = 0.4
 FILES_PER_ENTRY = 3
@@ -226,13 +227,17 @@ def family(conn: sqlite3.Connection, sessions: list[str]) -> list[str]:
         source, _, native = ref.rpartition("::")
         out.append(ref)
         same = "source_id = :source AND " if source else ""
+        me = f"SELECT parent_id, coalesce(root_id, native_id) FROM session WHERE {same}native_id = :id"
+        found = conn.execute(me, {"source": source, "id": native}).fetchone()
+        parent, root = found if found else (None, native)
+        # Each arm on an index (parent, root, id); an OR of them would scan the session table.
         rows = conn.execute(
-            f"SELECT native_id FROM session WHERE {same}(native_id = :id OR parent_id = :id "
-            f"OR native_id = (SELECT parent_id FROM session WHERE {same}native_id = :id) "
-            f"OR root_id = (SELECT coalesce(root_id, native_id) FROM session WHERE {same}native_id = :id) "
-            f"OR native_id = (SELECT root_id FROM session WHERE {same}native_id = :id))",
-            {"source": source, "id": native},
+            f"SELECT native_id FROM session WHERE {same}parent_id = :id "
+            f"UNION SELECT native_id FROM session WHERE {same}root_id = :root "
+            f"UNION SELECT :root UNION SELECT :parent",
+            {"source": source, "id": native, "root": root, "parent": parent},
         ).fetchall()
+        rows = [r for r in rows if r[0]]
         out.extend(f"{source}::{r[0]}" if source else r[0] for r in rows)
     return list(dict.fromkeys(out))
 
@@ -242,7 +247,10 @@ def _idf(n: int, df: int) -> float:
 
 
 def _present(unit: Unit, folded: str) -> bool:
-    return any(t in folded for t in unit.terms)
+    for term in unit.terms:  # noqa: SIM110 - a loop: any() over a generator costs twice as much on this hot path
+        if term in folded:
+            return True
+    return False
 
 
 def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = RECALL_SESSIONS) -> list[Entry]:
@@ -263,7 +271,18 @@ def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = REC
     filters = filters.resolve(conn)
     chunk_where, chunk_params = predicate(filters)
     session_where, session_params = predicate(filters, chunk_alias=None)
-    match = fts_match(searchable)
+    chunks_total = max(1, conn.execute("SELECT max(id) FROM chunk").fetchone()[0] or 1)
+    # Candidates come from the rarest words, as many as fit a budget of matching chunks: ranking every
+    # chunk that holds a common word costs more than a message may wait. On a small store that is every
+    # word. The words left out still count, tested in the candidates' text.
+    selective: list[str] = []
+    rows_planned = 0
+    for term in sorted(searchable, key=lambda t: known[t]):
+        if len(selective) >= 2 and rows_planned + known[term] > MATCH_ROWS:
+            break
+        selective.append(term)
+        rows_planned += known[term]
+    match = fts_match(selective)
     rows = conn.execute(
         "SELECT c.sid, c.class, c.message_id, c.text FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
         f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} ORDER BY bm25(chunk_fts) LIMIT ?",
@@ -311,27 +330,47 @@ def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = REC
                 ev.answer.append((_fold(line), line, ""))
         ev.tools.append(_fold(card["identifiers"] + "\n" + card["files"] + "\n" + card["errors"]))
     # Statistics over the candidates: exact when every matching chunk was read, else the index's own.
-    exact = len(rows) < CHUNK_ROWS
+    order = order[:SHORTLIST]  # in rank order: chunk matches first, then card matches
+    exact = len(rows) < CHUNK_ROWS and len(selective) == len(searchable) and len(evidence) <= SHORTLIST
     total = conn.execute(f"SELECT count(*) FROM session s WHERE {session_where}", session_params).fetchone()[0]
-    chunks_total = max(1, conn.execute("SELECT max(id) FROM chunk").fetchone()[0] or 1)
-    haystacks = {
-        sid: "\n".join([*(a[0] for a in ev.answer), *(q[0] for q in ev.question), *ev.tools])
+    # One joined text per kind and session: every word test below is a substring test in C.
+    kinds = {
+        sid: ("\n".join(a[0] for a in ev.answer), "\n".join(ev.tools), "\n".join(q[0] for q in ev.question))
         for sid, ev in evidence.items()
+        if sid in cards and sid in order
     }
+    found = {sid: [_kind_of(unit, texts) for unit in units] for sid, texts in kinds.items()}
     weights: list[float] = []
-    for unit in units:
+    for i, unit in enumerate(units):
         if exact:
-            df = sum(1 for h in haystacks.values() if _present(unit, h))
+            df = sum(1 for factors in found.values() if factors[i])
             idf = _idf(max(total, df), df)
         else:
             df = max((known[t] for t in unit.terms), default=0)
             idf = _idf(chunks_total, df)
         weights.append(unit.weight * idf)
     whole = sum(weights) or 1.0
-    scored = [_score(cards[sid], evidence[sid], units, weights, whole) for sid in order if sid in cards]
-    entries = [e for e in scored if e is not None and e.coverage >= MIN_COVERAGE]
-    entries.sort(key=lambda e: (-e.score, -e.time))
+    scored: list[tuple[float, int, int, float]] = []
+    for sid, factors in found.items():
+        covered = sum(w for w, f in zip(weights, factors, strict=True) if f) / whole
+        if covered >= MIN_COVERAGE:
+            score = sum(w * f for w, f in zip(weights, factors, strict=True)) / whole
+            scored.append((score, cards[sid]["time_updated"] or 0, sid, covered))
+    scored.sort(key=lambda x: (-x[0], -x[1]))
+    # Only the best few become entries (a snippet each); enough of them to collapse repeats.
+    entries = [
+        _entry(cards[sid], evidence[sid], units, weights, score, covered)
+        for score, _, sid, covered in scored[: limit * 6]
+    ]
     return collapse(entries)[:limit]
+
+
+def _kind_of(unit: Unit, texts: tuple[str, str, str]) -> float:
+    """How much `unit` counts in a session: found in an answer, in tool traffic, only in a question, or not."""
+    for text, factor in zip(texts, (ANSWER, TOOLS, QUESTION), strict=True):
+        if _present(unit, text):
+            return factor
+    return 0.0
 
 
 def _cards(conn: sqlite3.Connection, sids: list[int]) -> dict[int, sqlite3.Row]:
@@ -348,30 +387,18 @@ def _cards(conn: sqlite3.Connection, sids: list[int]) -> dict[int, sqlite3.Row]:
     return {r["sid"]: r for r in rows}
 
 
-def _score(card: sqlite3.Row, ev: Evidence, units: list[Unit], weights: list[float], whole: float) -> Entry | None:
+def _entry(
+    card: sqlite3.Row, ev: Evidence, units: list[Unit], weights: list[float], score: float, covered: float
+) -> Entry:
     from recollect.search.rank import make_cursor, snippet
 
-    covered = 0.0
-    score = 0.0
-    for unit, weight in zip(units, weights, strict=True):
-        if any(_present(unit, a[0]) for a in ev.answer):
-            factor = ANSWER
-        elif any(_present(unit, t) for t in ev.tools):
-            factor = TOOLS
-        elif any(_present(unit, q[0]) for q in ev.question):
-            factor = QUESTION
-        else:
-            continue
-        covered += weight
-        score += weight * factor
-    if not covered:
-        return None
     terms = [t for u in units for t in u.terms]
-    best = max(
-        ev.answer, key=lambda a: sum(w for u, w in zip(units, weights, strict=True) if _present(u, a[0])), default=None
-    )
-    best_covers = best is not None and any(_present(u, best[0]) for u in units)
-    shown = best if best_covers else (ev.question[0] if ev.question else None)
+
+    def weight_in(text: str) -> float:
+        return sum(w for u, w in zip(units, weights, strict=True) if _present(u, text))
+
+    best = max(ev.answer, key=lambda a: weight_in(a[0]), default=None)
+    shown = best if best is not None and weight_in(best[0]) > 0 else (ev.question[0] if ev.question else None)
     message_id = shown[2] if shown and shown[2] else ""
     return Entry(
         session_id=card["native_id"],
@@ -381,8 +408,8 @@ def _score(card: sqlite3.Row, ev: Evidence, units: list[Unit], weights: list[flo
         time=card["time_updated"] or 0,
         cursor=make_cursor(card["source_id"], card["native_id"], message_id),
         snippet=snippet(shown[1], terms) if shown else "",
-        score=score / whole,
-        coverage=covered / whole,
+        score=score,
+        coverage=covered,
         files=[f for f in card["files"].splitlines() if f],
         question_terms=frozenset(query_terms(strip_cues(card["first_human"] or card["title"] or ""))),
     )

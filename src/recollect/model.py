@@ -11,10 +11,6 @@ from typing import Any
 
 from recollect.errors import RecollectError
 
-# Part kinds we understand. A source maps its own types onto these; anything else becomes
-# "other" with its raw type kept, so an unknown part never crashes a sync.
-PART_KINDS = ("text", "reasoning", "tool", "file", "patch", "compaction", "subtask", "agent", "step", "other")
-
 
 @dataclass
 class Part:

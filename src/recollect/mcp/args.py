@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -147,7 +147,3 @@ class Signature:
                 f"{self.tool} has no argument {shown(unknown[0])}; it takes: {', '.join(p.name for p in self.params)}"
             )
         return {p.name: p.check(arguments.get(p.name)) for p in self.params}
-
-
-def with_params(base: Sequence[Param], *extra: Param) -> tuple[Param, ...]:
-    return (*base, *extra)

@@ -414,28 +414,6 @@ def dump_frontmatter(fields: dict[str, Any]) -> str:
 
 # --- the memory record -------------------------------------------------------------------------
 
-# The written order: the seed's fields first, then the trust-lifecycle fields.
-FIELD_ORDER = (
-    "id",
-    "kind",
-    "summary",
-    "highlight",
-    "created",
-    "updated",
-    "load_when",
-    "pinned",
-    "status",
-    "author",
-    "source_session",
-    "valid_from",
-    "valid_to",
-    "supersedes",
-    "superseded_by",
-    "reviewed_by",
-    "reviewed_at",
-    "review_note",
-)
-
 
 @dataclass
 class Memory:

@@ -183,13 +183,6 @@ class View:
             and bool(self.eligible(memory.scope)[row])
         )
 
-    def surfacing(self) -> list[Loaded]:
-        out: list[Loaded] = []
-        for scope, contents in self.contents.items():
-            order = contents.order
-            out.extend(order[row] for row in np.flatnonzero(self.eligible(scope)))
-        return out
-
     def find(self, ref: str) -> Loaded:
         scope, memory_id = parse_ref(ref)
         for root_scope in ("project", "global"):

@@ -27,7 +27,6 @@ from typing import IO, Any
 
 import zstandard
 
-from recollect.model import SourceError
 from recollect.sources.guard import note
 
 log = logging.getLogger(__name__)
@@ -195,17 +194,6 @@ def watermark(paths: Iterable[Path]) -> str:
 
 def readable(path: Path) -> bool:
     return os.access(path, os.R_OK)
-
-
-def store_root(spec_path: Path, *, discovered: bool, what: str, hint: str) -> Path | None:
-    """The store directory, None for an absent discovered store, SourceError for an absent configured one."""
-    if spec_path.is_dir():
-        if not os.access(spec_path, os.R_OK | os.X_OK):
-            raise SourceError(f"{what} at {spec_path} cannot be read (permission denied); {hint}", reason="unreadable")
-        return spec_path
-    if discovered:
-        return None
-    raise SourceError(f"{what} not found at {spec_path}; {hint}", reason="missing")
 
 
 def list_dir(path: Path) -> list[os.DirEntry[str]]:

@@ -154,13 +154,6 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(tokenize(text)))
 
 
-def is_identifier(token: str) -> bool:
-    """A token that names code: has a joiner, a digit mixed with letters, or came from camelCase."""
-    return any(ch in JOINERS for ch in token) or (
-        any(ch.isdigit() for ch in token) and any(ch.isalpha() for ch in token)
-    )
-
-
 @lru_cache(maxsize=65_536)
 def _identifier_form(word: str) -> str | None:
     """`word` trimmed if it looks like code (camelCase, joiners, letters with digits), else None."""

@@ -30,6 +30,9 @@ from recollect.text.markers import session_origin
 from recollect.text.redact import redact
 
 BATCH_SESSIONS = 50
+# Sessions read are stored (and let go) once their text adds up to this, whatever their number: a batch
+# of 50 sessions with long tool outputs held hundreds of MB at once. Memory follows bytes, not sessions.
+BATCH_BYTES = 8_000_000
 LEASE_WAIT_SECONDS = 60.0
 
 Progress = Callable[[str, int, int], None]  # (source id, done, total)
@@ -248,27 +251,63 @@ def _sync_source(
     for start in range(0, total, BATCH_SESSIONS):
         batch = plan.todo[start : start + BATCH_SESSIONS]
         marks = {stamp.id: stamp.watermark for stamp in batch}
+        stored: set[str] = set()
+        sessions: list[Session] = []
+        held = 0
         try:
-            sessions = list(source.read_sessions(list(marks)))
+            for session in source.read_sessions(list(marks)):
+                sessions.append(session)
+                held += _session_bytes(session)
+                if held >= BATCH_BYTES:  # store what was read so far, under the marks of those sessions only
+                    part = {s.id: marks[s.id] for s in sessions if s.id in marks}
+                    _store_and_prefetch(conn, source, sessions, part, plan, report, lease, prefetch)
+                    stored.update(part)
+                    sessions, held = [], 0
         except SourceError as exc:
             report.status, report.message = exc.reason, str(exc)
             break
-        lease.renew()
-        with transaction(conn):
-            inserted = _store_batch(conn, source, sessions, marks, plan, report)
-        if prefetch is not None and inserted:
-            prefetch.submit(
-                conn.execute(
-                    f"SELECT card_hash, card_text FROM session s WHERE sid IN ({','.join('?' * len(inserted))}) "
-                    "AND card_hash IS NOT NULL AND NOT EXISTS "
-                    "(SELECT 1 FROM vector v WHERE v.hash = s.card_hash AND v.model = ?)",
-                    [*inserted, prefetch.embedder.model_id],
-                ).fetchall()
-            )
+        # The rest, and the sessions asked for that never came back (deleted, unreadable, bad).
+        rest = {i: m for i, m in marks.items() if i not in stored}
+        _store_and_prefetch(conn, source, sessions, rest, plan, report, lease, prefetch)
         if progress:
             progress(source.id, min(start + len(batch), total), total)
     _note_unreadable(source, report)
     _record_source(conn, source, report)
+
+
+def _session_bytes(session: Session) -> int:
+    """About how much memory a read session holds: the characters of its texts and tool outputs."""
+    total = 0
+    for message in session.messages:
+        for part in message.parts:
+            total += len(part.text) + len(part.tool_output or "") + len(part.tool_error or "") + 64
+            if part.tool_input is not None:
+                total += len(part.tool_input) if isinstance(part.tool_input, str) else 256
+    return total
+
+
+def _store_and_prefetch(
+    conn: sqlite3.Connection,
+    source: Source,
+    sessions: list[Session],
+    marks: dict[str, str],
+    plan: _Plan,
+    report: SourceReport,
+    lease: Lease,
+    prefetch: vectors.Prefetch | None,
+) -> None:
+    lease.renew()
+    with transaction(conn):
+        inserted = _store_batch(conn, source, sessions, marks, plan, report)
+    if prefetch is not None and inserted:
+        prefetch.submit(
+            conn.execute(
+                f"SELECT card_hash, card_text FROM session s WHERE sid IN ({','.join('?' * len(inserted))}) "
+                "AND card_hash IS NOT NULL AND NOT EXISTS "
+                "(SELECT 1 FROM vector v WHERE v.hash = s.card_hash AND v.model = ?)",
+                [*inserted, prefetch.embedder.model_id],
+            ).fetchall()
+        )
 
 
 def _forget_moved_store(conn: sqlite3.Connection, source: Source, report: SourceReport, lease: Lease) -> None:

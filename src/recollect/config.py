@@ -84,6 +84,8 @@ class Config:
     # Auto-discovery per source kind; a kind set to false here is never discovered.
     discover: dict[str, bool] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
+    # "section.key" -> "env NAME" for each value an environment variable set (`recollect config show`).
+    origins: dict[str, str] = field(default_factory=dict)
 
     def section(self, name: str) -> dict[str, Any]:
         value = self.raw.get(name, {})
@@ -99,8 +101,9 @@ def load_config(paths: Paths | None = None) -> Config:
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{paths.config_file}: not valid TOML ({exc}); fix or remove the file") from exc
 
+    origins = _apply_env(raw)
     index_value = raw.get("index", {}).get("path") if isinstance(raw.get("index"), dict) else None
-    index_path = Path(index_value).expanduser() if index_value else paths.default_index
+    index_path = Path(str(index_value)).expanduser() if index_value else paths.default_index
 
     sources: list[SourceEntry] = []
     seen: set[str] = set()
@@ -130,7 +133,36 @@ def load_config(paths: Paths | None = None) -> Config:
         wanted = {k.strip() for k in only.split(",") if k.strip()}
         discover = {kind: kind in wanted for kind in {*discover, *wanted, *_KNOWN_KINDS}}
         sources = [s for s in sources if s.kind in wanted]
-    return Config(paths=paths, index_path=index_path, sources=sources, discover=discover, raw=raw)
+    return Config(paths=paths, index_path=index_path, sources=sources, discover=discover, raw=raw, origins=origins)
+
+
+# Environment variables that override one option of the file (CI, MCP, one-off runs).
+ENV_OVERRIDES: dict[str, tuple[str, str]] = {
+    "RECOLLECT_INDEX": ("index", "path"),
+    "RECOLLECT_EMBEDDINGS": ("embeddings", "enabled"),  # off / 0 / false / no
+    "RECOLLECT_EMBEDDINGS_PROVIDER": ("embeddings", "provider"),
+    "RECOLLECT_EMBEDDINGS_MODEL": ("embeddings", "model"),
+    "RECOLLECT_EMBEDDINGS_URL": ("embeddings", "url"),
+}
+
+
+def _apply_env(raw: dict[str, Any]) -> dict[str, str]:
+    """Put each set override into `raw` (a section the file holds is copied, never edited in place)."""
+    origins: dict[str, str] = {}
+    for env, (section, key) in ENV_OVERRIDES.items():
+        value = os.environ.get(env, "").strip()
+        if not value:
+            continue
+        if env == "RECOLLECT_EMBEDDINGS":
+            if value.lower() not in ("0", "off", "false", "no"):
+                continue
+            parsed: Any = False
+        else:
+            parsed = value
+        current = raw.get(section)
+        raw[section] = {**(current if isinstance(current, dict) else {}), key: parsed}
+        origins[f"{section}.{key}"] = f"env {env}"
+    return origins
 
 
 _KNOWN_KINDS = ("opencode", "claude-code", "codex", "gemini")

@@ -30,6 +30,7 @@ _COMMANDS = {
     "extract": "recollect.cli.extract:extract_cmd",
     "summarize": "recollect.cli.extract:summarize_cmd",
     "mcp": "recollect.cli.mcp:mcp_cmd",
+    "config": "recollect.cli.config:config",
     "install": "recollect.cli.install:install",
     "uninstall": "recollect.cli.install:uninstall",
     "ui": "recollect.cli.ui:ui_cmd",

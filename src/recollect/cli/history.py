@@ -162,11 +162,22 @@ def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
         yield update
 
 
+def first_use_config(*, quiet: bool = False) -> None:
+    """On first use, write config.toml with every option at its default (never over an existing file);
+    `quiet` when the output is JSON for a script."""
+    from recollect import configfile
+
+    written = guarded(lambda: configfile.write_config(only_if_missing=True))
+    if written is not None and not quiet:
+        click.echo(f"wrote {written} with every option at its default ('recollect config show')", err=True)
+
+
 @click.command("index")
 @click.option("--wait", is_flag=True, help="If another process is updating the index, wait for it instead of skipping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the sync report as JSON.")
 def index_cmd(wait: bool, as_json: bool) -> None:
     """Read every session store (read-only) and bring the index up to date."""
+    first_use_config(quiet=as_json)
     with progress_bar() as progress:
         report = guarded(lambda: history.index(progress=progress, wait=wait))
     if as_json:

@@ -88,6 +88,10 @@ def install_opencode(
     as_json: bool,
 ) -> None:
     """Add recollect to OpenCode: the MCP server, the recall subagent and the plugin. Idempotent."""
+    if not dry_run:
+        from recollect.cli.history import first_use_config
+
+        first_use_config(quiet=as_json)
     report = oc.install(
         config_dir=config_dir,
         config_file=config_file,

@@ -72,7 +72,11 @@ def test_idle_extracts_only_inside_the_ceiling(two: TwoProjects, monkeypatch: py
     class Proc:
         pid = 1
 
-    monkeypatch.setattr(service, "_spawn", lambda args, cwd=None, env=None: started.append(args) or Proc())
+    def spawn(args: list[str], cwd: str | None = None, env: dict[str, str] | None = None) -> Proc:
+        started.append(args)
+        return Proc()
+
+    monkeypatch.setattr(service, "_spawn", spawn)
     monkeypatch.setattr(service, "extract_available", lambda: True)
     assert service.on_idle(two.alpha_session, str(two.alpha)) == {"started": ["extract"]}  # positive control
     out = service.on_idle(two.beta_session, str(two.alpha))

@@ -15,6 +15,8 @@ Replies are chosen by *rules*, tried in order; the first match wins::
       "match": ["word", ...],    # all must occur in the last user message (case-insensitive);
                                  # missing or empty matches every request of its kind
       "kind": "chat",            # request kind it applies to: chat (default) | title | compaction | any
+      "offers": ["task"],        # only requests that offer all these tools (e.g. the main agent) ...
+      "lacks": ["task"],         # ... or none of these (e.g. a subagent limited to recollect_*)
       "reasoning": "...",        # streamed as delta.reasoning_content on the first turn
       "tools": [                 # one assistant turn per entry, in order
         {"name": "bash", "args": {"command": "ls"}},
@@ -197,6 +199,11 @@ class Brain:
                 continue
             if not all(str(w).lower() in low_user for w in rule.get("match") or []):
                 continue
+            offered = _offered_tools(body)
+            if not all(t in offered for t in rule.get("offers") or []):
+                continue
+            if any(t in offered for t in rule.get("lacks") or []):
+                continue
             base: Decision = {"kind": kind, "rule": idx}
             if rule.get("error_status"):
                 limit = rule.get("error_times")
@@ -232,6 +239,10 @@ class Brain:
     def _tool_call(self, spec: dict[str, Any], fill: Any) -> dict[str, Any]:
         args = str(spec["raw_args"]) if "raw_args" in spec else json.dumps(fill(spec.get("args", {})))
         return {"id": self.next_id("call"), "type": "function", "function": {"name": spec["name"], "arguments": args}}
+
+
+def _offered_tools(body: dict[str, Any]) -> set[str]:
+    return {str((t.get("function") or {}).get("name")) for t in body.get("tools") or [] if isinstance(t, dict)}
 
 
 def _cwd(messages: list[dict[str, Any]]) -> str:
@@ -276,6 +287,7 @@ class _Server(ThreadingHTTPServer):
     delay: float
     models: list[str]
     seq: int
+    entries: list[dict[str, Any]]
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -330,16 +342,17 @@ class _Handler(BaseHTTPRequestHandler):
         srv = self.server
         with srv.log_lock:
             srv.seq += 1
+            entry = {
+                "seq": srv.seq,
+                "t": time.time(),
+                "path": self.path,
+                "kind": decision.get("kind"),
+                "rule": decision.get("rule"),
+                "request": body,
+                "reply": decision,
+            }
+            srv.entries.append(entry)
             if srv.log_path is not None:
-                entry = {
-                    "seq": srv.seq,
-                    "t": time.time(),
-                    "path": self.path,
-                    "kind": decision.get("kind"),
-                    "rule": decision.get("rule"),
-                    "request": body,
-                    "reply": decision,
-                }
                 with open(srv.log_path, "a", encoding="utf-8") as f:
                     f.write(json.dumps(entry) + "\n")
 
@@ -462,11 +475,14 @@ class FakeLLM:
         self._host, self._port, self._delay, self._models = host, port, delay, list(models)
         self._srv: _Server | None = None
         self._thread: threading.Thread | None = None
+        # Every request of this process's lifetime, in memory too: a benchmark reading hundreds of
+        # turns must not re-parse a log of 40 KB request bodies after each one.
+        self._entries: list[dict[str, Any]] = []
 
     def start(self) -> FakeLLM:
         srv = _Server((self._host, self._port), _Handler)
         srv.brain, srv.log_path, srv.log_lock = self.brain, self.log_path, threading.Lock()
-        srv.delay, srv.models, srv.seq = self._delay, self._models, 0
+        srv.delay, srv.models, srv.seq, srv.entries = self._delay, self._models, 0, self._entries
         self._srv = srv
         self._thread = threading.Thread(target=srv.serve_forever, name="fake-llm", daemon=True)
         self._thread.start()
@@ -501,6 +517,15 @@ class FakeLLM:
     def requests(self, kind: str | None = None) -> list[dict[str, Any]]:
         """Logged entries ({seq, t, path, kind, rule, request, reply}), optionally of one kind."""
         return [e for e in read_log(self.log_path) if kind is None or e.get("kind") == kind] if self.log_path else []
+
+    @property
+    def seq(self) -> int:
+        """How many requests have arrived so far (the ``seq`` of the latest one)."""
+        return len(self._entries)
+
+    def since(self, seq: int, kind: str | None = None) -> list[dict[str, Any]]:
+        """Entries after ``seq`` (from ``FakeLLM.seq``), oldest first, as received; no file read."""
+        return [e for e in self._entries[seq:] if kind is None or e.get("kind") == kind]
 
 
 def read_log(path: Path | str) -> Iterator[dict[str, Any]]:

@@ -1,0 +1,838 @@
+"""Live-loop benchmark: recollect inside the REAL OpenCode, over many turns, the way a user meets it.
+
+It drives the pinned OpenCode binary (``opencode serve``, tests/e2e/opencode.py) with the scripted
+fake LLM (tests/e2e/fake_llm.py), which logs the exact request bodies OpenCode sends: what the
+plugin injected is read from what the model actually received, not from recollect's own answers.
+
+    .venv/bin/python bench/bench_loop.py [--quick] [--json OUT.json] [--keep DIR]
+
+One world, in order (data: bench/loop_world.json, bench/loop_messages.json):
+
+1. **history before recollect**: three git projects (atlas and borealis in English, cobalt in
+   Chinese); per topic one session that answered it (a decision, an error fix, a preference, a
+   topic whose words overlap another project's), then sessions that only asked and got no answer;
+2. **install**: ``recollect install opencode``, ``recollect index`` (what a new user does), restart;
+   the model writes memories with ``recollect_memory_remember``; one warm-up message per project
+   (not measured: the first prompt of an instance waits for the MCP server and the helper);
+3. **live**: every cue and ordinary message as the first message of a new session in its project
+   (seeded shuffle); the plugin's idle sync runs as it would for a user;
+4. **recall subagent**: ``@recall …`` (an agent part, as the TUI sends it): the main agent calls the
+   ``task`` tool, the ``recall`` agent our installer wrote searches and answers from our output;
+5. **growth**: one session of 20 cue turns;
+6. **later searches**: ``recollect index``, then per topic the model calls
+   ``recollect_history_search`` (limit 5) for the topic and for its answer word, and per memory for
+   a word only the ``memory_remember`` call held;
+7. **without recollect**: ``recollect uninstall opencode``, restart, the same messages of 3 and 5
+   again, for the latency recollect adds.
+
+Figures (each printed beside the issue-13 target):
+
+- cue recall = cue messages whose first model request held a ``<recollect-recall>`` block; precision
+  = ordinary messages whose request held none; English and Chinese apart;
+- the answering session in that block, and first in it (over all cue messages: no block is a miss);
+- leaks: sessions of another project in any recall block;
+- echo: sessions found in the top 5 of a later search (a recall block, or step 6) that recollect
+  itself caused: the recall subagent's sessions (by structure: a child session run by the ``recall``
+  agent), or, for a word that only an answering session ever held, any other session (it can only
+  hold that word through our blocks or our tools' output: the fake model never repeats them);
+- live recall blocks per request (the most any request of a session carried);
+- bytes injected per turn (every recollect-tagged block in the request) and, in the growth session,
+  injected bytes in turn 20's request minus turn 1's, next to the whole prompt's growth with and
+  without recollect;
+- latency added per message: the time from sending the message to the model's first request,
+  with recollect minus without, paired by message.
+
+Semantic search is off (``RECOLLECT_EMBEDDINGS=off``): building the model in a throwaway home takes
+minutes, and auto-recall searches by words by default anyway. The plugin's per-message timeout is
+``--timeout-ms`` (5000 by default, so a busy shared machine measures retrieval, not timeouts; the
+number of plugin timeouts is printed). Needs node, npm and git; nothing outside a temporary
+directory is touched. Results: docs/loop.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from tests.e2e.fake_llm import Rule, content_text  # noqa: E402
+from tests.e2e.opencode import OpenCodeWorld, ensure_opencode  # noqa: E402
+
+DATA = Path(__file__).resolve().parent
+BLOCK_RE = re.compile(r"<recollect-([a-z]+)\b[^>]*>.*?</recollect-\1>", re.S)
+SESSION_RE = re.compile(r"\bses_[0-9A-Za-z]{26}\b")
+# A hit's own cursor: on its own line ("   cursor: opencode::ses_…", MCP output) or ending a numbered
+# entry ('1. "title" (date, dir) cursor opencode::ses_…', recall block). A snippet quoting an older
+# cursor mid-line is not a hit.
+HIT_RE = re.compile(r"^\s*(?:\d+[.)]\s.*?)?\bcursor:?\s+\S*?(ses_[0-9A-Za-z]{26})", re.M)
+RECALL_TAG = "recall"
+QUIET_ENV = {"RECOLLECT_EMBEDDINGS": "off"}
+GROWTH_TURNS = 20
+TOP = 5
+REPLY = "Let me look at that."  # what the fake model answers a measured message: never our text
+
+
+def recollect_cmd() -> list[str]:
+    return [sys.executable, "-m", "recollect.cli"]
+
+
+def load_data(directory: Path = DATA) -> tuple[dict[str, Any], dict[str, Any]]:
+    world = json.loads((directory / "loop_world.json").read_text(encoding="utf-8"))
+    messages = json.loads((directory / "loop_messages.json").read_text(encoding="utf-8"))
+    return world, messages
+
+
+def pct(values: Sequence[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+# --------------------------------------------------------------------------------------- analysis
+
+
+@dataclass
+class Seen:
+    """What one model request held: recollect's blocks, the sessions its recall blocks name."""
+
+    prompt_bytes: int
+    injected: dict[str, int]  # tag -> bytes of that tag's blocks in the whole request
+    recall_blocks: int
+    recall_sessions: list[str]  # in order of appearance, each once
+    last_user_recall: bool  # a recall block in the newest user message
+    fresh_recall_bytes: int = 0  # bytes of recall blocks in the newest user message
+
+
+def hit_sessions(text: str) -> list[str]:
+    """The sessions a search answer or recall block lists, in its order, each once. Falls back to
+    every session id in the text when no line carries a cursor (a format this bench does not know)."""
+    found = HIT_RE.findall(text) or SESSION_RE.findall(text)
+    return list(dict.fromkeys(found))
+
+
+def seen_in(request: dict[str, Any]) -> Seen:
+    messages = request.get("messages") or []
+    injected: dict[str, int] = {}
+    recall_blocks = 0
+    sessions: list[str] = []
+    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
+    last_user_recall = False
+    fresh = 0
+    for i, m in enumerate(messages):
+        text = content_text(m.get("content"))
+        for match in BLOCK_RE.finditer(text):
+            tag = match.group(1)
+            injected[tag] = injected.get(tag, 0) + len(match.group(0).encode())
+            if tag == RECALL_TAG:
+                recall_blocks += 1
+                last_user_recall |= i == last_user
+                fresh += len(match.group(0).encode()) if i == last_user else 0
+                for sid in hit_sessions(match.group(0)):
+                    if sid not in sessions:
+                        sessions.append(sid)
+    size = len(json.dumps(messages, ensure_ascii=False).encode())
+    return Seen(size, injected, recall_blocks, sessions, last_user_recall, fresh)
+
+
+@dataclass
+class Turn:
+    phase: str
+    key: str  # stable across the with/without runs: phase + message id (+ turn)
+    project: str
+    session: str
+    text: str
+    kind: str = ""  # cue | ordinary | "" (not scored for firing)
+    lang: str = ""
+    expect: str | None = None  # the answering session's id
+    pre_llm_ms: float = float("nan")  # message sent -> the model's first request
+    total_ms: float = 0.0
+    seen: Seen | None = None
+    requests: list[Seen] = field(default_factory=list)  # every chat request of the turn
+
+    def to_json(self) -> dict[str, Any]:
+        out = {k: v for k, v in self.__dict__.items() if k not in ("seen", "requests")}
+        out["seen"] = self.seen.__dict__ if self.seen else None
+        return out
+
+
+# --------------------------------------------------------------------------------------- the run
+
+
+class LoopBench:
+    """One OpenCode world and everything the bench did in it."""
+
+    def __init__(
+        self,
+        world: OpenCodeWorld,
+        world_data: dict[str, Any],
+        *,
+        timeout_ms: int = 5000,
+        log: Any = None,
+    ) -> None:
+        self.world = world
+        self.data = world_data
+        self.timeout_ms = timeout_ms
+        self.topics = {t["id"]: t for t in world_data["topics"]}
+        self.projects: dict[str, Path] = {}
+        self.answering: dict[str, str] = {}  # topic id -> session id
+        self.asked_only: list[str] = []
+        self.memory_sessions: dict[str, str] = {}  # memory word -> session id
+        self.turns: list[Turn] = []
+        self.searches: list[dict[str, Any]] = []
+        self.recall_parents: list[str] = []
+        self.installed = False
+        self._log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+
+    # ---- plumbing ----------------------------------------------------------------------------
+
+    def cli(self, *args: str, cwd: Path | None = None, check: bool = True) -> str:
+        env = {**self.world.env, **QUIET_ENV}
+        r = subprocess.run(
+            [*recollect_cmd(), *args],
+            env=env,
+            cwd=cwd or self.world.home,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            stdin=subprocess.DEVNULL,
+        )
+        if check and r.returncode != 0:
+            raise RuntimeError(f"recollect {' '.join(args)} exited {r.returncode}\n{r.stdout}\n{r.stderr}")
+        return r.stdout
+
+    def project(self, name: str) -> Path:
+        if name not in self.projects:
+            spec = self.data["projects"][name]
+            self.projects[name] = self.world.project(name, spec.get("files"))
+        return self.projects[name]
+
+    def say(
+        self,
+        session: str,
+        text: str,
+        rules: list[Rule],
+        *,
+        phase: str,
+        key: str,
+        project: str,
+        parts: list[dict[str, Any]] | None = None,
+        kind: str = "",
+        lang: str = "",
+        expect: str | None = None,
+    ) -> Turn:
+        """One user message; the turn's requests as the model received them."""
+        self.world.set_rules(rules)
+        mark = self.world.llm.seq
+        t0 = time.time()
+        self.world.prompt(session, text if parts is None else None, parts=parts, timeout=180)
+        t1 = time.time()
+        chats = self.world.llm.since(mark, "chat")
+        turn = Turn(phase, key, project, session, text, kind, lang, expect, total_ms=(t1 - t0) * 1000)
+        if chats:
+            turn.pre_llm_ms = (chats[0]["t"] - t0) * 1000
+            turn.requests = [seen_in(c["request"]) for c in chats]
+            turn.seen = turn.requests[0]
+        self.turns.append(turn)
+        return turn
+
+    def new_session(self, project: str) -> str:
+        return self.world.create_session(self.project(project))
+
+    # ---- 1. history before recollect -----------------------------------------------------------
+
+    def plant(self, topics: Iterable[str] | None = None) -> None:
+        wanted = set(topics) if topics is not None else set(self.topics)
+        for tid, topic in self.topics.items():
+            if tid not in wanted:
+                continue
+            sid = self.new_session(topic["project"])
+            for i, turn in enumerate(topic["turns"]):
+                rule: Rule = {"text": turn["assistant"]}
+                if turn.get("tools"):
+                    rule["tools"] = turn["tools"]
+                self.say(sid, turn["user"], [rule], phase="plant", key=f"{tid}.{i}", project=topic["project"])
+            self.answering[tid] = sid
+        for i, asked in enumerate(self.data["asked_only"]):
+            if asked["topic"] not in wanted:
+                continue
+            sid = self.new_session(asked["project"])
+            self.say(
+                sid,
+                asked["user"],
+                [{"text": asked["assistant"]}],
+                phase="asked",
+                key=f"asked{i}",
+                project=asked["project"],
+            )
+            self.asked_only.append(sid)
+        self.world.wait_settled()
+
+    # ---- 2. install ------------------------------------------------------------------------------
+
+    def install(self) -> None:
+        config = self.world.home / ".config" / "recollect" / "config.toml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(f"[opencode]\ntimeout_ms = {self.timeout_ms}\n")
+        # The world rewrites opencode.json on every start; a person's own opencode.jsonc (read after
+        # it, so it wins) is where the installer puts our entry, and it survives restarts.
+        user_config = self.world.config_dir / "opencode.jsonc"
+        if not user_config.exists():
+            user_config.write_text('{\n  "$schema": "https://opencode.ai/config.json"\n}\n')
+        self.cli("install", "opencode", "--no-npm")
+        self.cli("index")
+        self.world.restart()
+        self.installed = True
+
+    def uninstall(self) -> None:
+        self.cli("uninstall", "opencode")
+        self.world.restart()
+        self.installed = False
+
+    def remember(self, projects: Iterable[str] | None = None) -> None:
+        wanted = set(projects) if projects is not None else None
+        for i, mem in enumerate(self.data["memories"]):
+            if wanted is not None and mem["project"] not in wanted:
+                continue
+            sid = self.new_session(mem["project"])
+            rule: Rule = {
+                "tools": [{"name": "recollect_memory_remember", "args": mem["args"]}],
+                "text": mem["assistant"],
+            }
+            self.say(sid, mem["user"], [rule], phase="memory", key=f"memory{i}", project=mem["project"])
+            self.memory_sessions[mem["memory_word"]] = sid
+
+    def warm_up(self, projects: Iterable[str]) -> None:
+        """The first prompt of an instance waits for the MCP server and the helper: not measured."""
+        for name in projects:
+            sid = self.new_session(name)
+            self.say(sid, "Hello, let's get started.", [{"text": "Hello."}], phase="warmup", key=name, project=name)
+
+    def index(self) -> None:
+        """What the plugin's idle sync runs, done now so a phase starts from a known index."""
+        self.world.wait_settled()
+        self.cli("index")
+
+    # ---- 3. live ---------------------------------------------------------------------------------
+
+    def live(self, messages: Sequence[dict[str, Any]], phase: str = "live") -> None:
+        for m in messages:
+            sid = self.new_session(m["project"])
+            expect = self.answering.get(m["expect"]) if m.get("expect") else None
+            kind = "cue" if m.get("expect") else "ordinary"
+            self.say(
+                sid,
+                m["text"],
+                [{"text": REPLY}],
+                phase=phase,
+                key=m["id"],
+                project=m["project"],
+                kind=kind,
+                lang=m["lang"],
+                expect=expect,
+            )
+
+    # ---- 4. the recall subagent --------------------------------------------------------------------
+
+    def recall_run(self, run: dict[str, Any], i: int = 0) -> Turn:
+        sid = self.new_session(run["project"])
+        task_args = {"description": "recall earlier work", "prompt": run["user"], "subagent_type": "recall"}
+        # The recall agent (offered recollect's tools only, never `task`) works as its instructions
+        # say: search, read the best hit, answer from what it read.
+        steps: list[Any] = [{"name": "recollect_history_search", "args": {"query": run["query"]}}]
+        answering = self.answering.get(run["topic"])
+        if answering:
+            steps.append({"name": "recollect_history_read", "args": {"cursor": answering}})
+        rules: list[Rule] = [
+            {"lacks": ["task"], "tools": steps, "text": "From the earlier sessions:\n{last_tool_output}"},
+            {"offers": ["task"], "tools": [{"name": "task", "args": task_args}], "text": "The recall agent answered."},
+        ]
+        text = run["user"]
+        name = "recall"
+        start = text.index("@recall")
+        parts = [
+            {"type": "text", "text": text},
+            {"type": "agent", "name": name, "source": {"value": "@recall", "start": start, "end": start + 7}},
+        ]
+        turn = self.say(
+            sid,
+            text,
+            rules,
+            phase="recall",
+            key=f"recall{i}",
+            project=run["project"],
+            parts=parts,
+            expect=self.answering.get(run["topic"]),
+        )
+        self.recall_parents.append(sid)
+        return turn
+
+    # ---- 5. growth ---------------------------------------------------------------------------------
+
+    def growth(self, messages: Sequence[dict[str, Any]], turns: int = GROWTH_TURNS, phase: str = "growth") -> str:
+        project = messages[0]["project"]
+        sid = self.new_session(project)
+        for n in range(turns):
+            m = messages[n % len(messages)]
+            self.say(
+                sid,
+                m["text"],
+                [{"text": REPLY}],
+                phase=phase,
+                key=f"t{n + 1:02d}",
+                project=project,
+                lang=m["lang"],
+                expect=self.answering.get(m["expect"]),
+            )
+        return sid
+
+    # ---- 6. later searches -----------------------------------------------------------------------
+
+    def later_searches(self, topics: Iterable[str] | None = None, memories: bool = True) -> None:
+        wanted = set(topics) if topics is not None else set(self.answering)
+        jobs: list[tuple[str, list[tuple[str, str, str | None]]]] = []
+        for tid in self.answering:
+            if tid in wanted:
+                t = self.topics[tid]
+                jobs.append((t["project"], [(t["search"], "topic", tid), (t["answer_word"], "answer", tid)]))
+        if memories:
+            for mem in self.data["memories"]:
+                if mem["memory_word"] in self.memory_sessions:
+                    jobs.append((mem["project"], [(mem["memory_word"], "memory", None)]))
+        for i, (project, queries) in enumerate(jobs):
+            sid = self.new_session(project)
+            calls = [{"name": "recollect_history_search", "args": {"query": q, "limit": TOP}} for q, _, _ in queries]
+            self.say(
+                sid,
+                "Look through the history for me.",
+                [{"tools": [calls], "text": "Searched."}],
+                phase="search",
+                key=f"search{i}",
+                project=project,
+            )
+            outputs = self._search_outputs(sid)
+            for query, what, tid in queries:
+                output = outputs.get(query, "")
+                found = [s for s in hit_sessions(output) if s != sid]
+                self.searches.append(
+                    {
+                        "project": project,
+                        "query": query,
+                        "what": what,
+                        "topic": tid,
+                        "top": found[:TOP],
+                        "ok": bool(output),
+                    }
+                )
+
+    def _search_outputs(self, session: str) -> dict[str, str]:
+        rows = self.world.query(
+            "select data from part where session_id = ? and json_extract(data, '$.tool') = 'recollect_history_search'",
+            (session,),
+        )
+        out: dict[str, str] = {}
+        for (raw,) in rows:
+            state = json.loads(raw).get("state") or {}
+            out[str((state.get("input") or {}).get("query"))] = str(state.get("output") or state.get("error") or "")
+        return out
+
+    # ---- what the store knows ---------------------------------------------------------------------
+
+    def sessions(self) -> dict[str, dict[str, Any]]:
+        rows = self.world.query(
+            "select s.id, s.project_id, s.parent_id, s.directory, "
+            "(select json_extract(m.data, '$.agent') from message m where m.session_id = s.id "
+            "order by m.time_created limit 1) from session s"
+        )
+        return {r[0]: {"project": r[1], "parent": r[2], "directory": r[3], "agent": r[4]} for r in rows}
+
+    def plugin_timeouts(self) -> int:
+        log = self.world.home / ".local" / "share" / "recollect" / "log" / "opencode-plugin.log"
+        try:
+            return sum("timed out" in line for line in log.read_text(errors="replace").splitlines())
+        except OSError:
+            return 0
+
+
+# --------------------------------------------------------------------------------------- scoring
+
+
+def ratio(n: int, d: int) -> str:
+    return f"{n}/{d} ({100 * n / d:.0f}%)" if d else "n/a"
+
+
+@dataclass
+class Figure:
+    name: str
+    value: str
+    target: str
+    ok: bool | None  # None: reported, no target
+
+
+def score(bench: LoopBench, without: Sequence[Turn] = ()) -> tuple[list[Figure], dict[str, Any]]:
+    """Every figure beside its target, and the raw numbers (for --json)."""
+    sessions = bench.sessions()
+    project_of = {sid: s["project"] for sid, s in sessions.items()}
+    caused = {
+        sid
+        for sid, s in sessions.items()
+        if (s["parent"] and s["agent"] == "recall")
+        or str(s["directory"] or "").startswith(str(bench.world.home / ".local" / "share" / "recollect"))
+    }
+    figures: list[Figure] = []
+    raw: dict[str, Any] = {}
+    live = [t for t in bench.turns if t.phase == "live" and t.seen is not None]
+
+    # cue recall / precision, per language
+    for lang in ("en", "zh"):
+        cues = [t for t in live if t.kind == "cue" and t.lang == lang]
+        fired = sum(1 for t in cues if t.seen and t.seen.recall_blocks)
+        figures.append(
+            Figure(
+                f"cue recall {lang.upper()} (fired)",
+                ratio(fired, len(cues)),
+                ">= 95%",
+                _at_least(fired, len(cues), 0.95),
+            )
+        )
+        raw[f"cue_fired_{lang}"] = [fired, len(cues)]
+    for lang in ("en", "zh"):
+        plain = [t for t in live if t.kind == "ordinary" and t.lang == lang]
+        silent = sum(1 for t in plain if t.seen and not t.seen.recall_blocks)
+        figures.append(
+            Figure(
+                f"precision {lang.upper()} (silent)",
+                ratio(silent, len(plain)),
+                ">= 95%",
+                _at_least(silent, len(plain), 0.95),
+            )
+        )
+        raw[f"ordinary_silent_{lang}"] = [silent, len(plain)]
+
+    # the answering session in the block, and its rank
+    cues = [t for t in live if t.kind == "cue"]
+    ranks = [
+        (t.seen.recall_sessions.index(t.expect) + 1) if t.seen and t.expect in t.seen.recall_sessions else 0
+        for t in cues
+    ]
+    inside = sum(1 for r in ranks if r)
+    first = sum(1 for r in ranks if r == 1)
+    fired = sum(1 for t in cues if t.seen and t.seen.recall_blocks)
+    figures.append(
+        Figure("answering session in block", ratio(inside, len(cues)), ">= 90%", _at_least(inside, len(cues), 0.90))
+    )
+    figures.append(
+        Figure("answering session first", ratio(first, len(cues)), ">= 75%", _at_least(first, len(cues), 0.75))
+    )
+    for lang in ("en", "zh"):
+        sub = [r for t, r in zip(cues, ranks, strict=True) if t.lang == lang]
+        figures.append(
+            Figure(
+                f"  {lang.upper()}: in block / first",
+                f"{sum(1 for r in sub if r)} / {sum(1 for r in sub if r == 1)} of {len(sub)}",
+                "",
+                None,
+            )
+        )
+    figures.append(Figure("  in block, of the cues that fired", ratio(inside, fired), "", None))
+    raw["ranks"] = {t.key: r for t, r in zip(cues, ranks, strict=True)}
+
+    # leaks: another project's session in a recall block (every turn with recollect)
+    leaks: list[tuple[str, str]] = []
+    for t in bench.turns:
+        here = project_of.get(t.session)
+        for req in t.requests:
+            for sid in req.recall_sessions:
+                if here and project_of.get(sid) and project_of[sid] != here:
+                    leaks.append((t.key, sid))
+    figures.append(Figure("cross-project leaks (recall blocks)", str(len(set(leaks))), "0", not leaks))
+    raw["leaks"] = sorted(set(leaks))
+
+    # echo: recollect-caused sessions in any later top 5 (recall blocks after the subagent ran, searches)
+    recall_done = next((i for i, t in enumerate(bench.turns) if t.phase == "recall"), None)
+    echo: dict[str, set[str]] = {}
+    if recall_done is not None:
+        for t in bench.turns[recall_done + 1 :]:
+            for req in t.requests:
+                for sid in req.recall_sessions[:TOP]:
+                    if sid in caused:
+                        echo.setdefault(sid, set()).add(f"recall block {t.key}")
+    searched_ok = 0
+    topic_first = topic_total = 0
+    for s in bench.searches:
+        searched_ok += s["ok"]
+        sources: set[str] = set()
+        if s["what"] == "answer":
+            sources = {bench.answering[s["topic"]]}
+        for sid in s["top"]:
+            if sid in caused or (s["what"] in ("answer", "memory") and sid not in sources):
+                echo.setdefault(sid, set()).add(f"search {s['query']!r}")
+        if s["what"] == "topic":
+            topic_total += 1
+            topic_first += bool(s["top"]) and s["top"][0] == bench.answering[s["topic"]]
+    kinds = {
+        "recall subagent": sum(1 for sid in echo if sid in caused),
+        "recall parent (relayed)": sum(1 for sid in echo if sid in bench.recall_parents),
+        "memory writer": sum(1 for sid in echo if sid in bench.memory_sessions.values()),
+    }
+    kinds["other (our blocks/outputs)"] = len(echo) - sum(kinds.values())
+    figures.append(Figure("echo sessions in any top 5", str(len(echo)), "0", not echo and bool(bench.searches)))
+    for k, v in kinds.items():
+        figures.append(Figure(f"  {k}", str(v), "", None))
+    figures.append(Figure("later searches answered", ratio(searched_ok, len(bench.searches)), "", None))
+    figures.append(Figure("  topic search: answering session first", ratio(topic_first, topic_total), "", None))
+    raw["echo"] = {sid: sorted(v) for sid, v in echo.items()}
+    raw["searches"] = bench.searches
+
+    # live blocks per session
+    most: dict[str, int] = {}
+    for t in bench.turns:
+        for req in t.requests:
+            most[t.session] = max(most.get(t.session, 0), req.recall_blocks)
+    over = sum(1 for v in most.values() if v > 1)
+    figures.append(
+        Figure("sessions with > 1 live recall block", f"{over} (max {max(most.values(), default=0)})", "0", over == 0)
+    )
+
+    # bytes injected per turn
+    measured = [t for t in bench.turns if t.seen is not None and t.phase in ("live", "growth", "recall")]
+    per_turn = [sum(t.seen.injected.values()) for t in measured if t.seen]
+    recall_bytes = [t.seen.fresh_recall_bytes for t in measured if t.seen and t.seen.fresh_recall_bytes]
+    figures.append(
+        Figure(
+            "bytes injected per turn p50 / p95 / max",
+            f"{pct(per_turn, 0.5):.0f} / {pct(per_turn, 0.95):.0f} / {max(per_turn, default=0)}",
+            "",
+            None,
+        )
+    )
+    tags = sorted({k for t in measured if t.seen for k in t.seen.injected})
+    for tag in tags:
+        vals = [t.seen.injected.get(tag, 0) for t in measured if t.seen]
+        figures.append(Figure(f"  <recollect-{tag}> p50 / max", f"{pct(vals, 0.5):.0f} / {max(vals)}", "", None))
+    if recall_bytes:
+        figures.append(Figure("  the new message's own recall block, max", str(max(recall_bytes)), "", None))
+
+    # growth after 20 cue turns
+    growth = [t for t in bench.turns if t.phase == "growth" and t.seen]
+    if len(growth) >= 2 and growth[0].seen and growth[-1].seen:
+        g0, g1 = growth[0].seen, growth[-1].seen
+        inj = sum(g1.injected.values()) - sum(g0.injected.values())
+        grew = g1.prompt_bytes - g0.prompt_bytes
+        figures.append(
+            Figure(
+                f"injected-bytes growth after {len(growth)} cue turns",
+                f"{inj / 1024:.1f} KB",
+                "<= 3 KB",
+                inj <= 3 * 1024,
+            )
+        )
+        fresh = sum(1 for t in growth if t.seen and t.seen.last_user_recall)
+        figures.append(Figure("  growth turns with a block of their own", ratio(fresh, len(growth)), "", None))
+        line = f"{g0.prompt_bytes / 1024:.1f} -> {g1.prompt_bytes / 1024:.1f} KB (+{grew / 1024:.1f})"
+        base = [t for t in without if t.phase == "growth" and t.seen]
+        if len(base) >= 2 and base[0].seen and base[-1].seen:
+            b = base[-1].seen.prompt_bytes - base[0].seen.prompt_bytes
+            line += f"; without recollect +{b / 1024:.1f} KB"
+            raw["growth_without"] = [base[0].seen.prompt_bytes, base[-1].seen.prompt_bytes]
+        figures.append(Figure("  whole prompt, turn 1 -> last", line, "", None))
+        raw["growth"] = [[t.seen.prompt_bytes, t.seen.injected, t.seen.recall_blocks] for t in growth if t.seen]
+
+    # latency added per message (paired with the same message without recollect)
+    if without:
+        base_ms = {(t.phase, t.key): t.pre_llm_ms for t in without if t.phase in ("live", "growth")}
+        diffs = [
+            t.pre_llm_ms - base_ms[(t.phase, t.key)]
+            for t in bench.turns
+            if (t.phase, t.key) in base_ms
+            and t.pre_llm_ms == t.pre_llm_ms
+            and base_ms[(t.phase, t.key)] == base_ms[(t.phase, t.key)]
+        ]
+        if diffs:
+            p95 = pct(diffs, 0.95)
+            figures.append(
+                Figure(
+                    "latency added per message p50 / p95",
+                    f"{pct(diffs, 0.5):.0f} / {p95:.0f} ms (n={len(diffs)})",
+                    "p95 < 150 ms",
+                    p95 < 150,
+                )
+            )
+            with_ms = [t.pre_llm_ms for t in bench.turns if (t.phase, t.key) in base_ms]
+            wo_ms = list(base_ms.values())
+            figures.append(
+                Figure(
+                    "  message -> model p50 / p95, with | without",
+                    f"{pct(with_ms, 0.5):.0f} / {pct(with_ms, 0.95):.0f} | "
+                    f"{pct(wo_ms, 0.5):.0f} / {pct(wo_ms, 0.95):.0f} ms",
+                    "",
+                    None,
+                )
+            )
+            for kind in ("cue", "ordinary"):
+                sub = [
+                    t.pre_llm_ms - base_ms[(t.phase, t.key)]
+                    for t in bench.turns
+                    if (t.phase, t.key) in base_ms and (t.kind == kind or (kind == "cue" and t.phase == "growth"))
+                ]
+                if sub:
+                    figures.append(
+                        Figure(
+                            f"  added on {kind} messages p50 / p95",
+                            f"{pct(sub, 0.5):.0f} / {pct(sub, 0.95):.0f} ms",
+                            "",
+                            None,
+                        )
+                    )
+            raw["latency_added_ms"] = diffs
+    figures.append(Figure("plugin timeouts (plugin log)", str(bench.plugin_timeouts()), "", None))
+    return figures, raw
+
+
+def _at_least(n: int, d: int, share: float) -> bool | None:
+    return None if not d else n >= share * d
+
+
+def render(figures: Sequence[Figure]) -> str:
+    width = max(len(f.name) for f in figures)
+    vwidth = max(len(f.value) for f in figures)
+    lines = [f"{'figure':<{width}}  {'measured':<{vwidth}}  {'target':<12}  ok", "-" * (width + vwidth + 22)]
+    for f in figures:
+        ok = "" if f.ok is None else ("yes" if f.ok else "NO")
+        lines.append(f"{f.name:<{width}}  {f.value:<{vwidth}}  {f.target:<12}  {ok}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------- main
+
+
+def select(messages: dict[str, Any], quick: bool, seed: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(live messages in their seeded order, growth messages)."""
+    cues = list(messages["cue"])
+    ordinary = list(messages["ordinary"])
+    if quick:
+        # one English and one Chinese cue per topic where there is one, and every third ordinary message
+        picked: dict[tuple[str, str], dict[str, Any]] = {}
+        for c in cues:
+            picked.setdefault((c["expect"], c["lang"]), c)
+        cues = list(picked.values())
+        ordinary = ordinary[::3]
+    live = cues + ordinary
+    random.Random(seed).shuffle(live)
+    growth = [c for c in messages["cue"] if c["project"] == "atlas"]
+    return live, growth
+
+
+def git_commit() -> str:
+    try:
+        r = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, timeout=10
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "src"], cwd=REPO, capture_output=True, text=True, timeout=10
+        )
+        return r.stdout.strip() + ("+dirty src" if dirty.stdout.strip() else "")
+    except OSError:
+        return "?"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer messages (one EN and one ZH cue per topic)")
+    ap.add_argument("--seed", type=int, default=13, help="order of the live messages")
+    ap.add_argument(
+        "--timeout-ms", type=int, default=5000, help="the plugin's per-message timeout ([opencode] timeout_ms)"
+    )
+    ap.add_argument("--no-baseline", action="store_true", help="skip the run without recollect (no latency figure)")
+    ap.add_argument("--json", type=Path, help="write figures and per-turn records here")
+    ap.add_argument("--keep", type=Path, help="build the world in this directory and keep it (for inspection)")
+    a = ap.parse_args(argv)
+
+    world_data, messages = load_data()
+    live, growth_msgs = select(messages, a.quick, a.seed)
+    started = time.monotonic()
+    phases: dict[str, float] = {}
+    tmp = a.keep or Path(tempfile.mkdtemp(prefix="recollect-loop-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+
+    def phase(name: str) -> None:
+        phases[name] = time.monotonic() - started
+        print(f"[{time.monotonic() - started:6.1f} s] {name}", file=sys.stderr, flush=True)
+
+    binary = ensure_opencode()
+    without: list[Turn] = []
+    try:
+        with OpenCodeWorld(tmp, binary=binary, extra_env=QUIET_ENV) as world:
+            bench = LoopBench(world, world_data, timeout_ms=a.timeout_ms)
+            for name in world_data["projects"]:
+                bench.project(name)
+            phase("plant history")
+            bench.plant()
+            phase("install recollect, index")
+            bench.install()
+            phase("memories, warm-up")
+            bench.remember()
+            bench.warm_up(world_data["projects"])
+            bench.index()
+            phase(f"live: {len(live)} messages")
+            bench.live(live)
+            phase("recall subagent")
+            for i, run in enumerate(world_data["recall_runs"][: 1 if a.quick else None]):
+                bench.recall_run(run, i)
+            phase(f"growth: {GROWTH_TURNS} cue turns")
+            bench.growth(growth_msgs)
+            phase("later searches")
+            bench.index()
+            bench.later_searches()
+            if not a.no_baseline:
+                phase("without recollect")
+                bench.uninstall()
+                mark = len(bench.turns)
+                bench.warm_up(world_data["projects"])
+                bench.live(live)
+                bench.growth(growth_msgs)
+                without = bench.turns[mark:]
+                del bench.turns[mark:]
+            phase("score")
+            figures, raw = score(bench, without)
+    finally:
+        if a.keep is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    elapsed = time.monotonic() - started
+    commit = git_commit()
+    print(
+        f"\nrecollect live-loop bench at {commit}: {len(live)} live messages, "
+        f"{'quick' if a.quick else 'full'}, {elapsed:.0f} s"
+    )
+    print(render(figures))
+    if a.json:
+        out = {
+            "commit": commit,
+            "quick": a.quick,
+            "seconds": elapsed,
+            "phases": phases,
+            "figures": [f.__dict__ for f in figures],
+            "raw": raw,
+            "turns": [t.to_json() for t in bench.turns],
+            "without": [t.to_json() for t in without],
+        }
+        a.json.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -114,8 +114,6 @@ class Seen:
     injected: dict[str, int]  # tag -> bytes of that tag's blocks in the whole request
     recall_blocks: int
     recall_sessions: list[str]  # in order of appearance, each once
-    last_user_recall: bool  # a recall block in the newest user message
-    fresh_recall_bytes: int = 0  # bytes of recall blocks in the newest user message
 
 
 def hit_sessions(text: str) -> list[str]:
@@ -130,23 +128,18 @@ def seen_in(request: dict[str, Any]) -> Seen:
     injected: dict[str, int] = {}
     recall_blocks = 0
     sessions: list[str] = []
-    last_user = max((i for i, m in enumerate(messages) if m.get("role") == "user"), default=-1)
-    last_user_recall = False
-    fresh = 0
-    for i, m in enumerate(messages):
+    for m in messages:
         text = content_text(m.get("content"))
         for match in BLOCK_RE.finditer(text):
             tag = match.group(1)
             injected[tag] = injected.get(tag, 0) + len(match.group(0).encode())
             if tag == RECALL_TAG:
                 recall_blocks += 1
-                last_user_recall |= i == last_user
-                fresh += len(match.group(0).encode()) if i == last_user else 0
                 for sid in hit_sessions(match.group(0)):
                     if sid not in sessions:
                         sessions.append(sid)
     size = len(json.dumps(messages, ensure_ascii=False).encode())
-    return Seen(size, injected, recall_blocks, sessions, last_user_recall, fresh)
+    return Seen(size, injected, recall_blocks, sessions)
 
 
 @dataclass
@@ -611,7 +604,6 @@ def score(bench: LoopBench, without: Sequence[Turn] = ()) -> tuple[list[Figure],
     # bytes injected per turn
     measured = [t for t in bench.turns if t.seen is not None and t.phase in ("live", "growth", "recall")]
     per_turn = [sum(t.seen.injected.values()) for t in measured if t.seen]
-    recall_bytes = [t.seen.fresh_recall_bytes for t in measured if t.seen and t.seen.fresh_recall_bytes]
     figures.append(
         Figure(
             "bytes injected per turn p50 / p95 / max",
@@ -624,8 +616,6 @@ def score(bench: LoopBench, without: Sequence[Turn] = ()) -> tuple[list[Figure],
     for tag in tags:
         vals = [t.seen.injected.get(tag, 0) for t in measured if t.seen]
         figures.append(Figure(f"  <recollect-{tag}> p50 / max", f"{pct(vals, 0.5):.0f} / {max(vals)}", "", None))
-    if recall_bytes:
-        figures.append(Figure("  the new message's own recall block, max", str(max(recall_bytes)), "", None))
 
     # growth after 20 cue turns
     growth = [t for t in bench.turns if t.phase == "growth" and t.seen]
@@ -641,8 +631,10 @@ def score(bench: LoopBench, without: Sequence[Turn] = ()) -> tuple[list[Figure],
                 inj <= 3 * 1024,
             )
         )
-        fresh = sum(1 for t in growth if t.seen and t.seen.last_user_recall)
-        figures.append(Figure("  growth turns with a block of their own", ratio(fresh, len(growth)), "", None))
+        answered = sum(1 for t in growth if t.seen and t.expect in t.seen.recall_sessions)
+        figures.append(
+            Figure("  growth turns whose request names their answer", ratio(answered, len(growth)), "", None)
+        )
         line = f"{g0.prompt_bytes / 1024:.1f} -> {g1.prompt_bytes / 1024:.1f} KB (+{grew / 1024:.1f})"
         base = [t for t in without if t.phase == "growth" and t.seen]
         if len(base) >= 2 and base[0].seen and base[-1].seen:

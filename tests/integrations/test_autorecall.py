@@ -199,21 +199,31 @@ def test_topic_words_survive_on_a_small_young_store(index: Path) -> None:
     assert [e.session_id for e in found] == ["ses_answer"]
 
 
-def test_the_message_being_answered_is_never_a_candidate(index: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_message_being_answered_is_never_a_candidate(index: Path) -> None:
     # With no session id (say the plugin could not tell), the message itself still never counts:
     # not its chunk, not the card line the idle sync made of it.
-    monkeypatch.setattr(autorecall, "collapse", lambda entries: entries)  # see every session
     conn = store.connect(load_config().index_path)
     filters = Filters(scope="project", directory=PROJ, exclude_messages=["ses_current_u0"])
     other = "last time, for the worker: which job queue library?"  # positive control: another message
-    assert "ses_current" in {e.session_id for e in autorecall.find(conn, other, filters, limit=10)}
-    assert "ses_current" not in {e.session_id for e in autorecall.find(conn, CUE, filters, limit=10)}
+    assert "ses_current" in {e.session_id for e in autorecall.candidates(conn, other, filters, 10)}
+    assert "ses_current" not in {e.session_id for e in autorecall.candidates(conn, CUE, filters, 10)}
     conn.close()
 
 
 def test_chinese_question_fires_and_finds_the_answer(index: Path) -> None:
     block, cue = HookService().recall_block("ses_new", ZH, "我们上次决定部署脚本用哪个包管理器？")
     assert cue == "上次" and "ses_zh" in block and "pnpm" in block, block
+
+
+def test_sessions_that_only_asked_are_named_only_when_none_answered(index: Path) -> None:
+    conn = store.connect(load_config().index_path)
+    filters = Filters(scope="project", directory=PROJ, exclude_sessions=["ses_current", "ses_answer"])
+    # Positive control: with the answer gone, the best of those that asked stands in.
+    found = autorecall.find(conn, CUE, filters)
+    assert [e.session_id for e in found] in (["ses_asked1"], ["ses_asked2"]) and not found[0].answered
+    everything = Filters(scope="project", directory=PROJ, exclude_sessions=["ses_current"])
+    assert [e.session_id for e in autorecall.find(conn, CUE, everything)] == ["ses_answer"]
+    conn.close()
 
 
 def test_silent_when_nothing_scores(index: Path) -> None:

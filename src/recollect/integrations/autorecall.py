@@ -40,6 +40,9 @@ RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
 RECALL_MAX_CHARS = 1_200  # per block, like seed 002's maxInjectChars for memories
 RECALL_SESSIONS = 3
 MIN_COVERAGE = 0.5  # share of the message's (weighted) words a session must contain
+# Word weights are taken as if there were at least this many candidates: in a store of three sessions
+# a word in all of them would weigh nearly nothing against a word in none.
+MIN_STATS_SESSIONS = 20
 CHUNK_ROWS = 400  # matching chunks read per cue; below it the statistics are exact
 MATCH_ROWS = 3_000  # chunks the words that pick candidates may match, together
 CARD_ROWS = 100
@@ -212,6 +215,7 @@ class Entry:
     files: list[str]
     question_terms: frozenset[str]
     also_asked: int = 0
+    answered: bool = True  # some of the message's words are in what the session concluded
     freshness: str = ""
 
 
@@ -254,7 +258,17 @@ def _present(unit: Unit, folded: str) -> bool:
 
 
 def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = RECALL_SESSIONS) -> list[Entry]:
-    """The best earlier sessions for `text` within `filters`, best first; empty when none covers enough."""
+    """The best earlier sessions for `text` within `filters`, best first; empty when none covers enough.
+    Sessions asking the same question are one entry; sessions that only asked are named only when no
+    session answered."""
+    kept = collapse(candidates(conn, text, filters, limit * 6))
+    if any(e.answered for e in kept):
+        kept = [e for e in kept if e.answered]
+    return kept[:limit]
+
+
+def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int) -> list[Entry]:
+    """Every session covering enough of `text`, best first, at most `limit`."""
     from recollect.search.rank import document_frequencies, fts_match
     from recollect.search.scope import predicate
 
@@ -344,7 +358,7 @@ def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = REC
     for i, unit in enumerate(units):
         if exact:
             df = sum(1 for factors in found.values() if factors[i])
-            idf = _idf(max(total, df), df)
+            idf = _idf(max(total, df, MIN_STATS_SESSIONS), df)
         else:
             df = max((known[t] for t in unit.terms), default=0)
             idf = _idf(chunks_total, df)
@@ -359,10 +373,11 @@ def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = REC
     scored.sort(key=lambda x: (-x[0], -x[1]))
     # Only the best few become entries (a snippet each); enough of them to collapse repeats.
     entries = [
-        _entry(cards[sid], evidence[sid], units, weights, score, covered)
-        for score, _, sid, covered in scored[: limit * 6]
+        _entry(cards[sid], evidence[sid], units, weights, score, covered) for score, _, sid, covered in scored[:limit]
     ]
-    return collapse(entries)[:limit]
+    for entry, (_, _, sid, _) in zip(entries, scored, strict=False):
+        entry.answered = ANSWER in found[sid]
+    return entries
 
 
 def _kind_of(unit: Unit, texts: tuple[str, str, str]) -> float:

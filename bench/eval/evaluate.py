@@ -44,8 +44,9 @@ from typing import Any
 
 from recollect import history
 from recollect.config import Config, Paths, SourceEntry
-from recollect.search.scope import SCOPES, Filters, parse_time
+from recollect.search.scope import SCOPES, Filters
 from recollect.sources.base import DISCOVERERS
+from recollect.times import parse_when
 
 # The corpus "today": the real store was built so that its newest day is this one, and storegen's
 # default end time is this instant (2026-06-30T00:00:00Z). Evaluation moves it to the present.
@@ -87,8 +88,8 @@ class EvalQuery:
         return Filters(
             scope=self.scope,
             directory=self.directory or NEUTRAL_DIRECTORY,
-            since=parse_time(f.get("since")),
-            until=parse_time(f.get("until"), end=True),
+            since=parse_when(f.get("since")),
+            until=parse_when(f.get("until"), end=True),
             roles=list(f.get("roles", [])),
             classes=list(f.get("classes", [])),
             tools=list(f.get("tools", [])),

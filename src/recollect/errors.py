@@ -8,8 +8,8 @@ with a tool error (mcp/registry.py), and anything else is a bug, shown as one.
 The subclasses live next to the code that raises them, so a caller can still catch one kind:
 
 - `ConfigError` (config), `SourceError` (model), `IndexUnavailable` (index.store)
-- `FilterError` (search.scope; its kind `ScopeCeilingError` in search.ceiling), `ReadError` (search.read),
-  `HistoryError` (history)
+- `FilterError` (here: times and search.scope raise it; its kind `ScopeCeilingError` in
+  search.ceiling), `ReadError` (search.read), `HistoryError` (history)
 - `MemoryOperationError` and its kinds `InvalidMemory`, `MemoryNotFound`, `SecretRefused`,
   `NotAllowed` (memory.files)
 - `EmbedError` (embed.base), `ModelError` / `NoBackend` (extract.models), `ExtractError` (extract.run)
@@ -24,3 +24,7 @@ from __future__ import annotations
 
 class RecollectError(Exception):
     """A failure the caller can fix; the message says what is wrong and what to do."""
+
+
+class FilterError(RecollectError, ValueError):
+    """A filter value is invalid; the message says how to fix the call."""

@@ -22,10 +22,11 @@ from recollect.index import store, vectors
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
 from recollect.search.deep import deep_search
-from recollect.search.rank import SearchResult, iso, make_cursor
+from recollect.search.rank import SearchResult, make_cursor
 from recollect.search.rank import search as rank_search
 from recollect.search.scope import Filters, predicate
 from recollect.sources import SourceSpec, configured_specs
+from recollect.times import iso
 
 # A search syncs first unless the index was synced this recently (keeps back-to-back calls fast).
 FRESH_SECONDS = 2.0

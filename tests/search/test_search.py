@@ -9,7 +9,8 @@ import pytest
 from recollect import history
 from recollect.config import load_config
 from recollect.search.read import ReadError, render_chatml, render_text
-from recollect.search.scope import FilterError, Filters, parse_time
+from recollect.search.scope import FilterError, Filters
+from recollect.times import parse_when
 
 ALPHA = "/srv/oc/projects/alpha"
 BETA = "/srv/oc/projects/beta"
@@ -99,7 +100,7 @@ def test_at_most_two_hits_per_session_on_the_first_page(indexed: Path) -> None:
 
 
 def test_zero_hits_say_which_constraint_to_relax(indexed: Path) -> None:
-    result = history.search("readme", Filters(scope="directory", directory="/nowhere", since=parse_time("1d")))
+    result = history.search("readme", Filters(scope="directory", directory="/nowhere", since=parse_when("1d")))
     assert result.hits == []
     assert "--scope" in result.coverage.hint and "--since" in result.coverage.hint
     assert "scope" in result.coverage.limited_by and "time window" in result.coverage.limited_by
@@ -133,7 +134,7 @@ def test_bad_filters_say_how_to_fix_them() -> None:
     with pytest.raises(FilterError, match="one of"):
         Filters(classes=["everything"]).validate()
     with pytest.raises(FilterError, match="7d"):
-        parse_time("last tuesday")
+        parse_when("last tuesday")
 
 
 def test_typo_is_corrected_to_an_indexed_word(indexed: Path) -> None:

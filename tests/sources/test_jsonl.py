@@ -6,7 +6,8 @@ from pathlib import Path
 
 import zstandard
 
-from recollect.sources.jsonl import files_from_input, parse_time, read_head, read_jsonl, watermark
+from recollect.sources.jsonl import files_from_input, read_head, read_jsonl, watermark
+from recollect.times import parse_stamp
 
 
 def test_blank_lines_are_ignored_and_non_objects_are_malformed(tmp_path: Path):
@@ -62,13 +63,13 @@ def test_watermark_changes_with_size_or_time(tmp_path: Path):
 
 
 def test_times():
-    assert parse_time("2026-01-12T19:17:13.338Z") == 1768245433338
-    assert parse_time("2026-01-12T19:17:13.338123456Z") == 1768245433338  # nanoseconds are cut, not refused
-    assert parse_time("2026-01-12T19:17:13") == 1768245433000  # naive stamps are UTC
-    assert parse_time("2026-01-12T20:17:13+01:00") == 1768245433000
-    assert parse_time(1768245433) == 1768245433000
-    assert parse_time(1768245433338) == 1768245433338
-    assert parse_time("yesterday") is None and parse_time(None) is None and parse_time(True) is None
+    assert parse_stamp("2026-01-12T19:17:13.338Z") == 1768245433338
+    assert parse_stamp("2026-01-12T19:17:13.338123456Z") == 1768245433338  # nanoseconds are cut, not refused
+    assert parse_stamp("2026-01-12T19:17:13") == 1768245433000  # naive stamps are UTC
+    assert parse_stamp("2026-01-12T20:17:13+01:00") == 1768245433000
+    assert parse_stamp(1768245433) == 1768245433000
+    assert parse_stamp(1768245433338) == 1768245433338
+    assert parse_stamp("yesterday") is None and parse_stamp(None) is None and parse_stamp(True) is None
 
 
 def test_files_named_in_tool_input():

@@ -74,7 +74,7 @@ def extract_cmd(
     1 a model failed or answered malformed output, 2 nothing to extract with or bad arguments.
     """
     from recollect.extract import extract_session, extract_since
-    from recollect.search.scope import parse_time
+    from recollect.times import parse_when
 
     if session_ref and since:
         fail("give --session or --since, not both", EXIT_USAGE)
@@ -83,7 +83,7 @@ def extract_cmd(
             report = extract_session(session_ref, opencode_url=opencode_url, model=model, dry_run=dry_run, redo=redo)
         else:
             report = extract_since(
-                parse_time(since) if since else None,
+                parse_when(since) if since else None,
                 opencode_url=opencode_url,
                 model=model,
                 dry_run=dry_run,
@@ -126,13 +126,13 @@ def summarize_cmd(
     summarize with or bad arguments.
     """
     from recollect.extract.summaries import summarize
-    from recollect.search.scope import parse_time
+    from recollect.times import parse_when
 
     if session_ref and since:
         fail("give --session or --since, not both", EXIT_USAGE)
     try:
         report = summarize(
-            since=parse_time(since) if since else None,
+            since=parse_when(since) if since else None,
             session_ref=session_ref,
             opencode_url=opencode_url,
             model=model,

@@ -18,7 +18,8 @@ from recollect.config import load_config
 from recollect.errors import RecollectError
 from recollect.search.ceiling import from_config
 from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
-from recollect.search.scope import Filters, parse_time
+from recollect.search.scope import Filters
+from recollect.times import parse_when
 
 T = TypeVar("T")
 
@@ -124,8 +125,8 @@ def build_filters(
         directory=os.path.abspath(directory) if directory else None,
         sessions=list(sessions),
         exclude_sessions=list(exclude_session),
-        since=parse_time(since),
-        until=parse_time(until, end=True),
+        since=parse_when(since),
+        until=parse_when(until, end=True),
         roles=list(roles),
         classes=list(classes),
         tools=list(tools),

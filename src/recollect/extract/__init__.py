@@ -8,7 +8,7 @@ until a person accepts them. Every outcome goes to the extraction log.
 
     from recollect.extract import extract_session, extract_since
     report = extract_session("ses_…")            # the turns not extracted yet
-    report = extract_since(parse_time("7d"))      # every session changed in a week
+    report = extract_since(parse_when("7d"))      # every session changed in a week
 
 Modules: `settings` ([extract] config), `transcript` (what the model sees), `candidates` (the
 prompt and the strict reply format), `models` (OpenCode worker sessions or an OpenAI-compatible

@@ -15,7 +15,8 @@ from typing import Any
 from recollect.config import load_config
 from recollect.mcp.args import Param, Signature
 from recollect.mcp.base import SCOPES, Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
-from recollect.search.scope import AUTHORS, CLASSES, ROLES, Filters, git_root_of, parse_time
+from recollect.search.scope import AUTHORS, CLASSES, ROLES, Filters, git_root_of
+from recollect.times import parse_when
 
 MAX_SEARCH_LIMIT = 50
 MAX_SESSIONS_LIMIT = 100
@@ -100,8 +101,8 @@ def build_filters(args: dict[str, Any], settings: ServerSettings) -> Filters:
         directory=directory or settings.cwd,
         sessions=list(sessions),
         exclude_sessions=list(args.get("exclude_session") or []),
-        since=parse_time(args.get("since")),
-        until=parse_time(args.get("until"), end=True),
+        since=parse_when(args.get("since")),
+        until=parse_when(args.get("until"), end=True),
         roles=list(args.get("role") or []),
         classes=list(args.get("class") or []),
         tools=list(args.get("tool") or []),

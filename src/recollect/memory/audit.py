@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from recollect.memory.files import AUDIT_FILE, MemoryRoot, Scope, append_jsonl, iso, read_jsonl
+from recollect.memory.files import AUDIT_FILE, MemoryRoot, Scope, append_jsonl, read_jsonl
+from recollect.times import iso
 
 
 @dataclass(frozen=True)

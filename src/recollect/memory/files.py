@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from recollect.errors import RecollectError
+from recollect.times import iso, parse_datetime
 
 try:
     import fcntl
@@ -235,25 +236,6 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
-
-
-def iso(value: datetime) -> str:
-    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def parse_time(value: Any) -> datetime:
-    """An ISO date or datetime (naive means UTC), or epoch milliseconds as the seed's format wrote."""
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=UTC)
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a time")
-    if isinstance(value, int):
-        return datetime.fromtimestamp(value / 1000, UTC)
-    text = str(value).strip()
-    if re.fullmatch(r"\d{12,}", text):
-        return datetime.fromtimestamp(int(text) / 1000, UTC)
-    parsed = datetime.fromisoformat(text)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 # --- frontmatter -------------------------------------------------------------------------------
@@ -552,7 +534,7 @@ def memory_from_text(text: str, *, memory_id: str, scope: Scope, path: Path) -> 
         if value in (None, ""):
             return None
         try:
-            return parse_time(value)
+            return parse_datetime(value)
         except (ValueError, OverflowError, OSError):
             problems.append(f"{key}: {value!r} is not a date or time")
             return None

@@ -38,7 +38,6 @@ from recollect.memory.files import (
     check_category,
     is_person,
     kind_of,
-    parse_time,
     render_memory,
     root_lock,
     slugify,
@@ -54,6 +53,7 @@ from recollect.memory.succession import honour_hand_successions, mark_superseded
 from recollect.memory.tombstones import add_tombstone, jaccard, lift_tombstone, read_tombstones, term_fingerprint
 from recollect.text.redact import find_secrets
 from recollect.text.tokenize import query_terms, tokenize
+from recollect.times import parse_datetime
 
 # --- results -----------------------------------------------------------------------------------
 
@@ -285,7 +285,7 @@ def _as_time(value: datetime | str | None, name: str) -> datetime | None:
     if value is None or value == "":
         return None
     try:
-        return parse_time(value)
+        return parse_datetime(value)
     except (ValueError, OverflowError, OSError) as exc:
         raise InvalidMemory(f"{name}: {value!r} is not a date (use 2026-10-01 or 2026-10-01T12:00:00Z)") from exc
 

@@ -14,7 +14,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import datetime
 
-from recollect.memory.files import TOMBSTONE_FILE, MemoryRoot, append_jsonl, iso, read_jsonl
+from recollect.memory.files import TOMBSTONE_FILE, MemoryRoot, append_jsonl, read_jsonl
+from recollect.times import iso
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from typing import Any
 from recollect.index.vectors import load_matrix, sessions_without_vectors
 from recollect.search.scope import Filters, predicate
 from recollect.text.tokenize import identifiers_in, query_terms, stem
+from recollect.times import iso
 
 CHUNK_CANDIDATES = 400
 CARD_CANDIDATES = 100
@@ -98,10 +99,6 @@ class SearchResult:
             "coverage": asdict(self.coverage),
             "took_ms": round(self.took_ms, 1),
         }
-
-
-def iso(ms: int) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms / 1000)) if ms else ""
 
 
 def make_cursor(source: str, session_id: str, message_id: str) -> str:

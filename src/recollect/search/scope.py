@@ -8,14 +8,12 @@ the index tables `session s` and, for chunk-level filters, `chunk c`.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recollect.errors import RecollectError
+from recollect.errors import FilterError
 
 if TYPE_CHECKING:
     from recollect.search.ceiling import Ceiling
@@ -33,10 +31,6 @@ CLASSES = (
 )
 AUTHORS = ("person", "model", "injected", "subagent")
 ROLES = ("user", "assistant")
-
-
-class FilterError(RecollectError, ValueError):
-    """A filter value is invalid; the message says how to fix the call."""
 
 
 def git_root_of(directory: str) -> str | None:
@@ -262,37 +256,3 @@ def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | 
         clauses.append(f"EXISTS (SELECT 1 FROM chunk fc WHERE fc.sid = {s}.sid AND {sub})")
         params.extend(sub_params)
     return (" AND ".join(clauses) or "1"), params
-
-
-_RELATIVE = re.compile(r"^(\d+)\s*([mhdwy])$")
-
-
-def parse_time(value: str | None, *, end: bool = False) -> int | None:
-    """'2026-10-01', '2026-10-01T12:00', '7d', '12h', '2w' (ago) -> epoch ms (UTC)."""
-    if value is None or value == "":
-        return None
-    value = value.strip()
-    match = _RELATIVE.match(value)
-    if match:
-        amount, unit = int(match.group(1)), match.group(2)
-        delta = {
-            "m": timedelta(minutes=amount),
-            "h": timedelta(hours=amount),
-            "d": timedelta(days=amount),
-            "w": timedelta(weeks=amount),
-            "y": timedelta(days=365 * amount),
-        }[unit]
-        return int((datetime.now(UTC) - delta).timestamp() * 1000)
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise FilterError(
-            f"cannot read the time {value!r}; use a date like 2026-10-01, a timestamp like 2026-10-01T12:00, "
-            "or an age like 7d / 12h / 2w"
-        ) from None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    if end and len(value) == 10:  # a bare date as an upper bound means the end of that day
-        parsed += timedelta(days=1)
-        return int(parsed.timestamp() * 1000) - 1
-    return int(parsed.timestamp() * 1000)

@@ -36,12 +36,12 @@ from recollect.sources.jsonl import (
     list_dir,
     newest_mtime,
     parse_line,
-    parse_time,
     read_head,
     read_jsonl,
     readable,
     stat_mark,
 )
+from recollect.times import parse_stamp
 
 log = logging.getLogger(__name__)
 
@@ -385,7 +385,7 @@ class _Transcript:
                 return
             if isinstance(uuid, str):
                 self.leaf_order.append(uuid)  # a legacy summary may name any of them as its leaf
-        when = parse_time(record.get("timestamp"))
+        when = parse_stamp(record.get("timestamp"))
         if when:
             self.first_time = min(self.first_time or when, when)
             self.last_time = max(self.last_time, when)

@@ -40,12 +40,12 @@ from recollect.sources.jsonl import (
     files_from_input,
     first_records,
     newest_mtime,
-    parse_time,
     read_jsonl,
     readable,
     stat_mark,
     walk,
 )
+from recollect.times import parse_stamp
 
 log = logging.getLogger(__name__)
 
@@ -399,7 +399,7 @@ class _Builder:
     def _record(self, record: dict[str, Any], line: int) -> None:
         kind = typed(record.get("type"), str, None)
         payload = record.get("payload")
-        when = parse_time(record.get("timestamp"))
+        when = parse_stamp(record.get("timestamp"))
         if kind in _ENVELOPE_TYPES and isinstance(payload, dict):
             if kind == "session_meta":
                 self._meta(payload, when)
@@ -438,7 +438,7 @@ class _Builder:
             return  # the parent's session_meta at the top of a copied history
         self.meta_seen = True
         session = self.session
-        session.time_created = parse_time(meta.get("timestamp")) or when or 0
+        session.time_created = parse_stamp(meta.get("timestamp")) or when or 0
         self._tick(session.time_created or None)
         if isinstance(meta.get("cwd"), str):
             session.directory = meta["cwd"]

@@ -36,12 +36,12 @@ from recollect.sources.jsonl import (
     files_from_input,
     list_dir,
     newest_mtime,
-    parse_time,
     read_head,
     read_jsonl,
     readable,
     stat_mark,
 )
+from recollect.times import parse_stamp
 
 log = logging.getLogger(__name__)
 
@@ -316,8 +316,8 @@ def _build(
     session = Session(id=chat.id, source=source, agent_kind=KIND, parent_id=chat.parent_id, malformed=malformed)
     summary = metadata.get("summary")
     session.title = summary.strip() if isinstance(summary, str) else ""
-    session.time_created = parse_time(metadata.get("startTime")) or 0
-    session.time_updated = parse_time(metadata.get("lastUpdated")) or 0
+    session.time_created = parse_stamp(metadata.get("startTime")) or 0
+    session.time_updated = parse_stamp(metadata.get("lastUpdated")) or 0
     directories = metadata.get("directories")
     if isinstance(directories, list) and directories and isinstance(directories[0], str):
         session.directory = directories[0]
@@ -347,7 +347,7 @@ def _build(
 
 def _message(record: dict[str, Any], last: int, tools: dict[str, Part], chat: _Chat) -> Message | None:
     mid = record["id"]
-    when = parse_time(record.get("timestamp")) or last
+    when = parse_stamp(record.get("timestamp")) or last
     rtype = record.get("type")
     if rtype == "gemini":
         return _model_message(record, mid, when, tools, chat)
@@ -408,7 +408,7 @@ def _model_message(record: dict[str, Any], mid: str, when: int, tools: dict[str,
             continue
         text = "\n".join(str(thought[k]) for k in ("subject", "description") if thought.get(k))
         if text:
-            part_time = parse_time(thought.get("timestamp")) or when
+            part_time = parse_stamp(thought.get("timestamp")) or when
             msg.parts.append(
                 Part(id=f"{mid}:t{index}", kind="reasoning", raw_type="thought", text=text, time=part_time)
             )
@@ -436,7 +436,7 @@ def _model_message(record: dict[str, Any], mid: str, when: int, tools: dict[str,
             tool_status="error" if failed else status,
             tool_input=call.get("args"),
             files=files_from_input(call.get("args")),
-            time=parse_time(call.get("timestamp")) or when,
+            time=parse_stamp(call.get("timestamp")) or when,
         )
         if failed:
             part.tool_error = output or str(call.get("status") or "error")

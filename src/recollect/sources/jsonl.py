@@ -17,11 +17,9 @@ import io
 import json
 import logging
 import os
-import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -229,33 +227,6 @@ def walk(root: Path) -> Iterator[tuple[str, list[str], list[str]]]:
             note(f"{exc.filename} cannot be read ({exc.strerror or exc}); the sessions in it are left out")
 
     yield from os.walk(root, onerror=skipped)
-
-
-_ISO_FRACTION = re.compile(r"(\.\d+)")
-
-
-def parse_time(value: Any) -> int | None:
-    """Epoch milliseconds from an ISO-8601 string or a number of seconds / milliseconds."""
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        # Seconds until the year 5138; anything larger is already milliseconds.
-        return int(value * 1000) if value < 1e11 else int(value)
-    if not isinstance(value, str) or not value:
-        return None
-    text = value.strip()
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    # Python 3.11 accepts at most 6 fractional digits; agents sometimes write 9.
-    text = _ISO_FRACTION.sub(lambda m: m.group(1)[:7], text, count=1)
-    try:
-        stamp = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if stamp.tzinfo is None:
-        # Agents write UTC; a naive stamp is read as UTC rather than the reader's zone.
-        stamp = stamp.replace(tzinfo=UTC)
-    return int(stamp.timestamp() * 1000)
 
 
 _FILE_KEYS = ("file_path", "filePath", "path", "notebook_path", "absolute_path", "file", "filename")

@@ -38,9 +38,9 @@ log = logging.getLogger("recollect.ui")
 
 
 def _time_ms(text: str) -> int | None:
-    from recollect.search.scope import parse_time
+    from recollect.times import parse_when
 
-    return parse_time(text) if text.strip() else None
+    return parse_when(text) if text.strip() else None
 
 
 class Site:

@@ -161,3 +161,14 @@ def test_full_encoder_provider(muse_source: MuseSource) -> None:
 def test_static_and_full_model_ids_differ(static_model: StaticEmbedder, muse_source: MuseSource) -> None:
     ids: dict[str, Any] = {static_model.model_id, MuseEmbedder(muse_source).model_id}
     assert len(ids) == 2
+
+
+def test_the_index_names_the_shipped_model_without_loading_it() -> None:
+    from recollect.index.vectors import LazyStatic
+
+    lazy = LazyStatic()
+    assert lazy._model is None and lazy.model_id == default_embedder().model_id and lazy.dim == 256
+    text = ["the deploy script uses pnpm"]
+    np.testing.assert_array_equal(lazy.embed(text), default_embedder().embed(text))  # loaded on first use
+    assert lazy._model is not None
+    assert (st.SHIPPED_DIR / "meta.json").is_file()  # the path LazyStatic reads is the shipped one

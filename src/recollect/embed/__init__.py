@@ -14,15 +14,35 @@ every vector and never compare across ids.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .base import Embedder, EmbedError, l2_normalize
 from .muse import INSTALL_HINT, PACKAGE, PINNED_SHA256, PINNED_VERSION, MuseEmbedder, MuseSource, locate_source
-from .remote import OllamaEmbedder, OpenAIEmbedder
-from .static import SHIPPED_DIR, StaticEmbedder, shipped_model
-from .topk import top_k
+
+if TYPE_CHECKING:
+    from .remote import OllamaEmbedder, OpenAIEmbedder
+    from .static import StaticEmbedder
+    from .topk import top_k
+
+# Imported on first use (PEP 562): `base` and `muse` import no numpy at module level, so a process that
+# only needs a model id (a sync with nothing new) never pays for numpy, the static table or urllib.
+_LAZY = {
+    "OllamaEmbedder": ".remote",
+    "OpenAIEmbedder": ".remote",
+    "StaticEmbedder": ".static",
+    "top_k": ".topk",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)
+
 
 __all__ = [
     "EmbedError",
@@ -44,6 +64,8 @@ REINSTALL_HINT = "pip install --force-reinstall recollect"
 def default_embedder() -> Embedder:
     """The static model shipped in the package (~0.1 s to load; raises EmbedError if its files are
     missing or damaged, which only a broken install does)."""
+    from .static import shipped_model
+
     return shipped_model()
 
 
@@ -67,6 +89,8 @@ def from_config(cfg: Mapping[str, Any], cache_dir: Path) -> Embedder | None:
     if provider == "muse":
         source = locate_source()
         return MuseEmbedder(source, threads=threads) if source is not None else None
+    from .remote import OllamaEmbedder, OpenAIEmbedder
+
     if provider == "ollama":
         if not cfg.get("model"):
             raise EmbedError("ollama provider needs 'model' (e.g. nomic-embed-text)")
@@ -85,6 +109,8 @@ def describe(cache_dir: Path) -> dict[str, Any]:
     """State of both semantic arms for ``recollect doctor``: the shipped static model (chunks and
     cards) and the full encoder (cards), whose loaded form is cached in ``cache_dir``. Loads the
     static model (~0.1 s) to check it; never loads the full encoder."""
+    from .static import SHIPPED_DIR, shipped_model
+
     info: dict[str, Any] = {"provider": "static", "model_path": str(SHIPPED_DIR)}
     try:
         model = shipped_model()

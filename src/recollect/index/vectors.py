@@ -153,11 +153,44 @@ def embedder_for(config: Config):  # type: ignore[no-untyped-def]
     cache_dir = model_cache_dir(config)
 
     def make():  # type: ignore[no-untyped-def]
+        if provider == "static":
+            return LazyStatic()
         from recollect import embed
 
         return embed.from_config(section, cache_dir)
 
     return _memoized(f"{provider}:{cache_dir}:{sorted(section.items())}", make, "search by meaning")
+
+
+class LazyStatic:
+    """The shipped static model, named from its meta.json and loaded (numpy, the mapped table, the
+    tokenizer: ~0.1 s) only when something is embedded: a sync with nothing new never loads it."""
+
+    def __init__(self) -> None:
+        import recollect
+
+        meta_file = Path(recollect.__file__).parent / "data" / "model" / "static-muse-v1" / "meta.json"
+        try:
+            meta = json.loads(meta_file.read_text(encoding="utf-8"))
+            self.model_id: str = str(meta["model_id"])
+            self.dim: int = int(meta["dim"])
+        except (OSError, ValueError, KeyError) as exc:
+            from recollect.embed import EmbedError
+
+            raise EmbedError(f"static model at {meta_file.parent} is unreadable: {exc}") from exc
+        self._model: object = None
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        if self._model is None:
+            from recollect.embed import default_embedder
+
+            model = default_embedder()
+            if model.model_id != self.model_id:
+                from recollect.embed import EmbedError
+
+                raise EmbedError(f"the shipped model's files disagree ({model.model_id} vs {self.model_id})")
+            self._model = model
+        return self._model.embed(texts)  # type: ignore[attr-defined]
 
 
 def card_encoder_for(config: Config):  # type: ignore[no-untyped-def]

@@ -169,6 +169,21 @@ _KNOWN_KINDS = ("opencode", "claude-code", "codex", "gemini")
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create `path` (and parents) readable by the owner only."""
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Create `path` (and the parents it lacks) readable by the owner only, whatever the umask.
+
+    `mkdir(mode=...)` is masked by the umask and leaves missing parents at the default mode, so each
+    folder created here is chmod-ed; `path` itself is made owner-only even if it already existed."""
+    missing = []
+    current = path
+    while not current.exists() and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # another process made it meanwhile
+        os.chmod(folder, 0o700)
+    if path.is_dir() and path.stat().st_uid == os.getuid() and path.stat().st_mode & 0o077:
+        os.chmod(path, 0o700)
     return path

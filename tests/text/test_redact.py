@@ -1,6 +1,9 @@
+import json
+
 import pytest
 
-from recollect.text.redact import find_secrets, redact
+from recollect.text.redact import find_secrets, redact, redact_value
+from tests.text import secret_corpus
 
 SECRETS = [
     ("openai key", "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz123456"),
@@ -37,3 +40,46 @@ def test_prose_and_placeholders_are_left_alone() -> None:
 def test_finding_names_the_line() -> None:
     findings = find_secrets("line one\nline two\napi_key: abcdef123456\n")
     assert findings and findings[0].line == 3
+
+
+# -- the committed corpora (tests/text/secret_corpus.py) -----------------------------------------
+
+CORPUS = secret_corpus.build()
+
+
+def test_the_corpora_are_large_enough() -> None:
+    assert len(CORPUS) >= 40 and len(secret_corpus.LOOKALIKES) >= 25
+
+
+@pytest.mark.parametrize("kind", sorted(CORPUS))
+def test_every_secret_kind_is_redacted_in_every_setting(kind: str) -> None:
+    text, secret = CORPUS[kind]
+    settings = {
+        "as written": text,
+        "in prose": f"I ran this and it failed:\n{text}\nany idea?",
+        "json-encoded": json.dumps({"command": text}),
+        "json-encoded twice": json.dumps(json.dumps({"input": text})),
+    }
+    for where, variant in settings.items():
+        out = redact(variant)
+        assert "[REDACTED:" in out, (where, variant)
+        inner = secret.replace("\n", "\\n") if "json" in where else secret
+        assert secret not in out and inner not in out, (kind, where, out)
+
+
+def test_look_alikes_from_ordinary_code_are_left_alone() -> None:
+    assert redact("DB_PASSWORD=hunter2hunter2") != "DB_PASSWORD=hunter2hunter2"  # positive control
+    redacted = [text for text in secret_corpus.LOOKALIKES if redact(text) != text]
+    assert len(redacted) <= 1, redacted
+
+
+def test_the_false_positives_of_the_issue_are_code() -> None:
+    for text in ("password = get_password_from_vault(name)", "token = request.headers.get('x')", "pwd=$(pwd)"):
+        assert find_secrets(text) == [], text
+
+
+def test_log_arguments_are_redacted_by_key_and_by_shape() -> None:
+    _, token = CORPUS["github classic token"]
+    args = {"query": f"why does {token} fail", "nested": {"client_secret": "plain-words-here", "limit": 5}}
+    out = json.dumps(redact_value(args))
+    assert token not in out and "plain-words-here" not in out and '"limit": 5' in out

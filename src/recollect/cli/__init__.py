@@ -7,6 +7,7 @@ plugin does not pay for importing every other command's dependencies.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -87,3 +88,6 @@ def main() -> None:
 
     Start with 'recollect doctor' (what it found), 'recollect index', then 'recollect search WORDS'.
     """
+    # Everything recollect writes (index, vectors, caches, logs, state) is the user's alone, whatever
+    # umask the shell or the agent that started us has.
+    os.umask(0o077)

@@ -85,7 +85,8 @@ class Server:
                 if not isinstance(request, dict):
                     raise ValueError("not an object")
             except ValueError as exc:
-                self.service.log(f"unreadable request {raw[:200]!r}: {exc}")
+                # Never the request itself: it may be anything the agent was given, secrets included.
+                self.service.log(f"unreadable request ({len(raw)} characters): {type(exc).__name__}")
                 continue
             if request.get("op") in _BACKGROUND_OPS:
                 threading.Thread(target=self.answer, args=(request,), daemon=True).start()
@@ -116,6 +117,7 @@ def parse_args(argv: list[str]) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
+    os.umask(0o077)  # the plugin helper's files (log, index, state) are the user's alone
     service = HookService(scope=parse_args(sys.argv[1:] if argv is None else argv))
     import recollect.memory  # noqa: F401 - needed by the first message; load before saying hello
 

@@ -32,13 +32,14 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from recollect.config import Config, ConfigError, Paths, load_config, resolve_paths
+from recollect.config import Config, ConfigError, Paths, ensure_private_dir, load_config, resolve_paths
 from recollect.integrations import autorecall
 from recollect.integrations.autorecall import RECALL_END as RECALL_END  # re-exported: the cue rules and
 from recollect.integrations.autorecall import RECALL_MAX_CHARS as RECALL_MAX_CHARS  # the block live with
 from recollect.integrations.autorecall import RECALL_TAG as RECALL_TAG  # auto-recall
 from recollect.integrations.autorecall import derive_query as derive_query
 from recollect.integrations.autorecall import detect_cue, strip_cues, word_count
+from recollect.text.redact import redact
 
 if TYPE_CHECKING:
     from recollect.search.ceiling import Ceiling
@@ -106,14 +107,17 @@ class Logger:
     def __init__(self, path: Path) -> None:
         self.path = path
         with contextlib.suppress(OSError):
-            path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_private_dir(path.parent)
             if path.exists() and path.stat().st_size > 2_000_000:
                 path.replace(path.with_suffix(".log.1"))
 
     def __call__(self, message: str) -> None:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime())
-        with contextlib.suppress(OSError), open(self.path, "a", encoding="utf-8") as f:
-            f.write(f"{stamp} [hookd {os.getpid()}] {message}\n")
+        with contextlib.suppress(OSError):
+            # Owner-only whatever the umask; every line redacted (errors quote what they failed on).
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8") as f:
+                f.write(f"{stamp} [hookd {os.getpid()}] {redact(message)}\n")
 
 
 class HookService:

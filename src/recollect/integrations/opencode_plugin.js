@@ -32,8 +32,9 @@ let logPath = join(
 
 function log(message) {
   try {
-    mkdirSync(dirname(logPath), { recursive: true })
-    appendFileSync(logPath, `${new Date().toISOString()} [plugin ${process.pid}] ${message}\n`)
+    // Owner-only whatever OpenCode's umask: the log names sessions and problems.
+    mkdirSync(dirname(logPath), { recursive: true, mode: 0o700 })
+    appendFileSync(logPath, `${new Date().toISOString()} [plugin ${process.pid}] ${message}\n`, { mode: 0o600 })
   } catch {
     // Nowhere to log to: stay silent rather than break the turn.
   }
@@ -58,7 +59,8 @@ function onLine(line) {
   try {
     msg = JSON.parse(line)
   } catch {
-    log(`helper wrote a line that is not JSON: ${line.slice(0, 200)}`)
+    // Never the line itself: it may carry anything the helper read.
+    log(`helper wrote a line that is not JSON (${line.length} characters)`)
     return
   }
   if (msg.hello) {

@@ -16,6 +16,7 @@ from recollect.config import load_config
 from recollect.mcp.args import Param, Signature
 from recollect.mcp.base import SCOPES, Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
 from recollect.search.scope import AUTHORS, CLASSES, ROLES, Filters, git_root_of
+from recollect.text.redact import redact
 from recollect.times import parse_when
 
 MAX_SEARCH_LIMIT = 50
@@ -196,9 +197,9 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
     _note_busy(report, cov)
     out = Lines(settings.budget)
     if not result.hits:
-        out.add(f"No hits for {args['query']!r}. {for_model(cov.hint)}".rstrip(), coverage_line(cov))
+        out.add(f"No hits for {redact(args['query'])!r}. {for_model(cov.hint)}".rstrip(), coverage_line(cov))
         return Reply(out.text(), result.to_json())
-    out.add(f"{count(len(result.hits), 'hit')} for {args['query']!r}:")
+    out.add(f"{count(len(result.hits), 'hit')} for {redact(args['query'])!r}:")
     if result.corrections:  # a typo searched as an indexed word: say so, or the hits look unrelated
         out.add("(searched " + ", ".join(f"{new!r} for {old!r}" for old, new in result.corrections.items()) + ")")
     footer = [

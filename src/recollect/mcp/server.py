@@ -31,7 +31,7 @@ from recollect import __version__
 from recollect.config import ensure_private_dir, resolve_paths
 from recollect.mcp import history_tools, registry
 from recollect.mcp.base import Reply, ServerSettings
-from recollect.text.redact import redact
+from recollect.text.redact import redact, redact_value
 
 log = logging.getLogger("recollect.mcp")
 LOG_NAME = "mcp.log"
@@ -162,7 +162,9 @@ class Refresher:
 
 
 def _args_for_log(arguments: dict[str, Any] | None) -> str:
-    text = redact(json.dumps(arguments or {}, ensure_ascii=False, default=str))
+    # Redacted value by value before encoding: a quoted password or a nested client_secret is seen as
+    # the caller wrote it, not through JSON escapes; the encoded line is checked once more.
+    text = redact(json.dumps(redact_value(arguments or {}), ensure_ascii=False, default=str))
     return text if len(text) <= 300 else text[:300] + "…"
 
 

@@ -317,7 +317,7 @@ def window(
     return Window(
         source=session.source,
         session_id=session.id,
-        title=session.title,
+        title=redact(session.title),  # the store's own title: it may hold a key
         directory=session.directory,
         anchor=anchor,
         start=start,
@@ -341,7 +341,7 @@ def transcript(session: Session) -> Window:
     return Window(
         source=session.source,
         session_id=session.id,
-        title=session.title,
+        title=redact(session.title),  # the store's own title: it may hold a key
         directory=session.directory,
         anchor=0,
         start=0,

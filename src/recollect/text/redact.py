@@ -1,9 +1,16 @@
-"""Secret detection and redaction, shared by the history index (redact before storing) and
-curated memory (refuse a write that holds a secret: memories go into git).
+"""Secret detection and redaction: the one module every writer calls before text leaves memory.
 
-The patterns favour recall over precision for things that are unambiguous (provider key
-prefixes, private-key blocks, credentials inside URLs) and require an explicit assignment
-(`password = ...`, `api_key: ...`) for the generic case, so ordinary prose is left alone.
+Callers: the history index (every chunk, card field and title is redacted before it is stored),
+read windows and titles shown to a model (search/read.py), logs (mcp.log, the plugin log: argument
+values are redacted before they are JSON-encoded), and curated memory (a write that holds a secret
+is refused: memories go into git).
+
+The patterns favour recall where a secret has an unambiguous shape (provider key prefixes,
+private-key blocks, credentials inside URLs, webhook URLs) and require an explicit assignment or
+option for the generic case (`password = "..."`, `--password X`), so ordinary prose is left alone.
+An assigned value that is code rather than data — a call (`get_password_from_vault(name)`), an
+attribute path (`request.headers.get`), a command substitution (`$(pwd)`), a variable named after
+what it holds (`new_password`), a type (`token: string`) — is not a secret.
 """
 
 from __future__ import annotations
@@ -20,50 +27,132 @@ class SecretFinding:
     end: int
 
 
+def _p(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
 # (kind, pattern, triggers): a pattern runs only when one of its literal triggers occurs in the
 # text (case-insensitively), which keeps redaction cheap on the bulk of text that holds no secret.
+# No triggers: the pattern always runs (kept to shapes that need no context). A pattern with a
+# `secret` group redacts only that group.
 _PATTERNS: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = [
     (
         "private key",
-        re.compile(
+        _p(
             r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
             r"(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[\s\S]{0,4000})"
         ),
         ("private key",),
     ),
-    ("anthropic key", re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{20,}"), ("sk-ant-",)),
-    ("openai key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"), ("sk-",)),
+    ("anthropic key", _p(r"\bsk-ant-[A-Za-z0-9_\-]{20,}"), ("sk-ant-",)),
+    ("openai key", _p(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"), ("sk-",)),
     (
         "github token",
-        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})"),
+        _p(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})"),
         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     ),
-    ("gitlab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}"), ("glpat-",)),
-    ("slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), ("xox",)),
-    ("aws access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), ("akia", "asia")),
-    ("google api key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b"), ("aiza",)),
-    ("stripe key", re.compile(r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{20,}"), ("k_live_", "k_test_")),
-    ("npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
-    ("huggingface token", re.compile(r"\bhf_[A-Za-z0-9]{30,}\b"), ("hf_",)),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"), ("eyj",)),
-    ("password in url", re.compile(r"(?<=://)[^\s/:@'\"]+:[^\s/@'\"]{3,}(?=@)"), ("://",)),
-    ("bearer token", re.compile(r"(?i)(?<=\bbearer )[A-Za-z0-9_\-.=+/]{20,}"), ("bearer ",)),
+    ("gitlab token", _p(r"\bgl(?:pat|dt|rt|ptt|cbt|soat)-[A-Za-z0-9_\-]{20,}"), ("gl",)),
+    ("slack token", _p(r"\bxox[abposre]-[A-Za-z0-9-]{10,}"), ("xox",)),
+    (
+        "slack webhook",
+        _p(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_\-]{20,}"),
+        ("hooks.slack",),
+    ),
+    (
+        "discord webhook",
+        _p(r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}"),
+        ("/api/webhooks/",),
+    ),
+    (
+        "discord bot token",
+        _p(r"\b[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![A-Za-z0-9_\-])"),
+        (),
+    ),
+    ("sendgrid key", _p(r"\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}"), ("sg.",)),
+    ("aws access key", _p(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"), ("akia", "asia", "abia", "acca")),
+    ("google api key", _p(r"\bAIza[0-9A-Za-z_\-]{35}\b"), ("aiza",)),
+    ("google oauth token", _p(r"\bya29\.[A-Za-z0-9_\-]{30,}"), ("ya29.",)),
+    ("google oauth secret", _p(r"\bGOCSPX-[A-Za-z0-9_\-]{24,}"), ("gocspx-",)),
+    ("stripe key", _p(r"\b[rsp]k_(?:live|test)_[0-9A-Za-z]{20,}"), ("k_live_", "k_test_")),
+    ("stripe webhook secret", _p(r"\bwhsec_[A-Za-z0-9]{24,}"), ("whsec_",)),
+    ("npm token", _p(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
+    ("pypi token", _p(r"\bpypi-AgE[A-Za-z0-9_\-]{50,}"), ("pypi-",)),
+    ("huggingface token", _p(r"\bhf_[A-Za-z0-9]{30,}\b"), ("hf_",)),
+    ("twilio key", _p(r"\bSK[0-9a-fA-F]{32}\b"), ("sk",)),
+    ("mailgun key", _p(r"\bkey-[0-9a-f]{32}\b"), ("key-",)),
+    ("mailchimp key", _p(r"\b[0-9a-f]{32}-us\d{1,2}\b"), ("-us",)),
+    ("shopify token", _p(r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"), ("shp",)),
+    ("digitalocean token", _p(r"\bdo[opr]_v1_[a-f0-9]{64}\b"), ("_v1_",)),
+    ("databricks token", _p(r"\bdapi[a-f0-9]{32}(?:-\d)?\b"), ("dapi",)),
+    ("new relic key", _p(r"\bNR(?:AK|AA|II)-[A-Z0-9]{27}\b"), ("nrak-", "nraa-", "nrii-")),
+    ("square token", _p(r"\bsq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43}"), ("sq0",)),
+    ("telegram bot token", _p(r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])"), (":aa",)),
+    ("age secret key", _p(r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b"), ("age-secret-key-",)),
+    ("vault token", _p(r"\bhv[sbr]\.[A-Za-z0-9_\-]{24,}"), ("hvs.", "hvb.", "hvr.")),
+    ("doppler token", _p(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"), ("dp.",)),
+    ("linear key", _p(r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b"), ("lin_",)),
+    ("grafana token", _p(r"\bgl(?:sa|c)_[A-Za-z0-9+/=_]{32,}"), ("glsa_", "glc_")),
+    ("postman key", _p(r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"), ("pmak-",)),
+    ("atlassian token", _p(r"\bATATT3[A-Za-z0-9_\-=]{50,}"), ("atatt3",)),
+    ("sentry token", _p(r"\bsntry[su]_[A-Za-z0-9+/=_\-]{30,}"), ("sntry",)),
+    ("jwt", _p(r"\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"), ("eyj",)),
+    ("password in url", _p(r"(?<=://)[^\s/:@'\"]+:[^\s/@'\"]{3,}(?=@)"), ("://",)),
+    (
+        "azure key",
+        _p(r"(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=(?P<secret>[A-Za-z0-9+/%]{20,}={0,2})"),
+        ("accountkey=", "sharedaccess", "sig="),
+    ),
+    ("bearer token", _p(r"(?i)(?<=\bbearer )[A-Za-z0-9_\-.=+/]{20,}"), ("bearer ",)),
+    (
+        "basic auth",
+        _p(r"(?i)\bauthorization\b[\"']?\s*[:=]\s*[\"']?basic\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"),
+        ("basic",),
+    ),
+    (
+        "password option",
+        _p(
+            r"(?i)(?<![\w-])--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|"
+            r"access-token)(?:=|\s+)(?P<secret>\"[^\"\n]{3,}\"|'[^'\n]{3,}'|[^\s\"'\-$][^\s\"']{2,})"
+        ),
+        ("--pass", "--token", "--api", "--secret", "--client-secret", "--auth-token", "--access-token"),
+    ),
+    (
+        "password option",
+        _p(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p(?P<secret>[^\s\"'\-$][^\s\"']{2,})"),
+        ("mysql", "mariadb"),
+    ),
     (
         "assigned secret",
-        re.compile(
-            r"(?i)(?<![A-Za-z0-9])(?:api[_\-]?key|apikey|secret[_\-]?key|client[_\-]?secret|access[_\-]?token|"
-            r"auth[_\-]?token|refresh[_\-]?token|private[_\-]?key|password|passwd|pwd|secret|token)"
-            r"[\"']?\s*[:=]\s*(?:\"(?P<dq>[^\"\n]{4,})\"|'(?P<sq>[^'\n]{4,})'|(?P<value>[^\s\"',;]{6,}))"
+        _p(
+            r"(?i)(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_\-.])*"
+            r"(?:api[_\-]?key|apikey|api[_\-]?secret|app[_\-]?secret|secret[_\-]?key(?:[_\-]?base)?|"
+            r"secret[_\-]?access[_\-]?key|access[_\-]?secret|client[_\-]?secret|access[_\-]?token|auth[_\-]?token|"
+            r"refresh[_\-]?token|id[_\-]?token|session[_\-]?token|bot[_\-]?token|private[_\-]?key|"
+            r"encryption[_\-]?key|signing[_\-]?key|master[_\-]?key|account[_\-]?key|webhook[_\-]?secret|"
+            r"password|passwd|passphrase|pwd|secret|token|credentials?)"
+            r"[\"']?\s*[:=]\s*"
+            r"(?:\"(?P<dq>[^\"\n]{4,})\"|'(?P<sq>[^'\n]{4,})'|(?P<value>[^\s\"',;]{6,}))"
         ),
-        ("key", "secret", "token", "passw", "pwd"),
+        ("key", "secret", "token", "passw", "pwd", "passphrase", "credential"),
     ),
 ]
 
 # Values that look assigned but are obviously not secrets (placeholders, variables).
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:\$\{?[A-Z_][A-Z0-9_]*\}?|<[^>]+>|\*+|x{4,}|\.\.\.|changeme|placeholder|example|your[_\-].*|"
-    r"redacted.*|\[redacted.*|none|null|true|false|undefined|process\.env\..*|os\.environ.*|env\..*)$"
+    r"redacted.*|\[redacted.*|none|null|nil|true|false|undefined|process\.env\..*|os\.environ.*|env\..*|"
+    r"\{\{.*\}\}|%\(.*\)s)$"
 )
+# An unquoted value that is code: a call or a subscript, a command substitution, an attribute path.
+_CODE = re.compile(r"[()\[\]{}`]|^\$\(|^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
+# A type in an annotation (`token: string`, `password: str = ...`).
+_TYPE = re.compile(r"(?i)^(?:str|string|number|int|integer|bool|boolean|bytes|any|object|dict|optional|secretstr)$")
+# A variable named after what it holds (`password = new_password`, `token=access_token`).
+_NAMED_VARIABLE = re.compile(r"(?i)^[a-z_][a-z0-9_]*(?:pass|pwd|secret|token|key|cred)[a-z0-9_]*$")
+
+
+def _is_code(value: str) -> bool:
+    return bool(_CODE.search(value) or _TYPE.match(value) or (_NAMED_VARIABLE.match(value) and "_" in value))
 
 
 def _span(kind: str, match: re.Match[str]) -> tuple[int, int] | None:
@@ -72,18 +161,38 @@ def _span(kind: str, match: re.Match[str]) -> tuple[int, int] | None:
         value = match.group(group)
         if _PLACEHOLDER.match(value) or (value.isdigit() and len(value) < 8):
             return None
+        if group == "value" and _is_code(value):
+            return None
         return match.start(group), match.end(group)
+    if "secret" in match.re.groupindex:
+        value = match.group("secret")
+        if _PLACEHOLDER.match(value.strip("\"'")):
+            return None
+        return match.start("secret"), match.end("secret")
     return match.start(), match.end()
+
+
+# JSON and shell escapes (`\n`, `\"`, `\\`, `\u0041`): text is matched in a view where each escape
+# is replaced by blanks of the same length (an escaped quote stays a quote), so a secret inside a
+# JSON-encoded tool input or log line is found at the same offsets as in plain text.
+_ESCAPE = re.compile(r'\\+(?:u[0-9a-fA-F]{4}|[nrtbf"/])?')
+
+
+def _unescaped_view(text: str) -> str:
+    if "\\" not in text:
+        return text
+    return _ESCAPE.sub(lambda m: ('"' if m.group().endswith('"') else " ") + " " * (len(m.group()) - 1), text)
 
 
 def find_secrets(text: str) -> list[SecretFinding]:
     """Every suspected secret in `text`, in order, without overlaps."""
     spans: list[tuple[int, int, str]] = []
     lowered = text.lower()
+    view = _unescaped_view(text)
     for kind, pattern, triggers in _PATTERNS:
-        if not any(t in lowered for t in triggers):
+        if triggers and not any(t in lowered for t in triggers):
             continue
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(view):
             span = _span(kind, match)
             if span and not any(s < span[1] and span[0] < e for s, e, _ in spans):
                 spans.append((span[0], span[1], kind))
@@ -106,3 +215,26 @@ def redact(text: str) -> str:
         pos = f.end
     out.append(text[pos:])
     return "".join(out)
+
+
+def redact_value(value: object) -> object:
+    """A JSON-like value with every string redacted (for logging arguments before they are encoded)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        # A value under a key that names a secret is a secret whatever its shape.
+        return {
+            k: "[REDACTED:assigned secret]"
+            if isinstance(k, str) and isinstance(v, str | int) and v != "" and _SECRET_KEY.search(k)
+            else redact_value(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [redact_value(v) for v in value]
+    return value
+
+
+_SECRET_KEY = re.compile(
+    r"(?i)(?:^|[_\-.])(?:api[_\-]?key|apikey|secret|client[_\-]?secret|password|passwd|passphrase|pwd|token|"
+    r"private[_\-]?key|credentials?)$"
+)

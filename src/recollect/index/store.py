@@ -25,6 +25,7 @@ from recollect.text.tokenize import FTS_TOKENIZE, TOKENIZER_VERSION
 
 SCHEMA_VERSION = 6
 LEASE_TTL_MS = 30_000
+BUSY_TIMEOUT_MS = 10_000  # how long a statement waits for another process's write lock
 
 
 class IndexUnavailable(RecollectError):
@@ -211,7 +212,7 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         os.close(fd)
     uri = f"{path.resolve().as_uri()}?mode={'ro' if readonly else 'rwc'}"
     conn = sqlite3.connect(uri, uri=True, timeout=10.0, isolation_level=None, check_same_thread=False)
-    conn.execute("PRAGMA busy_timeout=10000")
+    conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     try:
         _prepare(conn, path, readonly)
     except sqlite3.DatabaseError as exc:

@@ -22,7 +22,7 @@ from recollect.index import chunks as chunking
 from recollect.index import vectors
 from recollect.index.fts import CARD_COLUMNS, CARD_FTS_COLUMNS, CARD_MARKS, card_fts_values, fts_body
 from recollect.index.stats import session_stats
-from recollect.index.store import Lease, now_ms, transaction
+from recollect.index.store import BUSY_TIMEOUT_MS, IndexUnavailable, Lease, now_ms, transaction
 from recollect.model import Session, SessionStamp, SourceError
 from recollect.sources import Source, SourceSpec, open_source
 from recollect.sources.guard import describe
@@ -34,6 +34,7 @@ BATCH_SESSIONS = 50
 # of 50 sessions with long tool outputs held hundreds of MB at once. Memory follows bytes, not sessions.
 BATCH_BYTES = 8_000_000
 LEASE_WAIT_SECONDS = 60.0
+LOCK_WAIT_SECONDS = 600.0  # `--wait`: how long to wait for another process's write lock on the index
 
 Progress = Callable[[str, int, int], None]  # (source id, done, total)
 
@@ -190,6 +191,9 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         )
         conn.execute("INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)", (cur.lastrowid, fts_body(chunk.text)))
     vectors.bump_generation(conn)
+    # New text waits for vectors: no model's pass is complete any more (a sync killed before its
+    # embedding pass must leave the next one something to do, not a stale "complete" mark).
+    conn.execute("DELETE FROM meta WHERE key LIKE 'vectors\\_complete:%' ESCAPE '\\'")
     return sid
 
 
@@ -466,7 +470,29 @@ def _record_source(conn: sqlite3.Connection, source: Source, report: SourceRepor
     )
 
 
-def sync(
+def sync(conn: sqlite3.Connection, specs: list[SourceSpec], *, wait: bool = False, **options: Any) -> SyncReport:
+    """Bring the index up to date (see `_sync` for the options).
+
+    A write lock another process holds on the index past SQLite's busy timeout (10 s) is an
+    `IndexUnavailable` with one line saying what to do, never a raw "database is locked". With
+    `wait`, the sync waits for that lock (up to LOCK_WAIT_SECONDS) as it waits for the lease."""
+    if wait:
+        conn.execute(f"PRAGMA busy_timeout={int(LOCK_WAIT_SECONDS * 1000)}")
+    try:
+        return _sync(conn, specs, wait=wait, **options)
+    except sqlite3.OperationalError as exc:
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            raise
+        raise IndexUnavailable(
+            "the index is locked by another process that is writing to it; retry in a moment, or run "
+            "'recollect index --wait' to wait for it"
+        ) from exc
+    finally:
+        if wait:
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+
+
+def _sync(
     conn: sqlite3.Connection,
     specs: list[SourceSpec],
     *,

@@ -8,7 +8,6 @@ import contextlib
 import os
 import sqlite3
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect import hidden as hiding
+from recollect.app import FRESH_SECONDS, Recollect
 from recollect.config import Config, ConfigError, load_config
 from recollect.errors import RecollectError
 from recollect.index import store, vectors
@@ -27,9 +27,6 @@ from recollect.search.rank import search as rank_search
 from recollect.search.scope import Filters, predicate
 from recollect.sources import SourceSpec, configured_specs
 from recollect.times import iso
-
-# A search syncs first unless the index was synced this recently (keeps back-to-back calls fast).
-FRESH_SECONDS = 2.0
 
 
 class HistoryError(RecollectError):
@@ -70,26 +67,19 @@ def index(config: Config | None = None, *, progress: Progress | None = None, wai
         )
 
 
-def _last_sync_ms(conn: sqlite3.Connection) -> int:
-    row = conn.execute("SELECT min(time_synced) FROM source").fetchone()
-    return int(row[0] or 0)
+@contextmanager
+def _surface(config: Config | None, app: Recollect | None) -> Iterator[Recollect]:
+    """The caller's `Recollect`, or one for this call alone (closed when the call ends)."""
+    if app is not None:
+        yield app
+        return
+    with Recollect(config) as own:
+        yield own
 
 
 def refresh(conn: sqlite3.Connection, config: Config, *, max_age: float = FRESH_SECONDS) -> SyncReport | None:
     """Sync unless the index is fresher than `max_age` seconds. Never waits for another writer."""
-    specs = configured_specs(config)
-    if max_age > 0 and time.time() * 1000 - _last_sync_ms(conn) < max_age * 1000:
-        recorded = {r[0] for r in conn.execute("SELECT id FROM source")}
-        if recorded == {s.id for s in specs if s.enabled}:
-            return None
-    return sync(
-        conn,
-        specs,
-        embedder=vectors.embedder_for(config),
-        card_encoder=vectors.card_encoder_for(config),
-        prune_vectors=False,
-        embed_batches=1,  # a few hundred texts at most: a whole history is `recollect index`'s job
-    )
+    return Recollect(config).refresh(conn, max_age=max_age)
 
 
 def search(
@@ -99,33 +89,34 @@ def search(
     limit: int = 10,
     per_session: int = 2,
     config: Config | None = None,
+    app: Recollect | None = None,
     sync_first: bool = True,
     deep: bool = False,
     ephemeral: bool = False,
 ) -> SearchResult:
     """Ranked search of the index; `deep` instead reads whole tool outputs of a scoped set of sessions."""
-    config = config or load_config()
-    filters = scoped(filters, config)
-    if ephemeral:
-        return _search_ephemeral(query, filters, limit=limit, per_session=per_session, config=config, deep=deep)
-    with open_index(config) as conn:
-        report = refresh(conn, config) if sync_first else None
-        if deep:
-            specs = {s.id: s for s in configured_specs(config)}
-            result = deep_search(conn, specs, query, filters, limit=limit)
-        else:
-            result = rank_search(
-                conn,
-                query,
-                filters,
-                limit=limit,
-                per_session=per_session,
-                embedder=vectors.embedder_for(config),
-                card_encoder=vectors.card_encoder_for(config),
-            )
+    with _surface(config, app) as app:
+        filters = scoped(filters, app.config)
+        if ephemeral:
+            return _search_ephemeral(query, filters, limit=limit, per_session=per_session, config=app.config, deep=deep)
+        with app.index() as conn:
+            report = app.refresh(conn) if sync_first else None
+            if deep:
+                result = deep_search(conn, app.specs_by_id(), query, filters, limit=limit)
+            else:
+                result = rank_search(
+                    conn,
+                    query,
+                    filters,
+                    limit=limit,
+                    per_session=per_session,
+                    embedder=app.embedder,
+                    card_encoder=app.card_encoder,
+                )
+        semantic = vectors.semantic_enabled(app.config)
     if report is not None and report.lease_busy:
         result.coverage.limited_by.append("index being updated by another process")
-    if vectors.semantic_enabled(config):
+    if semantic:
         result.coverage.limited_by.extend(vectors.PROBLEMS.values())  # meaning search that cannot run, and its fix
     return result
 
@@ -190,14 +181,14 @@ def sessions(
     limit: int = 20,
     offset: int = 0,
     config: Config | None = None,
+    app: Recollect | None = None,
     sync_first: bool = True,
 ) -> list[SessionInfo]:
     """Recent sessions, newest first, through the scope predicate (`Filters.parent` lists a session's children)."""
-    config = config or load_config()
-    filters = scoped(filters, config)
-    with open_index(config) as conn:
+    with _surface(config, app) as app, app.index() as conn:
+        filters = scoped(filters, app.config)
         if sync_first:
-            refresh(conn, config)
+            app.refresh(conn)
         where, params = predicate(filters.resolve(conn), chunk_alias=None)
         rows = conn.execute(
             f"SELECT {_SESSION_COLUMNS} FROM session s WHERE {where} ORDER BY time_updated DESC LIMIT ? OFFSET ?",
@@ -222,13 +213,29 @@ def read(
     mode: str = "around",
     whole: bool = False,
     config: Config | None = None,
+    app: Recollect | None = None,
 ) -> reading.Window:
     """A bounded window of the real transcript around `cursor`, read from the source store.
     `whole` gives the one message at `cursor` uncapped but for `budget` (mode is then "message")."""
-    config = config or load_config()
-    specs = {s.id: s for s in configured_specs(config)}
+    with _surface(config, app) as app:
+        return _read(cursor, filters, app, before=before, after=after, budget=budget, mode=mode, whole=whole)
+
+
+def _read(
+    cursor: str,
+    filters: Filters | None,
+    app: Recollect,
+    *,
+    before: int,
+    after: int,
+    budget: int,
+    mode: str,
+    whole: bool,
+) -> reading.Window:
+    config = app.config
+    specs = app.specs_by_id()
     filters = scoped(filters, config)
-    with open_index(config) as conn:
+    with app.index() as conn:
         try:
             row, message_id = reading.resolve_cursor(conn, cursor, filters)
         except reading.ReadError:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from recollect.mcp.args import Signature
 
 if TYPE_CHECKING:
+    from recollect.config import Config
     from recollect.search.ceiling import Ceiling
 
 DEFAULT_BUDGET = 20_000  # characters per reply
@@ -37,9 +38,10 @@ class ServerSettings:
     # `recollect mcp --scope`: the widest history scope this server answers, and its default.
     default_scope: str = "all"
 
-    def ceiling(self) -> Ceiling:
+    def ceiling(self, config: Config | None = None) -> Ceiling:
         """The operator's ceiling for this call (search/ceiling.py): `--scope` and the config's
-        `[scope] ceiling`, the narrower winning. Read per call, so narrowing the config applies at once."""
+        `[scope] ceiling`, the narrower winning. Read per call (from the call's `config` when given), so
+        narrowing the config applies at once."""
         from recollect.config import load_config
         from recollect.search.ceiling import from_config, from_option, narrowest
 
@@ -50,7 +52,7 @@ class ServerSettings:
             fix="ask the user to widen it (the agent's MCP config starts this server; "
             "'recollect install opencode --scope all' rewrites it)",
         )
-        return narrowest(flag, from_config(load_config(), self.cwd))
+        return narrowest(flag, from_config(config if config is not None else load_config(), self.cwd))
 
 
 @dataclass

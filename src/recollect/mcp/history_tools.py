@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from recollect.config import load_config
 from recollect.mcp.args import Param, Signature
 from recollect.mcp.base import SCOPES, Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
 from recollect.search.scope import AUTHORS, CLASSES, ROLES, Filters, git_root_of
 from recollect.text.redact import redact
 from recollect.times import parse_when
+
+if TYPE_CHECKING:
+    from recollect.app import Recollect
 
 MAX_SEARCH_LIMIT = 50
 MAX_SESSIONS_LIMIT = 100
@@ -71,14 +73,16 @@ FILTER_PARAMS: tuple[Param, ...] = (
 )
 
 
-def refresh_index(max_age: float) -> Any:
+def refresh_index(max_age: float, app: Recollect | None = None) -> Any:
     """Sync the index unless some process synced it within `max_age` seconds; never waits for
     another writer. Returns the library's sync report, or None when nothing was due."""
-    from recollect import history
+    from recollect.app import Recollect
 
-    config = load_config()
-    with history.open_index(config) as conn:
-        return history.refresh(conn, config, max_age=max_age)
+    if app is not None:
+        with app.index() as conn:
+            return app.refresh(conn, max_age=max_age)
+    with Recollect() as own, own.index() as conn:
+        return own.refresh(conn, max_age=max_age)
 
 
 def _note_busy(report: Any, coverage: Any) -> None:
@@ -86,13 +90,16 @@ def _note_busy(report: Any, coverage: Any) -> None:
         coverage.limited_by.append("index being updated by another process")
 
 
-def build_filters(args: dict[str, Any], settings: ServerSettings) -> Filters:
-    """The scope predicate for a call; the caller's directory defaults to the server's cwd."""
+def build_filters(args: dict[str, Any], settings: ServerSettings, app: Recollect | None = None) -> Filters:
+    """The scope predicate for a call; the caller's directory defaults to the server's cwd. With the
+    call's `app`, the ceiling is read from its config and kept on it."""
     directory = args.get("directory")
     if directory:
         directory = os.path.abspath(os.path.join(settings.cwd, os.path.expanduser(directory)))
     sessions = args.get("session") or []
-    ceiling = settings.ceiling()
+    ceiling = settings.ceiling(app.config if app is not None else None)
+    if app is not None:
+        app.ceiling = ceiling
     # Without a scope argument the server's own scope applies, never wider than its ceiling; with
     # one, `Filters.resolve` refuses anything wider (search/ceiling.py).
     scope = args.get("scope") or ("session" if sessions else ceiling.narrow(settings.default_scope))
@@ -189,10 +196,14 @@ def coverage_line(cov: Any) -> str:
 
 def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect import history  # the library loads after start-up, off the host's critical path
+    from recollect.app import Recollect
 
-    filters = build_filters(args, settings)
-    report = refresh_index(INLINE_SYNC_AFTER)
-    result = history.search(args["query"], filters, limit=args["limit"], sync_first=False, deep=args["deep"])
+    with Recollect() as app:  # one config load and one index connection for the whole call
+        filters = build_filters(args, settings, app)
+        report = refresh_index(INLINE_SYNC_AFTER, app)
+        result = history.search(
+            args["query"], filters, limit=args["limit"], app=app, sync_first=False, deep=args["deep"]
+        )
     cov = result.coverage
     _note_busy(report, cov)
     out = Lines(settings.budget)
@@ -387,10 +398,12 @@ SESSIONS_DESCRIPTION = (
 
 def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect import history
+    from recollect.app import Recollect
 
-    filters = build_filters(args, settings)
-    refresh_index(INLINE_SYNC_AFTER)
-    rows = history.sessions(filters, limit=args["limit"], offset=args["offset"], sync_first=False)
+    with Recollect() as app:  # one config load and one index connection for the whole call
+        filters = build_filters(args, settings, app)
+        refresh_index(INLINE_SYNC_AFTER, app)
+        rows = history.sessions(filters, limit=args["limit"], offset=args["offset"], app=app, sync_first=False)
     offset = args["offset"]
     out = Lines(settings.budget)
     if not rows:

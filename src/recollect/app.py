@@ -1,0 +1,101 @@
+"""`Recollect`: what one surface holds while it works, built once from the config.
+
+A CLI invocation, one MCP tool call, or the plugin helper builds one `Recollect` and passes it to
+the library (`history.search(..., app=app)`), so the config is loaded once, the source specs are
+resolved once, the index is opened once, and the embedders are looked up once. It also holds the
+freshness policy (`refresh`: sync before a search unless the index is fresh) and the operator's
+scope ceiling (`ceiling`, set by the surface that enforces one; None: no ceiling).
+
+Closing it closes the index connections it opened; `with Recollect() as app:` does that.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cached_property
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from recollect.config import Config, load_config
+from recollect.index import store, vectors
+from recollect.index.sync import SyncReport, sync
+from recollect.sources import SourceSpec, configured_specs
+
+if TYPE_CHECKING:
+    from recollect.search.ceiling import Ceiling
+
+# A search syncs first unless the index was synced this recently (keeps back-to-back calls fast).
+FRESH_SECONDS = 2.0
+
+
+class Recollect:
+    def __init__(self, config: Config | None = None, *, ceiling: Ceiling | None = None) -> None:
+        self.config = config if config is not None else load_config()
+        self.ceiling = ceiling
+        self._connections: dict[bool, sqlite3.Connection] = {}
+
+    def __enter__(self) -> Recollect:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    @cached_property
+    def specs(self) -> list[SourceSpec]:
+        """The configured and discovered sources (refuses an index path that is a store)."""
+        return configured_specs(self.config)
+
+    def specs_by_id(self) -> dict[str, SourceSpec]:
+        return {s.id: s for s in self.specs}
+
+    @contextmanager
+    def index(self, *, readonly: bool = False) -> Iterator[sqlite3.Connection]:
+        """The index connection, opened on first use and kept until `close`. A read-only request
+        is served by the read-write connection when one is open, else by a read-only one (which
+        never creates the index)."""
+        conn = self._connections.get(False) or (self._connections.get(True) if readonly else None)
+        if conn is None:
+            self.specs  # noqa: B018 - refuses an index path that is a store before anything opens it
+            conn = store.connect(self.config.index_path, readonly=readonly)
+            self._connections[readonly] = conn
+        yield conn
+
+    def close(self) -> None:
+        for conn in self._connections.values():
+            conn.close()
+        self._connections.clear()
+
+    @cached_property
+    def embedder(self) -> Any:
+        """The configured embedder, or None when search by meaning is off or unavailable."""
+        return vectors.embedder_for(self.config)
+
+    @cached_property
+    def card_encoder(self) -> Any:
+        """The full encoder over session cards, or None."""
+        return vectors.card_encoder_for(self.config)
+
+    def refresh(self, conn: sqlite3.Connection, *, max_age: float = FRESH_SECONDS) -> SyncReport | None:
+        """The freshness policy: sync unless the index is fresher than `max_age` seconds and knows
+        every enabled source. Never waits for another writer."""
+        specs = self.specs
+        if max_age > 0 and time.time() * 1000 - _last_sync_ms(conn) < max_age * 1000:
+            recorded = {r[0] for r in conn.execute("SELECT id FROM source")}
+            if recorded == {s.id for s in specs if s.enabled}:
+                return None
+        return sync(
+            conn,
+            specs,
+            embedder=self.embedder,
+            card_encoder=self.card_encoder,
+            prune_vectors=False,
+            embed_batches=1,  # a few hundred texts at most: a whole history is `recollect index`'s job
+        )
+
+
+def _last_sync_ms(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT min(time_synced) FROM source").fetchone()
+    return int(row[0] or 0)

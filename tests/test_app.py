@@ -1,0 +1,76 @@
+"""One `Recollect` per surface: an MCP call loads the config once and opens the index once."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import recollect.config
+from recollect import history
+from recollect.app import Recollect
+from recollect.config import load_config
+from recollect.index import store
+from recollect.mcp.base import ServerSettings
+from recollect.mcp.registry import call_tool
+
+
+@pytest.fixture
+def indexed(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("RECOLLECT_SOURCES", "opencode")
+    history.index(load_config())
+    return sample_db
+
+
+def count_calls(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Count every config load and index open, wherever a module imported the function from."""
+    counts: Counter[str] = Counter()
+
+    def counting(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            counts[name] += 1
+            return original(*args, **kwargs)
+
+        return wrapper
+
+    for name, original in (("load_config", recollect.config.load_config), ("connect", store.connect)):
+        wrapped = counting(name, original)
+        for module in list(sys.modules.values()):
+            if module is not None and module.__name__.startswith("recollect") and vars(module).get(name) is original:
+                monkeypatch.setattr(module, name, wrapped)
+    return counts
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [("history_search", {"query": "readme"}), ("history_sessions", {})],
+)
+def test_an_mcp_call_loads_the_config_once_and_opens_the_index_once(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch, tool: str, arguments: dict[str, Any]
+) -> None:
+    counts = count_calls(monkeypatch)
+    reply = call_tool(tool, arguments, ServerSettings(cwd="/"))
+    assert not reply.is_error and "cursor:" in reply.text, reply.text  # the call really searched
+    assert counts == Counter(load_config=1, connect=1)
+
+
+def test_the_counter_sees_each_load_and_open(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Positive control: two library calls without a shared app load and open twice."""
+    counts = count_calls(monkeypatch)
+    history.search("readme", sync_first=False)
+    history.sessions(sync_first=False)
+    assert counts == Counter(load_config=2, connect=2)
+
+
+def test_one_app_serves_several_library_calls(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    counts = count_calls(monkeypatch)
+    with Recollect() as app:
+        found = history.search("readme", app=app)
+        listed = history.sessions(app=app)
+        window = history.read(found.hits[0].cursor, app=app)
+    assert found.hits and listed and window.messages
+    assert counts == Counter(load_config=1, connect=1)

@@ -275,3 +275,15 @@ def test_files_named_by_a_hit_say_whether_they_changed(tmp_path: Path) -> None:
     plain = autorecall.Entry(**{**entry.__dict__, "freshness": ""})
     autorecall.file_freshness(str(tmp_path / "nowhere"), [plain])
     assert plain.freshness == ""
+
+
+def test_a_rebuilt_index_is_seen_by_the_next_message(index: Path) -> None:
+    service = HookService()  # keeps its index connection across messages
+    assert "ses_answer" in service.recall_block("s", PROJ, CUE)[0]  # positive control
+    for leftover in index.parent.glob(index.name + "*"):
+        leftover.unlink()
+    conn = store.connect(index)
+    insert_session(conn, STORE[3], "w", None)  # only the css session
+    conn.close()
+    assert service.recall_block("s", PROJ, CUE) == ("", "what did we decide")
+    service.close()

@@ -3,10 +3,10 @@ answers back; every decision is made in this module, so it can be tested without
 
 Four entry points, one per hook (see `docs/opencode.md`):
 
-* `on_message` (`chat.message`): the memory injection block for this user message (the plugin
-  caches it and puts it in every system prompt of the turn), and, when the message carries a
-  history cue ("last time", 上次 …), an auto-recall block of the best earlier sessions of this
-  project, the current one excluded;
+* `on_message` (`chat.message`): the memory injection block for this user message and, when the
+  message carries a history cue ("last time", 上次 …), an auto-recall block of the earlier sessions
+  of this project that answered it (`autorecall.py`). The plugin caches both and puts them in every
+  system prompt of the turn, never in the transcript; the next message replaces them;
 * `on_system` (`experimental.chat.system.transform` with nothing cached): hard rules and outline;
 * `on_compact` (`experimental.session.compacting`): this session's card and its relevant memories,
   for the summary to keep;
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -149,6 +150,11 @@ class HookService:
         self._extract_available: bool | None = None
         self.spawned: list[list[str]] = []  # every command line started (tests read it)
         self._executor: ThreadPoolExecutor | None = None
+        # Auto-recall's index connection, kept across messages (opening one and its term statistics
+        # view costs more than the search), reopened when the index file is replaced.
+        self._index: tuple[tuple[str, int, int], sqlite3.Connection] | None = None
+        self._index_lock = threading.Lock()
+        self._own: dict[str, list[str]] = {}  # session id -> its qualified ids (history.own_session)
 
     # --- config ----------------------------------------------------------------------------
 
@@ -166,6 +172,7 @@ class HookService:
             return
         self._config_key = key
         self._spaces.clear()
+        self._own.clear()
         try:
             self._config = load_config(self.paths)
             self._settings, warnings = PluginSettings.from_config(self._config)
@@ -242,14 +249,15 @@ class HookService:
         ceiling = self.ceiling(directory)
         config = self._config or load_config(self.paths)
         try:
-            with history.open_index(config) as conn:
+            with self._index_lock:
+                conn = self._recall_index(config)
+                if session and session not in self._own:
+                    # The session asking and its family, in its own store only (not by raw id in every store).
+                    self._own[session] = history.own_session(session, config) or [session]
                 filters = Filters(
                     scope=ceiling.narrow("project"),
                     directory=directory,
-                    # The session asking and its family, in its own store only (not by raw id in every store).
-                    exclude_sessions=autorecall.family(
-                        conn, (history.own_session(session, config) or [session]) if session else []
-                    ),
+                    exclude_sessions=autorecall.family(conn, self._own[session] if session else []),
                     exclude_messages=[message] if message else [],
                     ceiling=ceiling,
                 )
@@ -260,6 +268,22 @@ class HookService:
         if entries and filters.project_root:
             autorecall.file_freshness(filters.project_root, entries)
         return autorecall.format_block(cue, entries, directory), cue
+
+    def _recall_index(self, config: Config) -> sqlite3.Connection:
+        from recollect.index import store
+
+        path = config.index_path
+        try:
+            st = path.stat()
+        except OSError as exc:
+            raise store.IndexUnavailable(f"no index yet at {path}; run 'recollect index' first") from exc
+        key = (str(path), st.st_ino, st.st_dev)
+        if self._index is not None and self._index[0] != key:
+            self._index[1].close()
+            self._index = None
+        if self._index is None:
+            self._index = (key, store.connect(path))
+        return self._index[1]
 
     def _pool(self) -> ThreadPoolExecutor:
         if self._executor is None:
@@ -458,6 +482,9 @@ class HookService:
         return True
 
     def close(self) -> None:
+        if self._index is not None:
+            self._index[1].close()
+            self._index = None
         if self._sync_timer is not None:
             self._sync_timer.cancel()
         if self._executor is not None:

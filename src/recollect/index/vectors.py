@@ -1,7 +1,7 @@
 """Vectors in the sidecar, keyed by content: search by meaning over the same rows as lexical search.
 
-A chunk of conversational text (what a person typed, what the model said or reasoned, compaction
-summaries) and each session card carry a content hash; the `vector` table maps (hash, model id)
+A chunk of conversational text (what a person typed, what the model said, compaction summaries)
+and each session card carry a content hash; the `vector` table maps (hash, model id)
 to a vector stored as int8 with one float32 scale (`pack`): dim + 4 bytes, which fits in a page of a
 WITHOUT ROWID table (a 1 KB float32 blob spilled into a 4 KB overflow page of its own). Keying by
 content means a session that is re-read after a change never
@@ -37,8 +37,11 @@ if TYPE_CHECKING:  # numpy is imported only when vectors are used: it costs the 
 
 log = logging.getLogger(__name__)
 
-# Evidence classes whose meaning is worth embedding; tool inputs and outputs are matched by words.
-EMBED_CLASSES = ("user_text", "assistant_text", "reasoning", "summary", "subtask")
+# Evidence classes whose meaning is worth embedding; tool inputs and outputs are matched by words. Not
+# reasoning (2026-12-01): 60% of the vectors of 62 real Claude Code transcripts, and the eval without them
+# is equal or better in every category (MRR 0.908 -> 0.909, cross-lingual 0.461 -> 0.472); it stays
+# searchable by its words.
+EMBED_CLASSES = ("user_text", "assistant_text", "summary", "subtask")
 EMBED_CHARS = 1_000  # the head of a chunk: the static model averages, so more text blurs it
 BATCH = 512
 

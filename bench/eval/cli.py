@@ -121,7 +121,7 @@ def eval_cmd(
         except EvalError as exc:
             fail(str(exc))
     if as_json:
-        data_out: dict[str, Any] = report.to_json()
+        data_out: dict[str, Any] = report.to_dict()
         if check:
             data_out["regressions"] = problems
         print_json(data_out)

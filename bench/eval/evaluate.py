@@ -168,7 +168,7 @@ class QueryResult:
     rank: int | None
     top: list[Ranked]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.query.id,
             "query": self.query.query,
@@ -185,7 +185,7 @@ class Metrics:
     mrr: float
     recall: dict[int, float]
 
-    def to_json(self) -> dict[str, float | int]:
+    def to_dict(self) -> dict[str, float | int]:
         out: dict[str, float | int] = {"n": self.n, "mrr": round(self.mrr, 4)}
         out.update({f"recall@{k}": round(v, 4) for k, v in self.recall.items()})
         return out
@@ -204,8 +204,8 @@ def summarize(results: Sequence[QueryResult]) -> dict[str, Any]:
     """{"overall": metrics, "by_category": {category: metrics}} as JSON-ready dicts."""
     categories = sorted({r.query.category for r in results})
     return {
-        "overall": metrics(results).to_json(),
-        "by_category": {c: metrics([r for r in results if r.query.category == c]).to_json() for c in categories},
+        "overall": metrics(results).to_dict(),
+        "by_category": {c: metrics([r for r in results if r.query.category == c]).to_dict() for c in categories},
     }
 
 
@@ -507,12 +507,12 @@ class EvalReport:
         """Queries whose gold session is not the first result."""
         return [r for r in self.ours if r.rank != 1]
 
-    def to_json(self, *, per_query: bool = True) -> dict[str, Any]:
+    def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
         out = self.summary()
         out.update(corpus_sessions=self.corpus_sessions, index_seconds=round(self.index_seconds, 2))
         out["seconds"] = round(self.seconds, 2)
         if per_query:
-            out["results"] = [r.to_json() for r in self.ours]
+            out["results"] = [r.to_dict() for r in self.ours]
             if self.fts5 is not None:
                 out["fts5_ranks"] = {r.query.id: r.rank for r in self.fts5}
         return out

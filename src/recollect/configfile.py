@@ -153,7 +153,7 @@ class Setting:
     value: Any
     source: str  # "default", "file", or "env NAME"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 

@@ -34,7 +34,7 @@ class HiddenSession:
         source, native = self.session.split("::", 1)
         return source, native
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 

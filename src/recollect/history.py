@@ -169,7 +169,7 @@ class SessionInfo:
     tools: str
     cursor: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         data = self.__dict__.copy()
         data["updated_iso"] = iso(self.time_updated)
         return data
@@ -285,7 +285,7 @@ class SavedTranscript:
     bytes: int
     messages: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return self.__dict__.copy()
 
 
@@ -396,7 +396,7 @@ def hide_session(ref: str, *, why: str, by: str = "person", config: Config | Non
     with open_index(config) as conn:
         session = _qualify(conn, ref, config)
     entry = hiding.HiddenSession(session=session, at=hiding.now_iso(), by=by, why=why)
-    hiding.append(config.paths.data_dir, {"op": "hide", **entry.to_json()})
+    hiding.append(config.paths.data_dir, {"op": "hide", **entry.to_dict()})
     _audit(config, op="hide", session=session, by=by, note=why)
     return entry
 
@@ -428,7 +428,7 @@ class HiddenInfo:
     title: str  # from the index, when it still holds the session
     directory: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return self.__dict__.copy()
 
 
@@ -561,7 +561,7 @@ class SessionCard:
     decisions: list[str]
     identifiers: list[str]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         data = self.__dict__.copy()
         data.update(created_iso=iso(self.time_created), updated_iso=iso(self.time_updated))
         return data

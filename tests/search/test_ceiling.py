@@ -150,7 +150,7 @@ def test_reads_omit_our_own_earlier_tool_calls(two: TwoProjects) -> None:
     ordinary = history.read(two.cursor(two.alpha_session))
     assert BASH_WORD in render_text(ordinary)  # positive control: other tool outputs are shown
     window = history.read(two.cursor(two.alpha_echo), mode="head", after=5)
-    for text in (render_text(window), render_chatml(window), str(window.to_json())):
+    for text in (render_text(window), render_chatml(window), str(window.to_dict())):
         assert BETA_WORD not in text and str(two.beta) not in text
         assert OWN_OUTPUT_OMITTED in text
     assert "Found it in another project." in render_text(window)  # the rest of the session stays

@@ -31,7 +31,7 @@ def test_hit_carries_provenance_and_coverage(indexed: Path) -> None:
     assert result.hits, result.coverage
     hit = result.hits[0]
     assert hit.klass in ("tool_error", "tool_input") and hit.directory == ALPHA
-    data = hit.to_json()
+    data = hit.to_dict()
     for key in (
         "session_id",
         "message_id",

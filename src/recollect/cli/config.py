@@ -34,7 +34,7 @@ def show_cmd(as_json: bool) -> None:
     cfg = guarded(load_config)
     settings = guarded(lambda: configfile.in_force(cfg))
     if as_json:
-        print_json({"config_file": str(cfg.paths.config_file), "settings": [s.to_json() for s in settings]})
+        print_json({"config_file": str(cfg.paths.config_file), "settings": [s.to_dict() for s in settings]})
         return
     found = "found" if cfg.paths.config_file.exists() else "none yet: 'recollect config init' writes one"
     click.echo(f"config file: {cfg.paths.config_file} ({found})")

@@ -228,7 +228,7 @@ def search_cmd(
         )
     )
     if as_json:
-        print_json(result.to_json())
+        print_json(result.to_dict())
         return
     cov = result.coverage
     if not result.hits:
@@ -303,14 +303,14 @@ def read_cmd(
     if save is not None:
         saved = guarded(lambda: history.save_transcript(cursor, save, filters))
         if fmt == "json":
-            print_json(saved.to_json())
+            print_json(saved.to_dict())
         else:
             click.echo(f"saved {saved.messages} messages ({saved.bytes} bytes) to {saved.path}")
         return
     chars = budget or (WHOLE_BUDGET if whole else DEFAULT_BUDGET)
     w = guarded(lambda: history.read(cursor, filters, before=before, after=after, budget=chars, mode=mode, whole=whole))
     if fmt == "json":
-        print_json(w.to_json())
+        print_json(w.to_dict())
     elif fmt == "chatml":
         click.echo(render_chatml(w))
     else:
@@ -338,7 +338,7 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
     filters.parent = parent
     rows = guarded(lambda: history.sessions(filters, limit=limit, offset=offset))
     if as_json:
-        print_json({"sessions": [r.to_json() for r in rows]})
+        print_json({"sessions": [r.to_dict() for r in rows]})
         return
     if not rows:
         if parent:
@@ -367,7 +367,7 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
 def _print_hidden(as_json: bool) -> None:
     entries = guarded(lambda: history.hidden_sessions())
     if as_json:
-        print_json({"hidden": [e.to_json() for e in entries]})
+        print_json({"hidden": [e.to_dict() for e in entries]})
         return
     if not entries:
         click.echo("No hidden sessions.")
@@ -392,7 +392,7 @@ def hide_cmd(session: str, why: str, as_json: bool) -> None:
     """
     entry = guarded(lambda: history.hide_session(session, why=why))
     if as_json:
-        print_json(entry.to_json())
+        print_json(entry.to_dict())
     else:
         click.echo(f"hid {entry.session}; 'recollect unhide {entry.session}' brings it back")
 
@@ -404,7 +404,7 @@ def unhide_cmd(session: str, as_json: bool) -> None:
     """Show a session hidden with 'recollect hide' again."""
     entry = guarded(lambda: history.unhide_session(session))
     if as_json:
-        print_json(entry.to_json())
+        print_json(entry.to_dict())
     else:
         click.echo(f"{entry.session} is visible again")
 

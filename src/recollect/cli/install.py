@@ -102,7 +102,7 @@ def install_opencode(
         scope=scope,
     )
     if as_json:
-        print_json(report.to_json())
+        print_json(report.to_dict())
     else:
         _print(report, undo_hint=True)
     if report.conflicts:
@@ -117,6 +117,6 @@ def uninstall_opencode(config_dir: Path | None, dry_run: bool, as_json: bool) ->
     """Remove what 'recollect install opencode' added; the rest of the config stays as it is."""
     report = oc.uninstall(config_dir=config_dir, dry_run=dry_run)
     if as_json:
-        print_json(report.to_json())
+        print_json(report.to_dict())
     else:
         _print(report, undo_hint=False)

@@ -106,7 +106,7 @@ class Change:
     action: str  # what was (or, in a dry run, would be) done, in words
     keys: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "action": self.action, "keys": self.keys}
 
 
@@ -119,11 +119,11 @@ class Report:
     conflicts: list[str] = field(default_factory=list)
     manifest: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "config_dir": self.config_dir,
             "dry_run": self.dry_run,
-            "changes": [c.to_json() for c in self.changes],
+            "changes": [c.to_dict() for c in self.changes],
             "notes": self.notes,
             "conflicts": self.conflicts,
             "manifest": self.manifest,

@@ -209,7 +209,7 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
     out = Lines(settings.budget)
     if not result.hits:
         out.add(f"No hits for {redact(args['query'])!r}. {for_model(cov.hint)}".rstrip(), coverage_line(cov))
-        return Reply(out.text(), result.to_json())
+        return Reply(out.text(), result.to_dict())
     out.add(f"{count(len(result.hits), 'hit')} for {redact(args['query'])!r}:")
     if result.corrections:  # a typo searched as an indexed word: say so, or the hits look unrelated
         out.add("(searched " + ", ".join(f"{new!r} for {old!r}" for old, new in result.corrections.items()) + ")")
@@ -228,7 +228,7 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
     if shown_hits < len(result.hits):
         out.add(f"({len(result.hits) - shown_hits} more hits left out to stay within {settings.budget} characters)")
     out.add(*footer)
-    data = result.to_json()
+    data = result.to_dict()
     data["hits"] = data["hits"][:shown_hits]
     return Reply(out.text(), data)
 
@@ -310,7 +310,7 @@ def run_read(args: dict[str, Any], settings: ServerSettings) -> Reply:
         whole=args["whole"],
     )
     text = fit(render_chatml(window), settings.budget)
-    return Reply(text, window.to_json())
+    return Reply(text, window.to_dict())
 
 
 # --- history_save --------------------------------------------------------------------------------
@@ -356,7 +356,7 @@ def run_save(args: dict[str, Any], settings: ServerSettings) -> Reply:
     saved = history.save_transcript(args["cursor"], args["path"], filters, within=project_dir(settings))
     shown = os.path.relpath(saved.path, project_dir(settings).resolve())
     text = f"saved {count(saved.messages, 'message')} ({saved.bytes} bytes) to {shown}"
-    return Reply(text, {**saved.to_json(), "path": shown})
+    return Reply(text, {**saved.to_dict(), "path": shown})
 
 
 # --- history_sessions ----------------------------------------------------------------------------
@@ -438,7 +438,7 @@ def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
         shown_rows += 1
     out.add(footer)
     data = {
-        "sessions": [r.to_json() for r in rows[:shown_rows]],
+        "sessions": [r.to_dict() for r in rows[:shown_rows]],
         "offset": offset,
         "next_offset": next_offset,
     }

@@ -60,7 +60,7 @@ class Hit:
     why: str  # terms (words matched) | semantic (meaning only) | both
     parent_id: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["class"] = data.pop("klass")
         data["time_iso"] = iso(self.time)
@@ -90,12 +90,12 @@ class SearchResult:
     took_ms: float = 0.0
     corrections: dict[str, str] = field(default_factory=dict)  # typo -> the indexed word searched instead
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "terms": self.terms,
             "corrections": self.corrections,
-            "hits": [h.to_json() for h in self.hits],
+            "hits": [h.to_dict() for h in self.hits],
             "coverage": asdict(self.coverage),
             "took_ms": round(self.took_ms, 1),
         }

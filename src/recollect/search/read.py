@@ -58,7 +58,7 @@ class Window:
     nav: dict[str, str | None]
     notes: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
             "session_id": self.session_id,

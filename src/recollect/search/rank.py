@@ -324,8 +324,13 @@ def search(
     allowed = _in_scope(conn, session_where, session_params) if meaning else None
     semantic = semantic_candidates(conn, embedder, query, allowed) if meaning and embedder is not None else {}
     semantic_rank = {sid: i + 1 for i, sid in enumerate(semantic)}
+    prose = prose_share(query)
+    # A query of identifiers only gives the card arm no weight (it is scaled by `prose`, and never rescues):
+    # not asking it spares a one-shot search loading the full encoder (~0.4 s of CPU), ranks unchanged.
     card_meaning = (
-        card_meaning_candidates(conn, card_encoder, query, allowed) if meaning and card_encoder is not None else {}
+        card_meaning_candidates(conn, card_encoder, query, allowed)
+        if meaning and card_encoder is not None and prose > 0
+        else {}
     )
     meaning_rank = {sid: i + 1 for i, sid in enumerate(card_meaning)}
     models_used = [m for m in (embedder, card_encoder) if m is not None] if not filters.chunk_level else []
@@ -335,7 +340,6 @@ def search(
     # cards, nearer than any session the words found, and above the cosines that text about nothing
     # in the history reaches (≤ 0.17 on the eval corpus; docs/eval.md).
     # A query of identifiers only is matched by its words alone.
-    prose = prose_share(query)
     nearest_lexical = min((meaning_rank[sid] for sid in lexical if sid in meaning_rank), default=len(meaning_rank) + 1)
     rescued = {
         sid

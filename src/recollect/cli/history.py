@@ -17,9 +17,9 @@ from recollect.cli.output import console, fail, is_terminal, print_json
 from recollect.config import load_config
 from recollect.errors import RecollectError
 from recollect.search.ceiling import from_config
+from recollect.search.filters import FILTER_SPEC, filter_values
 from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
 from recollect.search.scope import Filters
-from recollect.times import parse_when
 
 T = TypeVar("T")
 
@@ -34,106 +34,32 @@ def guarded(fn: Callable[[], T]) -> T:
 
 
 def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    options = [
-        click.option(
-            "--scope",
-            type=click.Choice(["all", "project", "directory", "session"]),
-            default=None,
-            help="Which sessions to search: all, this project, this directory, or named sessions. Default: all, "
-            "or the [scope] ceiling of the config file, which no --scope can widen.",
-        ),
-        click.option(
-            "--directory",
-            "-C",
-            metavar="DIR",
-            help="The directory that 'project' and 'directory' scope mean (default: here).",
-        ),
-        click.option(
-            "--session",
-            "sessions",
-            multiple=True,
-            metavar="ID",
-            help="Only these sessions (repeatable; implies --scope session).",
-        ),
-        click.option(
-            "--exclude-session", multiple=True, metavar="ID", help="Leave these sessions out (e.g. the current one)."
-        ),
-        click.option(
-            "--since",
-            metavar="WHEN",
-            help="Only after this time: 2026-10-01, 2026-10-01T12:00, or an age like 7d, 12h, 2w.",
-        ),
-        click.option("--until", metavar="WHEN", help="Only before this time (same forms as --since)."),
-        click.option("--role", "roles", multiple=True, type=click.Choice(["user", "assistant"]), help="Message role."),
-        click.option(
-            "--class",
-            "classes",
-            multiple=True,
-            metavar="CLASS",
-            help="Evidence class: user_text, assistant_text, reasoning, tool_input, tool_output, tool_error, "
-            "summary, subtask.",
-        ),
-        click.option(
-            "--tool", "tools", multiple=True, metavar="NAME", help="Only chunks of this tool (bash, read, edit, …)."
-        ),
-        click.option(
-            "--author",
-            "authors",
-            multiple=True,
-            type=click.Choice(["person", "model", "injected", "subagent"]),
-            help="Who wrote it: typed by a person, the model, injected by the harness, or a subagent.",
-        ),
-        click.option(
-            "--agent",
-            "agents",
-            multiple=True,
-            metavar="KIND",
-            help="Agent store: opencode, claude-code, codex, gemini.",
-        ),
-        click.option(
-            "--include-recall",
-            is_flag=True,
-            help="Also search the recall subagent's own runs (left out by default: they repeat what they found).",
-        ),
-    ]
-    for option in reversed(options):
-        f = option(f)
+    """The filter options of search, read and sessions, generated from `FILTER_SPEC`."""
+    for spec in reversed(FILTER_SPEC):
+        decls = [spec.option, *([spec.short] if spec.short else []), *([spec.cli_dest] if spec.cli_dest else [])]
+        kw: dict[str, Any] = {"help": spec.cli_help}
+        if spec.kind == "boolean":
+            kw["is_flag"] = True
+        else:
+            kw["multiple"] = spec.kind == "string_list"
+            if spec.choices and spec.cli_choices:
+                kw["type"] = click.Choice(list(spec.choices))
+            if spec.metavar:
+                kw["metavar"] = spec.metavar
+        f = click.option(*decls, **kw)(f)
     return f
 
 
-def build_filters(
-    scope: str | None,
-    directory: str | None,
-    sessions: tuple[str, ...],
-    exclude_session: tuple[str, ...],
-    since: str | None,
-    until: str | None,
-    roles: tuple[str, ...],
-    classes: tuple[str, ...],
-    tools: tuple[str, ...],
-    authors: tuple[str, ...],
-    agents: tuple[str, ...],
-    include_recall: bool = False,
-) -> Filters:
+def build_filters(**options: Any) -> Filters:
+    """`Filters` from the filter options' values (keyed by click parameter name)."""
     # The config's [scope] ceiling, anchored here: the default, and the widest a --scope may ask for.
     ceiling = from_config(load_config())
-    if sessions and scope in (None, "all"):
-        scope = "session"
-    filters = Filters(
-        scope=scope or ceiling.narrow("all"),
-        ceiling=ceiling,
-        directory=os.path.abspath(directory) if directory else None,
-        sessions=list(sessions),
-        exclude_sessions=list(exclude_session),
-        since=parse_when(since),
-        until=parse_when(until, end=True),
-        roles=list(roles),
-        classes=list(classes),
-        tools=list(tools),
-        authors=list(authors),
-        agents=list(agents),
-        include_recall=include_recall,
-    )
+    values = filter_values(options, key="dest")
+    if values.get("sessions") and values.get("scope") in (None, "all"):
+        values["scope"] = "session"
+    values["scope"] = values.get("scope") or ceiling.narrow("all")
+    values["directory"] = os.path.abspath(values["directory"]) if values.get("directory") else None
+    filters = Filters(ceiling=ceiling, **values)
     filters.validate()
     return filters
 

@@ -26,7 +26,6 @@ MIN_BUDGET = 2_000
 # character, so a character budget alone does not keep a reply under the byte limit.
 MAX_BYTES = 45_000
 MAX_LINES = 1_500
-SCOPES = ("all", "project", "directory", "session")
 
 
 @dataclass(frozen=True)

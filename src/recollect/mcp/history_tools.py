@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from recollect.mcp.args import Param, Signature
-from recollect.mcp.base import SCOPES, Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
-from recollect.search.scope import AUTHORS, CLASSES, ROLES, Filters, git_root_of
+from recollect.mcp.base import Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
+from recollect.search.filters import FILTER_SPEC, filter_values
+from recollect.search.scope import Filters, git_root_of
 from recollect.text.redact import redact
-from recollect.times import parse_when
 
 if TYPE_CHECKING:
     from recollect.app import Recollect
@@ -29,47 +29,10 @@ MAX_SESSIONS_LIMIT = 100
 INLINE_SYNC_AFTER = 10.0
 BACKGROUND_SYNC_AFTER = 2.0  # the library's own freshness window
 
-FILTER_PARAMS: tuple[Param, ...] = (
-    Param(
-        "scope",
-        "string",
-        "'all' projects (this one ranks first), this git 'project', this 'directory' and below, or only the "
-        "'session' ids given. Default: the server's scope ('session' when 'session' is given); a scope wider "
-        "than the server allows is refused.",
-        choices=SCOPES,
-    ),
-    Param(
-        "directory",
-        "string",
-        "What 'project' and 'directory' scope mean (absolute or relative). Default: the project the server runs in.",
-    ),
-    Param("session", "string_list", "Only these session ids (e.g. from history_sessions); implies scope 'session'."),
-    Param("exclude_session", "string_list", "Leave these session ids out (e.g. the current session)."),
-    Param("since", "string", "Only after this time: 2026-10-01, 2026-10-01T12:00, or an age like 7d, 12h, 2w."),
-    Param("until", "string", "Only before this time (same forms as 'since'; a bare date includes that day)."),
-    Param("role", "string_list", "Only messages with this role.", choices=ROLES),
-    Param(
-        "class",
-        "string_list",
-        "Only this kind of evidence: what the user typed, what the assistant wrote, its reasoning, a tool's "
-        "input/output/error, a compaction summary, a subtask.",
-        choices=CLASSES,
-    ),
-    Param("tool", "string_list", "Only calls of these tools (bash, read, edit, grep …)."),
-    Param(
-        "author",
-        "string_list",
-        "Who wrote it: typed by a person, the model, injected by the harness, or a subagent.",
-        choices=AUTHORS,
-    ),
-    Param("agent", "string_list", "Only sessions of these agents: opencode, claude-code, codex, gemini."),
-    Param(
-        "include_recall",
-        "boolean",
-        "Also search the recall subagent's own earlier runs (left out by default: they only repeat what these "
-        "tools found, so they would outrank the sessions that hold the answer).",
-        default=False,
-    ),
+# Generated from the one filter table (search/filters.py), which also generates the CLI's options.
+FILTER_PARAMS: tuple[Param, ...] = tuple(
+    Param(s.name, s.kind, s.mcp_help, choices=s.choices, default=False if s.kind == "boolean" else None)
+    for s in FILTER_SPEC
 )
 
 
@@ -103,22 +66,9 @@ def build_filters(args: dict[str, Any], settings: ServerSettings, app: Recollect
     # Without a scope argument the server's own scope applies, never wider than its ceiling; with
     # one, `Filters.resolve` refuses anything wider (search/ceiling.py).
     scope = args.get("scope") or ("session" if sessions else ceiling.narrow(settings.default_scope))
-    filters = Filters(
-        ceiling=ceiling,
-        scope=scope,
-        directory=directory or settings.cwd,
-        sessions=list(sessions),
-        exclude_sessions=list(args.get("exclude_session") or []),
-        since=parse_when(args.get("since")),
-        until=parse_when(args.get("until"), end=True),
-        roles=list(args.get("role") or []),
-        classes=list(args.get("class") or []),
-        tools=list(args.get("tool") or []),
-        authors=list(args.get("author") or []),
-        agents=list(args.get("agent") or []),
-        parent=args.get("parent") or None,
-        include_recall=args.get("include_recall") is True,
-    )
+    values = filter_values(args)
+    values.update(scope=scope, directory=directory or settings.cwd, sessions=list(sessions))
+    filters = Filters(ceiling=ceiling, parent=args.get("parent") or None, **values)
     filters.validate()
     return filters
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from recollect.config import Config, load_config
 from recollect.index import store, vectors
+from recollect.index.cardsummary import apply_summaries
 from recollect.index.sync import SyncReport, sync
 from recollect.sources import SourceSpec, configured_specs
 
@@ -86,7 +87,7 @@ class Recollect:
             recorded = {r[0] for r in conn.execute("SELECT id FROM source")}
             if recorded == {s.id for s in specs if s.enabled}:
                 return None
-        return sync(
+        report = sync(
             conn,
             specs,
             embedder=self.embedder,
@@ -94,6 +95,9 @@ class Recollect:
             prune_vectors=False,
             embed_batches=1,  # a few hundred texts at most: a whole history is `recollect index`'s job
         )
+        if not report.lease_busy:
+            apply_summaries(conn, self.config.paths, resynced=report.changed > 0)
+        return report
 
 
 def _last_sync_ms(conn: sqlite3.Connection) -> int:

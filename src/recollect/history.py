@@ -19,6 +19,7 @@ from recollect.app import FRESH_SECONDS, Recollect
 from recollect.config import Config, ConfigError, load_config
 from recollect.errors import RecollectError
 from recollect.index import store, vectors
+from recollect.index.cardsummary import apply_summaries
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
 from recollect.search.deep import deep_search
@@ -57,14 +58,21 @@ def index(config: Config | None = None, *, progress: Progress | None = None, wai
     config = config or load_config()
     embedder = vectors.embedder_for(config)
     with open_index(config) as conn:
-        return sync(
-            conn,
-            configured_specs(config),
-            progress=progress,
-            wait=wait,
-            embedder=embedder,
-            card_encoder=vectors.card_encoder_for(config),
-        )
+
+        def run() -> SyncReport:
+            return sync(
+                conn,
+                configured_specs(config),
+                progress=progress,
+                wait=wait,
+                embedder=embedder,
+                card_encoder=vectors.card_encoder_for(config),
+            )
+
+        report = run()
+        if apply_summaries(conn, config.paths, resynced=report.changed > 0) and not report.lease_busy:
+            report = run()  # nothing to read again: it embeds the cards that gained a summary
+        return report
 
 
 @contextmanager
@@ -143,7 +151,7 @@ def _search_ephemeral(
 _SESSION_COLUMNS = (
     "native_id, source_id, agent_kind, title, directory, parent_id, time_created, time_updated, message_count, "
     "turns, assistant_messages, tool_messages, text_parts, approx_context_chars, ended, first_human, last_outcome, "
-    "tools"
+    "tools, summary"
 )
 
 
@@ -167,6 +175,7 @@ class SessionInfo:
     first_human: str
     last_outcome: str
     tools: str
+    summary: str  # two or three sentences from `recollect summarize`, "" until it has run
     cursor: str
 
     def to_dict(self) -> dict[str, Any]:

@@ -235,5 +235,7 @@ def summarize(
                 stored[key] = StoredSummary(summary, digest_hash, backend.label, now_iso())
         if not dry_run and report.written:
             _write(config.paths, stored)
+    if not dry_run and report.written:
+        history.index(config)  # the summaries become card fields (searched and embedded) at once
     report.seconds = time.monotonic() - started
     return report

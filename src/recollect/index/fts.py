@@ -18,6 +18,7 @@ CARD_FIELDS = (
     ("errors", "errors"),
     ("outcome", "last_outcome"),
     ("decisions", "decisions"),
+    ("summary", "summary"),  # written by `recollect summarize` (history.apply_summaries)
 )
 CARD_COLUMNS = ", ".join(column for _, column in CARD_FIELDS)
 CARD_FTS_COLUMNS = ", ".join(name for name, _ in CARD_FIELDS)
@@ -33,9 +34,13 @@ def card_fts_values(row: sqlite3.Row | tuple) -> tuple[str, ...]:
     return tuple(fts_body(value or "") for value in row)
 
 
-def refill(conn: sqlite3.Connection) -> None:
+def refill(conn: sqlite3.Connection, fields: tuple[tuple[str, str], ...] = CARD_FIELDS) -> None:
     """Re-insert every chunk and card from the stored text into emptied FTS tables, and record the
-    tokenizer that made them. Used when the tables are recreated (a migration, a tokenizer change)."""
+    tokenizer that made them. Used when the tables are recreated (a migration, a tokenizer change);
+    `fields` are the card_fts columns the table has at that step."""
+    names = ", ".join(name for name, _ in fields)
+    columns = ", ".join(column for _, column in fields)
+    marks = ", ".join("?" * len(fields))
     conn.execute("INSERT INTO chunk_fts(chunk_fts) VALUES('delete-all')")
     conn.execute("INSERT INTO card_fts(card_fts) VALUES('delete-all')")
     conn.executemany(
@@ -43,8 +48,8 @@ def refill(conn: sqlite3.Connection) -> None:
         ((cid, fts_body(text)) for cid, text in conn.execute("SELECT id, text FROM chunk").fetchall()),
     )
     conn.executemany(
-        f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})",
-        ((row[0], *card_fts_values(row[1:])) for row in conn.execute(f"SELECT sid, {CARD_COLUMNS} FROM session")),
+        f"INSERT INTO card_fts(rowid, {names}) VALUES (?, {marks})",
+        ((row[0], *card_fts_values(row[1:])) for row in conn.execute(f"SELECT sid, {columns} FROM session")),
     )
     conn.execute(
         "INSERT INTO meta(key, value) VALUES ('tokenizer', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -23,7 +23,7 @@ from recollect.errors import RecollectError
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE, TOKENIZER_VERSION
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 LEASE_TTL_MS = 30_000
 BUSY_TIMEOUT_MS = 10_000  # how long a statement waits for another process's write lock
 
@@ -139,19 +139,27 @@ def _m002_vectors(conn: sqlite3.Connection) -> None:
     )
 
 
+def _rebuild_card_fts(conn: sqlite3.Connection) -> None:
+    """card_fts made again with a column for each card field the session table has at this step,
+    and refilled from the cards as stored."""
+    have = {row[1] for row in conn.execute("PRAGMA table_info(session)")}
+    fields = tuple(f for f in fts.CARD_FIELDS if f[1] in have)
+    conn.execute("DROP TABLE card_fts")
+    conn.execute(
+        f"CREATE VIRTUAL TABLE card_fts USING fts5({', '.join(name for name, _ in fields)}, "
+        f"content='', tokenize=\"{FTS_TOKENIZE}\")"
+    )
+    fts.refill(conn, fields)
+
+
 def _m003_decisions(conn: sqlite3.Connection) -> None:
     """Cards gain the lines that state a decision, searchable as their own card_fts column."""
     if "decisions" not in {row[1] for row in conn.execute("PRAGMA table_info(session)")}:
         conn.execute("ALTER TABLE session ADD COLUMN decisions TEXT NOT NULL DEFAULT ''")
     conn.execute("UPDATE session SET decisions = ''")
-    conn.execute("DROP TABLE card_fts")
-    conn.execute(
-        "CREATE VIRTUAL TABLE card_fts USING fts5(title, head, idents, files, errors, outcome, decisions, "
-        f"content='', tokenize=\"{FTS_TOKENIZE}\")"
-    )
+    _rebuild_card_fts(conn)
     # The card index is refilled from the cards as stored, so replacing a card later deletes exactly
     # what was inserted; empty watermarks make the next sync re-read every session for its decisions.
-    fts.refill(conn)
     conn.execute("UPDATE session SET watermark = ''")
 
 
@@ -190,6 +198,14 @@ def _m006_origin(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE session SET watermark = '' WHERE parent_id IS NOT NULL")
 
 
+def _m007_summary(conn: sqlite3.Connection) -> None:
+    """Cards gain the session's summary (`recollect summarize`), searchable as its own card_fts column."""
+    if "summary" not in {row[1] for row in conn.execute("PRAGMA table_info(session)")}:
+        conn.execute("ALTER TABLE session ADD COLUMN summary TEXT NOT NULL DEFAULT ''")
+    _rebuild_card_fts(conn)
+    conn.execute("DELETE FROM meta WHERE key = 'summaries'")  # history.apply_summaries fills them in again
+
+
 # Ordered, named, append-only. Never edit an applied step: add a new one.
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
@@ -198,6 +214,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("004_skipped", _m004_skipped),
     ("005_session_stats", _m005_session_stats),
     ("006_origin", _m006_origin),
+    ("007_summary", _m007_summary),
 ]
 
 

@@ -169,7 +169,8 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
     stats = session_stats(session).as_row()
     conn.execute(f"UPDATE session SET {', '.join(f'{k} = ?' for k in stats)} WHERE sid = ?", (*stats.values(), sid))
     conn.execute(
-        f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})", (sid, *card_fts_values(values))
+        f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})",
+        (sid, *card_fts_values((*values, ""))),  # no summary yet: history.apply_summaries adds it
     )
     for chunk in rows:
         cur = conn.execute(

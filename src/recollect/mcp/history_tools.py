@@ -375,6 +375,8 @@ def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
             f"~{row.approx_context_chars} chars · ended {row.ended or '?'} · {row.agent_kind}"
             + (" · subagent" if row.parent_id else ""),
         ]
+        if row.summary:
+            block.append(f"   summary: {one_line(row.summary, 400)}")
         if row.first_human:
             block.append(f"   asked: {one_line(row.first_human, 200)}")
         if row.last_outcome:

@@ -35,7 +35,8 @@ RESCUE_WEIGHT = 0.5  # a rescued session's fused score, against a lexical match'
 CARD_MEANING_WEIGHT = 1.0  # weight of the card-meaning arm (full encoder over session cards)
 RESCUE_NEAREST_CARDS = 3  # a session with no shared words enters if it is among the nearest cards by meaning
 RESCUE_MIN_COSINE = 0.2  # text about nothing in the history reached 0.164 on the eval corpus
-CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5)  # title, head, idents, files, errors, outcome, decisions
+# title, head, idents, files, errors, outcome, decisions, summary (seed 000 weighs the summary 1.8 x the title)
+CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5, 5.4)
 SNIPPET_CHARS = 280
 
 
@@ -393,7 +394,7 @@ def search(
         row = sessions[sid]
         texts = [
             str(row[k] or "")
-            for k in ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions")
+            for k in ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions", "summary")
         ]
         texts += [chunks[cid]["text"] for cid in session_chunks.get(sid, [])[: per_session + 1]]
         haystack = _folded(" ".join(texts))

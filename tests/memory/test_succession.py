@@ -6,7 +6,7 @@ from pathlib import Path
 
 from recollect.memory import MemorySpace, compile_memory, get_memory, inspect, recall, remember
 from recollect.memory.inject import injection_block
-from recollect.memory.ops import read_log
+from recollect.memory.recall import read_log
 
 
 def ids(recalled: list) -> list[str]:

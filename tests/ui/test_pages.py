@@ -9,7 +9,7 @@ from typing import Any
 
 from recollect import history
 from recollect.memory import get_memory, open_memory
-from recollect.memory.ops import read_log
+from recollect.memory.recall import read_log
 
 from .conftest import World, shot, wait_for
 

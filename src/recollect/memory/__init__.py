@@ -1,8 +1,9 @@
 """Curated memory: markdown notes people trust, with a trust lifecycle and scored recall.
 
 Files are the truth (`files.py`); their derived index.md / ROOT.md tables are compiled
-(`compile.py`); recall scores them (`score.py`); `ops.py` holds the operations every surface calls
-and `inject.py` the block put in front of a model. Import from here:
+(`compile.py`); recall scores them (`score.py`); the operations every surface calls are `recall.py` (reads),
+`write.py` (remember, supersede, forget), `review.py` and `inspect.py` (compile, inspect), returning
+the types of `results.py`; `inject.py` builds the block put in front of a model. Import from here:
 
     from recollect.memory import open_memory, recall, remember
     space = open_memory()  # global root + this project's .memory/
@@ -25,31 +26,14 @@ from recollect.memory.files import (
     find_project_root,
 )
 from recollect.memory.inject import INJECTION_END, INJECTION_MARKER, injection_block
-from recollect.memory.ops import (
-    ForgetResult,
-    Inspection,
-    MemoryEntry,
-    Problem,
-    Recalled,
-    RememberResult,
-    accept,
-    compile_memory,
-    edit,
-    forget,
-    get_memory,
-    inspect,
-    list_memories,
-    most_similar,
-    proposals,
-    read_log,
-    recall,
-    reject,
-    remember,
-    supersede,
-)
+from recollect.memory.inspect import compile_memory, inspect
+from recollect.memory.recall import get_memory, list_memories, most_similar, proposals, read_log, recall
+from recollect.memory.results import Inspection, MemoryEntry, Problem, Recalled, RememberResult
+from recollect.memory.review import accept, edit, reject
 from recollect.memory.score import Why
 from recollect.memory.settings import DEFAULT_CATEGORIES, MemorySettings
 from recollect.memory.space import MemorySpace, effective_status, open_memory
+from recollect.memory.write import ForgetResult, forget, remember, supersede
 
 __all__ = [
     "DEFAULT_CATEGORIES",

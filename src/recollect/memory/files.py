@@ -3,7 +3,7 @@
 Owns the shape of a memory root — `ROOT.md`, `<category>/index.md`, `<category>/<slug>.md` and the
 bookkeeping files beside them — and the one parser/serializer of memory frontmatter (a small YAML
 subset, so no YAML dependency and byte-stable output). It never decides what surfaces or who may
-write (that is `ops.py`), and every path it builds from an id is checked to stay inside its root.
+write (that is `write.py`), and every path it builds from an id is checked to stay inside its root.
 """
 
 from __future__ import annotations
@@ -399,7 +399,7 @@ def dump_frontmatter(fields: dict[str, Any]) -> str:
 
 @dataclass
 class Memory:
-    """One memory file, as written. `status` is what the file says; see `ops.effective_status`."""
+    """One memory file, as written. `status` is what the file says; see `space.effective_status`."""
 
     id: str
     scope: Scope

@@ -19,7 +19,7 @@ import numpy as np
 
 from recollect.memory.compile import goals_text
 from recollect.memory.files import ROOT_FILE, Memory, utcnow
-from recollect.memory.ops import match_memories
+from recollect.memory.recall import match_memories
 from recollect.memory.space import MemorySpace, View, load_view
 from recollect.memory.succession import honour_hand_successions
 from recollect.text.redact import redact

@@ -1,0 +1,100 @@
+"""What the memory operations return: entries, recall hits, write results, problems, inspections."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from recollect.memory.files import (
+    Memory,
+    Scope,
+)
+from recollect.memory.score import Why
+
+
+@dataclass(frozen=True)
+class MemoryEntry:
+    """A memory with what it is now: its effective status, and whether a project file hides it."""
+
+    memory: Memory
+    status: str
+    shadowed: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.memory.to_dict()
+        data.update(effective_status=self.status, shadowed=self.shadowed, qualified_id=self.memory.qualified_id)
+        return data
+
+
+@dataclass(frozen=True)
+class Recalled:
+    memory: Memory
+    score: float
+    why: Why
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.memory.to_dict()
+        data.update(score=round(self.score, 6), why=self.why.to_dict(), qualified_id=self.memory.qualified_id)
+        return data
+
+
+Outcome = Literal["written", "proposed", "duplicate", "forgotten"]
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    outcome: Outcome
+    id: str  # the id written, or the id the candidate would have had
+    scope: Scope
+    message: str  # one sentence for people (and models) saying what happened and why
+    memory: Memory | None = None  # set when something was written
+    similar_to: str | None = None  # qualified id of the duplicate, or of the tombstone that matched
+    similarity: float = 0.0
+    superseded: str | None = None  # the memory this write marked superseded
+
+    @property
+    def written(self) -> bool:
+        return self.outcome in ("written", "proposed")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "id": self.id,
+            "scope": self.scope,
+            "qualified_id": f"{self.scope}:{self.id}",
+            "message": self.message,
+            "similar_to": self.similar_to,
+            "similarity": round(self.similarity, 4),
+            "superseded": self.superseded,
+            "memory": self.memory.to_dict() if self.memory else None,
+        }
+
+
+@dataclass(frozen=True)
+class Problem:
+    scope: Scope
+    path: str  # relative to the root
+    code: str  # index-drift, root-drift, dangling-supersedes, unknown-category, no-frontmatter, …
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scope": self.scope, "path": self.path, "code": self.code, "message": self.message}
+
+
+@dataclass
+class Inspection:
+    roots: list[dict[str, Any]] = field(default_factory=list)
+    memories: list[MemoryEntry] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "roots": self.roots,
+            "memories": [m.to_dict() for m in self.memories],
+            "problems": [p.to_dict() for p in self.problems],
+            "ok": self.ok,
+        }

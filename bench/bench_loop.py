@@ -22,8 +22,9 @@ One world, in order (data: bench/loop_world.json, bench/loop_messages.json):
 6. **later searches**: ``recollect index``, then per topic the model calls
    ``recollect_history_search`` (limit 5) for the topic and for its answer word, and per memory for
    a word only the ``memory_remember`` call held;
-7. **without recollect**: ``recollect uninstall opencode``, restart, the same messages of 3 and 5
-   again, for the latency recollect adds.
+7. **without recollect**: a second world with the same projects and no recollect gets every message
+   of 3 and 5 right after the first world did, so both see the same machine load (a shared machine's
+   load swings by hundreds of ms between minutes: two runs one after the other compare nothing).
 
 Figures (each printed beside the issue-13 target):
 
@@ -40,7 +41,7 @@ Figures (each printed beside the issue-13 target):
   injected bytes in turn 20's request minus turn 1's, next to the whole prompt's growth with and
   without recollect;
 - latency added per message: the time from sending the message to the model's first request,
-  with recollect minus without, paired by message.
+  its p50 (p95) with recollect minus its p50 (p95) without, over the same messages.
 
 Semantic search is off (``RECOLLECT_EMBEDDINGS=off``): building the model in a throwaway home takes
 minutes, and auto-recall searches by words by default anyway. The plugin's per-message timeout is
@@ -175,7 +176,7 @@ class LoopBench:
         world_data: dict[str, Any],
         *,
         timeout_ms: int = 5000,
-        log: Any = None,
+        twin: LoopBench | None = None,
     ) -> None:
         self.world = world
         self.data = world_data
@@ -188,8 +189,7 @@ class LoopBench:
         self.turns: list[Turn] = []
         self.searches: list[dict[str, Any]] = []
         self.recall_parents: list[str] = []
-        self.installed = False
-        self._log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+        self.twin = twin  # a world without recollect that gets the same live and growth messages
 
     # ---- plumbing ----------------------------------------------------------------------------
 
@@ -289,12 +289,6 @@ class LoopBench:
         self.cli("install", "opencode", "--no-npm")
         self.cli("index")
         self.world.restart()
-        self.installed = True
-
-    def uninstall(self) -> None:
-        self.cli("uninstall", "opencode")
-        self.world.restart()
-        self.installed = False
 
     def remember(self, projects: Iterable[str] | None = None) -> None:
         wanted = set(projects) if projects is not None else None
@@ -338,6 +332,8 @@ class LoopBench:
                 lang=m["lang"],
                 expect=expect,
             )
+            if self.twin is not None:
+                self.twin.live([m], phase)
 
     # ---- 4. the recall subagent --------------------------------------------------------------------
 
@@ -379,18 +375,21 @@ class LoopBench:
     def growth(self, messages: Sequence[dict[str, Any]], turns: int = GROWTH_TURNS, phase: str = "growth") -> str:
         project = messages[0]["project"]
         sid = self.new_session(project)
+        twin_sid = self.twin.new_session(project) if self.twin is not None else ""
         for n in range(turns):
             m = messages[n % len(messages)]
-            self.say(
-                sid,
-                m["text"],
-                [{"text": REPLY}],
-                phase=phase,
-                key=f"t{n + 1:02d}",
-                project=project,
-                lang=m["lang"],
-                expect=self.answering.get(m["expect"]),
-            )
+            for bench, session in ((self, sid), (self.twin, twin_sid)):
+                if bench is not None:
+                    bench.say(
+                        session,
+                        m["text"],
+                        [{"text": REPLY}],
+                        phase=phase,
+                        key=f"t{n + 1:02d}",
+                        project=project,
+                        lang=m["lang"],
+                        expect=bench.answering.get(m["expect"]),
+                    )
         return sid
 
     # ---- 6. later searches -----------------------------------------------------------------------
@@ -644,55 +643,65 @@ def score(bench: LoopBench, without: Sequence[Turn] = ()) -> tuple[list[Figure],
         figures.append(Figure("  whole prompt, turn 1 -> last", line, "", None))
         raw["growth"] = [[t.seen.prompt_bytes, t.seen.injected, t.seen.recall_blocks] for t in growth if t.seen]
 
-    # latency added per message (paired with the same message without recollect)
+    # latency added per message: the same messages in the world without recollect, interleaved
     if without:
-        base_ms = {(t.phase, t.key): t.pre_llm_ms for t in without if t.phase in ("live", "growth")}
-        diffs = [
-            t.pre_llm_ms - base_ms[(t.phase, t.key)]
-            for t in bench.turns
-            if (t.phase, t.key) in base_ms
-            and t.pre_llm_ms == t.pre_llm_ms
-            and base_ms[(t.phase, t.key)] == base_ms[(t.phase, t.key)]
+        figures += latency_figures(bench.turns, without)
+        raw["latency_ms"] = {
+            "with": {f"{t.phase}.{t.key}": t.pre_llm_ms for t in bench.turns if t.phase in ("live", "growth")},
+            "without": {f"{t.phase}.{t.key}": t.pre_llm_ms for t in without if t.phase in ("live", "growth")},
+        }
+    figures.append(Figure("plugin timeouts (plugin log)", str(bench.plugin_timeouts()), "", None))
+    return figures, raw
+
+
+def latency_figures(turns: Sequence[Turn], without: Sequence[Turn]) -> list[Figure]:
+    """Percentile of "with" minus the same percentile of "without", over the same messages.
+
+    Not a percentile of per-message differences: OpenCode's own time to the first request varies by
+    hundreds of ms from one message to the next, so paired differences measure that noise twice."""
+    base = {(t.phase, t.key): t.pre_llm_ms for t in without if t.phase in ("live", "growth")}
+    pairs = [
+        (t.pre_llm_ms, base[(t.phase, t.key)])
+        for t in turns
+        if (t.phase, t.key) in base
+        and t.pre_llm_ms == t.pre_llm_ms
+        and base[(t.phase, t.key)] == base[(t.phase, t.key)]
+    ]
+    if not pairs:
+        return []
+    w, wo = [a for a, _ in pairs], [b for _, b in pairs]
+    added95 = pct(w, 0.95) - pct(wo, 0.95)
+    out = [
+        Figure(
+            "latency added per message p50 / p95",
+            f"{pct(w, 0.5) - pct(wo, 0.5):.0f} / {added95:.0f} ms (n={len(pairs)})",
+            "p95 < 150 ms",
+            added95 < 150,
+        ),
+        Figure(
+            "  message -> model p50 / p95, with | without",
+            f"{pct(w, 0.5):.0f} / {pct(w, 0.95):.0f} | {pct(wo, 0.5):.0f} / {pct(wo, 0.95):.0f} ms",
+            "",
+            None,
+        ),
+    ]
+    for kind in ("cue", "ordinary"):
+        sub = [
+            (t.pre_llm_ms, base[(t.phase, t.key)])
+            for t in turns
+            if (t.phase, t.key) in base and (t.kind == kind or (kind == "cue" and t.phase == "growth"))
         ]
-        if diffs:
-            p95 = pct(diffs, 0.95)
-            figures.append(
+        if sub:
+            a, b = [x for x, _ in sub], [y for _, y in sub]
+            out.append(
                 Figure(
-                    "latency added per message p50 / p95",
-                    f"{pct(diffs, 0.5):.0f} / {p95:.0f} ms (n={len(diffs)})",
-                    "p95 < 150 ms",
-                    p95 < 150,
-                )
-            )
-            with_ms = [t.pre_llm_ms for t in bench.turns if (t.phase, t.key) in base_ms]
-            wo_ms = list(base_ms.values())
-            figures.append(
-                Figure(
-                    "  message -> model p50 / p95, with | without",
-                    f"{pct(with_ms, 0.5):.0f} / {pct(with_ms, 0.95):.0f} | "
-                    f"{pct(wo_ms, 0.5):.0f} / {pct(wo_ms, 0.95):.0f} ms",
+                    f"  added on {kind} messages p50 / p95",
+                    f"{pct(a, 0.5) - pct(b, 0.5):.0f} / {pct(a, 0.95) - pct(b, 0.95):.0f} ms",
                     "",
                     None,
                 )
             )
-            for kind in ("cue", "ordinary"):
-                sub = [
-                    t.pre_llm_ms - base_ms[(t.phase, t.key)]
-                    for t in bench.turns
-                    if (t.phase, t.key) in base_ms and (t.kind == kind or (kind == "cue" and t.phase == "growth"))
-                ]
-                if sub:
-                    figures.append(
-                        Figure(
-                            f"  added on {kind} messages p50 / p95",
-                            f"{pct(sub, 0.5):.0f} / {pct(sub, 0.95):.0f} ms",
-                            "",
-                            None,
-                        )
-                    )
-            raw["latency_added_ms"] = diffs
-    figures.append(Figure("plugin timeouts (plugin log)", str(bench.plugin_timeouts()), "", None))
-    return figures, raw
+    return out
 
 
 def _at_least(n: int, d: int, share: float) -> bool | None:
@@ -730,6 +739,11 @@ def select(messages: dict[str, Any], quick: bool, seed: int) -> tuple[list[dict[
 
 
 def git_commit() -> str:
+    """The commit of the recollect under test (the one ``python -m recollect.cli`` imports)."""
+    import recollect
+
+    if not Path(recollect.__file__).resolve().is_relative_to(REPO / "src"):
+        return f"recollect from {Path(recollect.__file__).resolve().parent.parent}"
     try:
         r = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, timeout=10
@@ -768,10 +782,16 @@ def main(argv: list[str] | None = None) -> int:
     binary = ensure_opencode()
     without: list[Turn] = []
     try:
-        with OpenCodeWorld(tmp, binary=binary, extra_env=QUIET_ENV) as world:
-            bench = LoopBench(world, world_data, timeout_ms=a.timeout_ms)
+        with (
+            OpenCodeWorld(tmp, binary=binary, extra_env=QUIET_ENV) as world,
+            OpenCodeWorld(tmp, name="plain", binary=binary, extra_env=QUIET_ENV) as plain,
+        ):
+            twin = None if a.no_baseline else LoopBench(plain, world_data)
+            bench = LoopBench(world, world_data, timeout_ms=a.timeout_ms, twin=twin)
             for name in world_data["projects"]:
                 bench.project(name)
+                if twin is not None:
+                    twin.project(name)
             phase("plant history")
             bench.plant()
             phase("install recollect, index")
@@ -779,6 +799,8 @@ def main(argv: list[str] | None = None) -> int:
             phase("memories, warm-up")
             bench.remember()
             bench.warm_up(world_data["projects"])
+            if twin is not None:
+                twin.warm_up(world_data["projects"])
             bench.index()
             phase(f"live: {len(live)} messages")
             bench.live(live)
@@ -790,15 +812,7 @@ def main(argv: list[str] | None = None) -> int:
             phase("later searches")
             bench.index()
             bench.later_searches()
-            if not a.no_baseline:
-                phase("without recollect")
-                bench.uninstall()
-                mark = len(bench.turns)
-                bench.warm_up(world_data["projects"])
-                bench.live(live)
-                bench.growth(growth_msgs)
-                without = bench.turns[mark:]
-                del bench.turns[mark:]
+            without = twin.turns if twin is not None else []
             phase("score")
             figures, raw = score(bench, without)
     finally:

@@ -133,37 +133,40 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         "\n".join(card.decisions),
     )
     about = vectors.card_text(values[0], card.first_human, card.last_outcome, values[2])
+    title, first_human, identifiers, files, errors, last_outcome, decisions = values
+    columns: dict[str, Any] = {
+        "source_id": session.source,
+        "native_id": session.id,
+        "agent_kind": session.agent_kind,
+        "parent_id": session.parent_id,
+        "root_id": root_id,
+        "project_id": session.project_id,
+        "project_root": session.project_root,
+        "directory": session.directory,
+        "title": title,
+        "agent": session.agent,
+        "model": session.model,
+        "time_created": session.time_created,
+        "time_updated": session.time_updated or max((m.time for m in session.messages), default=session.time_created),
+        "time_archived": session.time_archived,
+        "watermark": watermark,
+        "first_human": first_human,
+        "identifiers": identifiers,
+        "files": files,
+        "errors": errors,
+        "last_outcome": last_outcome,
+        "decisions": decisions,
+        "tools": tools,
+        "message_count": card.message_count,
+        "chunk_count": len(rows),
+        "chunks_dropped": card.chunks_dropped,
+        "malformed": session.malformed,
+        "card_text": about,
+        "card_hash": vectors.content_hash(about) if about else None,
+        "origin": card.origin,
+    }
     cur = conn.execute(
-        "INSERT INTO session (source_id, native_id, agent_kind, parent_id, root_id, project_id, project_root, "
-        "directory, title, agent, model, time_created, time_updated, time_archived, watermark, first_human, "
-        "identifiers, files, errors, last_outcome, decisions, tools, message_count, chunk_count, chunks_dropped, "
-        f"malformed, card_text, card_hash, origin) VALUES ({', '.join('?' * 29)})",
-        (
-            session.source,
-            session.id,
-            session.agent_kind,
-            session.parent_id,
-            root_id,
-            session.project_id,
-            session.project_root,
-            session.directory,
-            *values[:1],
-            session.agent,
-            session.model,
-            session.time_created,
-            session.time_updated or max((m.time for m in session.messages), default=session.time_created),
-            session.time_archived,
-            watermark,
-            *values[1:],
-            tools,
-            card.message_count,
-            len(rows),
-            card.chunks_dropped,
-            session.malformed,
-            about,
-            vectors.content_hash(about) if about else None,
-            card.origin,
-        ),
+        f"INSERT INTO session ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", tuple(columns.values())
     )
     sid = int(cur.lastrowid or 0)
     stats = session_stats(session).as_row()

@@ -142,6 +142,57 @@ def remember(
     refused (`SecretRefused`). `force` lets a person write past a duplicate or a tombstone.
     """
     now = now or utcnow()
+    draft = _draft(
+        space,
+        body,
+        category=category,
+        summary=summary,
+        highlight=highlight,
+        load_when=load_when,
+        pinned=pinned,
+        slug=slug,
+        author=author,
+        source_session=source_session,
+        supersedes=supersedes,
+        valid_from=valid_from,
+        valid_to=valid_to,
+        similarity_threshold=similarity_threshold,
+        force=force,
+    )
+    root = space.root(scope)
+    # Screen once without the lock so a refused write creates nothing, not even the root; then
+    # again under it, since another process may have written in between.
+    screened = _screen(space, root, draft, now, exact=False)
+    if isinstance(screened, RememberResult):
+        return screened
+    with root_lock(root):
+        screened = _screen(space, root, draft, now, exact=True)
+        if isinstance(screened, RememberResult):
+            return screened
+        candidate, old, lifted = screened
+        superseded = _write(space, root, candidate, old, lifted, author=author, now=now)
+    return _remembered(candidate, root, superseded)
+
+
+def _draft(
+    space: MemorySpace,
+    body: str,
+    *,
+    category: str,
+    summary: str | None,
+    highlight: str,
+    load_when: Sequence[str],
+    pinned: bool,
+    slug: str | None,
+    author: str,
+    source_session: str | None,
+    supersedes: str | None,
+    valid_from: datetime | str | None,
+    valid_to: datetime | str | None,
+    similarity_threshold: float | None,
+    force: bool,
+) -> _Draft:
+    """The checked, normalised memory `remember` was asked to write (or the reason it cannot be)."""
     check_author(author)
     person = is_person(author)
     if force and not person:
@@ -172,7 +223,7 @@ def remember(
         raise InvalidMemory("valid_to must be later than valid_from")
     threshold = similarity_threshold if similarity_threshold is not None else space.settings.similarity_threshold
 
-    draft = _Draft(
+    return _Draft(
         category=category,
         summary=summary,
         body=body,
@@ -188,50 +239,56 @@ def remember(
         threshold=threshold,
         force=force,
     )
-    root = space.root(scope)
-    # Screen once without the lock so a refused write creates nothing, not even the root; then
-    # again under it, since another process may have written in between.
-    screened = _screen(space, root, draft, now, exact=False)
-    if isinstance(screened, RememberResult):
-        return screened
-    with root_lock(root):
-        screened = _screen(space, root, draft, now, exact=True)
-        if isinstance(screened, RememberResult):
-            return screened
-        candidate, old, lifted = screened
-        for tomb_scope, tomb_id in lifted:
-            lift_tombstone(space.root(tomb_scope), memory_id=tomb_id, by=author, now=now)
-            audit.record(
-                space.root(tomb_scope),
-                actor=author,
-                op="lift-tombstone",
-                memory_id=tomb_id,
-                before=None,
-                after=None,
-                now=now,
-                note="re-added by a person with force",
-            )
-        text = render_memory(candidate)
-        write_text_atomic(candidate.path, text)
-        forget_cached(root, candidate.id)
-        audit.record(
-            root,
-            actor=author,
-            op="remember",
-            memory_id=candidate.id,
-            before=None,
-            after=text,
-            now=now,
-            note=f"status {candidate.status}" + (f"; supersedes {old.memory.id}" if old else ""),
-        )
-        superseded = None
-        if old is not None and candidate.status == "active":
-            mark_superseded(root, old.memory, candidate.id, actor=author, now=now)
-            superseded = old.memory.id
-        recompile(space, root, {candidate.category} | ({old.memory.category} if old else set()))
 
+
+def _write(
+    space: MemorySpace,
+    root: MemoryRoot,
+    candidate: Memory,
+    old: Loaded | None,
+    lifted: Sequence[tuple[Scope, str]],
+    *,
+    author: str,
+    now: datetime,
+) -> str | None:
+    """Write a screened memory under the root's lock: lift the tombstones it overrides, audit it, mark
+    what it supersedes, recompile. Returns the id it superseded, if any."""
+    for tomb_scope, tomb_id in lifted:
+        lift_tombstone(space.root(tomb_scope), memory_id=tomb_id, by=author, now=now)
+        audit.record(
+            space.root(tomb_scope),
+            actor=author,
+            op="lift-tombstone",
+            memory_id=tomb_id,
+            before=None,
+            after=None,
+            now=now,
+            note="re-added by a person with force",
+        )
+    text = render_memory(candidate)
+    write_text_atomic(candidate.path, text)
+    forget_cached(root, candidate.id)
+    audit.record(
+        root,
+        actor=author,
+        op="remember",
+        memory_id=candidate.id,
+        before=None,
+        after=text,
+        now=now,
+        note=f"status {candidate.status}" + (f"; supersedes {old.memory.id}" if old else ""),
+    )
+    superseded = None
+    if old is not None and candidate.status == "active":
+        mark_superseded(root, old.memory, candidate.id, actor=author, now=now)
+        superseded = old.memory.id
+    recompile(space, root, {candidate.category} | ({old.memory.category} if old else set()))
+    return superseded
+
+
+def _remembered(candidate: Memory, root: MemoryRoot, superseded: str | None) -> RememberResult:
     if candidate.status == "proposed":
-        why = "rules from a model wait" if category == RULES_CATEGORY else "it waits"
+        why = "rules from a model wait" if candidate.category == RULES_CATEGORY else "it waits"
         message = f"proposed {candidate.qualified_id}: {why} for a person's review ('recollect memory review')"
     else:
         message = f"remembered {candidate.qualified_id}" + (f", superseding {superseded}" if superseded else "")

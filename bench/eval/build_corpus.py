@@ -19,10 +19,16 @@ generated  bench/storegen.py with a fixed seed (GEN_*): months of tool-heavy ses
            projects with many near-duplicates. Its event table is emptied (recollect reads only
            event_sequence) and the store is committed as opencode-generated.db.gz (~2 MB), so the
            eval does not move when storegen's generator changes, and CI skips ~10 s of generation.
+conversations
+           The hand-written multi-session conversations of `conversations.py` (personal facts and
+           plans, design discussions; no tool calls), written directly in the same schema with
+           deterministic ids, as opencode-conversations.db.gz, with conversation_sessions.json
+           (slug -> session id and the message id of every turn).
 
 Usage (from the repo root):
     .venv/bin/python bench/eval/build_corpus.py real        # ~10 min: drives OpenCode
     .venv/bin/python bench/eval/build_corpus.py generated   # seconds; also rewrites the gen-* queries
+    .venv/bin/python bench/eval/build_corpus.py conversations   # a second; ids never change
 
 Rebuilding `real` gives new session ids; gold ids in queries.jsonl are remapped through the slugs of
 the previous real_sessions.json. Rebuilding `generated` replaces every query whose id starts "gen-".
@@ -52,6 +58,9 @@ DATA = REPO / "tests" / "data" / "eval"
 REAL_GZ = DATA / "opencode-real.db.gz"
 REAL_MAP = DATA / "real_sessions.json"
 GEN_GZ = DATA / "opencode-generated.db.gz"
+CONV_GZ = DATA / "opencode-conversations.db.gz"
+CONV_MAP = DATA / "conversation_sessions.json"
+SCHEMA = REPO / "bench" / "opencode_schema.sql"
 QUERIES = HERE / "queries.jsonl"
 
 ANCHOR_MS = int(datetime(2026, 6, 30, tzinfo=UTC).timestamp() * 1000)  # "today" of the real corpus
@@ -411,6 +420,71 @@ def build_generated() -> None:
     _log(f"wrote {GEN_GZ.relative_to(REPO)} ({GEN_GZ.stat().st_size / 1e6:.2f} MB), {GEN_SESSIONS} sessions")
 
 
+def _conv_id(prefix: str, *parts: object) -> str:
+    """A stable OpenCode-shaped id (prefix + 26 characters) derived from the slug and turn."""
+    import hashlib
+
+    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()
+    alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    number = int(digest, 16)
+    tail = "".join(alphabet[(number >> (6 * i)) % 62] for i in range(14))
+    return f"{prefix}_{digest[:12]}{tail}"
+
+
+def build_conversations() -> None:
+    sys.path.insert(0, str(REPO))
+    from bench.eval.conversations import CONVERSATIONS
+
+    project_id = "global"
+    mapping: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="recollect-eval-conv-") as tmp:
+        db_path = Path(tmp) / "opencode.db"
+        db = sqlite3.connect(db_path)
+        db.executescript(SCHEMA.read_text(encoding="utf-8"))
+        db.execute(
+            "INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES (?,?,?,?,?,?)",
+            (project_id, "/", None, ANCHOR_MS - 400 * DAY_MS, ANCHOR_MS, "[]"),
+        )
+        for conv in CONVERSATIONS:
+            sid = _conv_id("ses", conv.slug)
+            start = ANCHOR_MS - int(conv.days_ago * DAY_MS) - 3_600_000
+            t = start
+            message_ids: list[str] = []
+            previous = ""
+            for n, text in enumerate(conv.turns):
+                mid = _conv_id("msg", conv.slug, n)
+                t += 45_000 + (len(text) * 37) % 90_000  # typing or generating takes a while
+                role = "user" if n % 2 == 0 else "assistant"
+                info: dict[str, Any] = {"role": role, "time": {"created": t}}
+                if role == "user":
+                    info.update(agent="build", model={"providerID": "fake", "modelID": "fake-model"})
+                else:
+                    info.update(parentID=previous, mode="build", agent="build", modelID="fake-model",
+                                providerID="fake", path={"cwd": conv.directory, "root": conv.directory},
+                                time={"created": t, "completed": t + 4_000}, finish="stop")  # fmt: skip
+                db.execute("INSERT INTO message VALUES (?,?,?,?,?)", (mid, sid, t, t + 4_000, json.dumps(info)))
+                part = {"type": "text", "text": text}
+                db.execute(
+                    "INSERT INTO part VALUES (?,?,?,?,?,?)",
+                    (_conv_id("prt", conv.slug, n), mid, sid, t, t + 4_000, json.dumps(part, ensure_ascii=False)),
+                )
+                message_ids.append(mid)
+                if role == "user":
+                    previous = mid
+            db.execute(
+                "INSERT INTO session (id, project_id, slug, directory, title, version, agent, time_created, "
+                "time_updated) VALUES (?,?,?,?,?,?,?,?,?)",
+                (sid, project_id, conv.slug, conv.directory, conv.title, "1.18.33", "build", start, t + 4_000),
+            )
+            mapping[conv.slug] = {"id": sid, "title": conv.title, "days_ago": conv.days_ago, "turns": message_ids}
+        db.commit()
+        db.close()
+        finish_store(db_path)
+        gzip_file(db_path, CONV_GZ)
+    CONV_MAP.write_text(json.dumps(mapping, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    _log(f"wrote {CONV_GZ.relative_to(REPO)} ({CONV_GZ.stat().st_size / 1e3:.0f} kB), {len(mapping)} sessions")
+
+
 def _typo(word: str, rng: random.Random) -> str:
     """Swap two neighbouring letters inside the word (a typing slip)."""
     letters = [i for i in range(1, len(word) - 2) if word[i].isalpha() and word[i + 1].isalpha()]
@@ -475,12 +549,14 @@ def write_generated_queries(manifest: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["real", "generated", "all"])
+    ap.add_argument("what", choices=["real", "generated", "conversations", "all"])
     ap.add_argument("--keep", type=Path, help="work in this directory and keep it (OpenCode logs, raw store)")
     ap.add_argument("--only", help="real: play only these comma-separated slugs and write nothing")
     args = ap.parse_args(argv)
     if args.what in ("generated", "all"):
         build_generated()
+    if args.what in ("conversations", "all"):
+        build_conversations()
     if args.what in ("real", "all"):
         build_real(args.keep, args.only.split(",") if args.only else None)
     return 0

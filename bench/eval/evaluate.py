@@ -45,6 +45,8 @@ from typing import Any
 from recollect import history
 from recollect.config import Config, Paths, SourceEntry
 from recollect.search.scope import SCOPES, Filters
+from recollect.search.stages import STAGES
+from recollect.search.stages import disabled as stages_disabled
 from recollect.sources.base import DISCOVERERS
 from recollect.times import parse_when
 
@@ -62,7 +64,9 @@ NEUTRAL_DIRECTORY = "/nonexistent/recollect-eval"
 STORES = {  # file in the data dir -> source id in the index
     "opencode-real.db.gz": "eval-real",
     "opencode-generated.db.gz": "eval-generated",
+    "opencode-conversations.db.gz": "eval-conversations",
 }
+TURN_METRICS = ("turn_mrr", "turn@1", "turn@5")
 
 
 class EvalError(Exception):
@@ -78,6 +82,7 @@ class EvalQuery:
     query: str
     category: str
     gold: list[str]
+    turns: list[str] = field(default_factory=list)  # message ids of the turns that answer (optional)
     scope: str = "all"
     directory: str | None = None
     filters: dict[str, Any] = field(default_factory=dict)
@@ -114,7 +119,7 @@ def load_queries(path: Path) -> list[EvalQuery]:
             raw = json.loads(line)
         except ValueError as exc:
             raise EvalError(f"{where}: not JSON ({exc})") from None
-        unknown = set(raw) - {"id", "query", "category", "gold", "scope", "directory", "filters", "note"}
+        unknown = set(raw) - {"id", "query", "category", "gold", "turns", "scope", "directory", "filters", "note"}
         if unknown:
             raise EvalError(f"{where}: unknown keys {sorted(unknown)}")
         for key in ("id", "query", "category", "gold"):
@@ -122,6 +127,8 @@ def load_queries(path: Path) -> list[EvalQuery]:
                 raise EvalError(f"{where}: '{key}' is required")
         if not isinstance(raw["gold"], list) or not all(isinstance(g, str) for g in raw["gold"]):
             raise EvalError(f"{where}: 'gold' must be a list of session ids")
+        if not isinstance(raw.get("turns", []), list):
+            raise EvalError(f"{where}: 'turns' must be a list of message ids")
         if raw["id"] in seen:
             raise EvalError(f"{where}: duplicate id {raw['id']!r}")
         seen.add(raw["id"])
@@ -148,6 +155,7 @@ class Ranked:
     session_id: str
     parent_id: str | None = None
     title: str = ""
+    messages: list[str] = field(default_factory=list)  # message ids of this session's hits, in hit order
 
 
 SearchFn = Callable[[EvalQuery, Filters], Sequence[Ranked]]
@@ -162,11 +170,25 @@ def rank_of(results: Sequence[Ranked], gold: Sequence[str]) -> int | None:
     return None
 
 
+def turn_rank_of(results: Sequence[Ranked], turns: Sequence[str]) -> int | None:
+    """1-based position of the first hit (over all sessions, in hit order, one per message) that is a
+    gold turn; None if no hit is."""
+    wanted = set(turns)
+    position = 0
+    for r in results:
+        for message in dict.fromkeys(r.messages):
+            position += 1
+            if message in wanted:
+                return position
+    return None
+
+
 @dataclass
 class QueryResult:
     query: EvalQuery
     rank: int | None
     top: list[Ranked]
+    turn_rank: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -175,6 +197,7 @@ class QueryResult:
             "category": self.query.category,
             "gold": self.query.gold,
             "rank": self.rank,
+            "turn_rank": self.turn_rank,
             "top": [asdict(r) for r in self.top],
         }
 
@@ -184,10 +207,12 @@ class Metrics:
     n: int
     mrr: float
     recall: dict[int, float]
+    turns: dict[str, float] = field(default_factory=dict)  # over queries with turn gold, if any
 
     def to_dict(self) -> dict[str, float | int]:
         out: dict[str, float | int] = {"n": self.n, "mrr": round(self.mrr, 4)}
         out.update({f"recall@{k}": round(v, 4) for k, v in self.recall.items()})
+        out.update({k: round(v, 4) for k, v in self.turns.items()})
         return out
 
 
@@ -197,7 +222,17 @@ def metrics(results: Sequence[QueryResult]) -> Metrics:
         return Metrics(0, 0.0, {k: 0.0 for k in KS})
     mrr = sum(1 / r.rank for r in results if r.rank) / n
     recall = {k: sum(1 for r in results if r.rank and r.rank <= k) / n for k in KS}
-    return Metrics(n, mrr, recall)
+    with_turns = [r for r in results if r.query.turns]
+    turns: dict[str, float] = {}
+    if with_turns:
+        m = len(with_turns)
+        turns = {
+            "turn_n": m,
+            "turn_mrr": sum(1 / r.turn_rank for r in with_turns if r.turn_rank) / m,
+            "turn@1": sum(1 for r in with_turns if r.turn_rank == 1) / m,
+            "turn@5": sum(1 for r in with_turns if r.turn_rank and r.turn_rank <= 5) / m,
+        }
+    return Metrics(n, mrr, recall, turns)
 
 
 def summarize(results: Sequence[QueryResult]) -> dict[str, Any]:
@@ -213,7 +248,8 @@ def run_queries(queries: Sequence[EvalQuery], search: SearchFn, *, keep: int = 5
     out = []
     for q in queries:
         ranked = list(search(q, q.to_filters()))
-        out.append(QueryResult(q, rank_of(ranked, q.gold), ranked[:keep]))
+        turn = turn_rank_of(ranked, q.turns) if q.turns else None
+        out.append(QueryResult(q, rank_of(ranked, q.gold), ranked[:keep], turn))
     return out
 
 
@@ -228,7 +264,7 @@ def regressions(current: dict[str, Any], baseline: dict[str, Any], tolerance: fl
         if now is None:
             problems.append(f"{name}: missing from this run (the baseline has it)")
             continue
-        for metric in METRICS:
+        for metric in (*METRICS, *TURN_METRICS):
             if metric in base and now.get(metric, 0.0) < base[metric] - tolerance:
                 problems.append(f"{name}: {metric} {now.get(metric, 0.0):.4f} < baseline {base[metric]:.4f}")
     return problems
@@ -385,13 +421,24 @@ class Corpus:
         if filters.project_root is None:
             filters.project_root = self.project_root(filters.caller_directory())
         result = history.search(query.query, filters, limit=SEARCH_LIMIT, config=self.config, sync_first=False)
-        ranked: list[Ranked] = []
-        seen: set[str] = set()
+        ranked: dict[str, Ranked] = {}
         for hit in result.hits:
-            if hit.session_id not in seen:
-                seen.add(hit.session_id)
-                ranked.append(Ranked(hit.session_id, hit.parent_id, hit.title))
-        return ranked
+            if hit.session_id not in ranked:
+                ranked[hit.session_id] = Ranked(hit.session_id, hit.parent_id, hit.title)
+            ranked[hit.session_id].messages.append(hit.message_id)
+        return list(ranked.values())
+
+    def lexical_search(self, query: EvalQuery, filters: Filters) -> list[Ranked]:
+        """The engine with semantic search off (`RECOLLECT_EMBEDDINGS=off`), in the same run."""
+        saved = os.environ.get("RECOLLECT_EMBEDDINGS")
+        os.environ["RECOLLECT_EMBEDDINGS"] = "off"
+        try:
+            return self.search(query, filters)
+        finally:
+            if saved is None:
+                os.environ.pop("RECOLLECT_EMBEDDINGS", None)
+            else:
+                os.environ["RECOLLECT_EMBEDDINGS"] = saved
 
     # ---- the plain FTS5 baseline
 
@@ -400,7 +447,7 @@ class Corpus:
             return self._baseline
         db = sqlite3.connect(":memory:")
         db.execute("CREATE TABLE sess (id TEXT PRIMARY KEY, parent TEXT, directory TEXT, root TEXT, title TEXT, t INT)")
-        db.execute("CREATE VIRTUAL TABLE raw USING fts5(sid UNINDEXED, body)")  # default tokenizer: unicode61
+        db.execute("CREATE VIRTUAL TABLE raw USING fts5(sid UNINDEXED, mid UNINDEXED, body)")  # tokenizer: unicode61
         for path in self.stores.values():
             src = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
             try:
@@ -412,10 +459,10 @@ class Corpus:
                     ),
                 )
                 db.executemany(
-                    "INSERT INTO raw VALUES (?, ?)",
+                    "INSERT INTO raw VALUES (?, ?, ?)",
                     (
-                        (sid, text)
-                        for sid, data in src.execute("SELECT session_id, data FROM part")
+                        (sid, mid, text)
+                        for sid, mid, data in src.execute("SELECT session_id, message_id, data FROM part")
                         if (text := _raw_text(data))
                     ),
                 )
@@ -452,18 +499,20 @@ class Corpus:
             where.append("s.t <= ?")
             params.append(filters.until)
         rows = db.execute(
-            f"SELECT raw.sid, bm25(raw) AS score FROM raw JOIN sess s ON s.id = raw.sid "
+            f"SELECT raw.sid, raw.mid, bm25(raw) AS score FROM raw JOIN sess s ON s.id = raw.sid "
             f"WHERE raw MATCH ? AND {' AND '.join(where)} ORDER BY score",
             [match, *params],
         )
-        best: list[str] = []  # sessions by the bm25 of their best part
-        for sid, _ in rows:
+        best: dict[str, list[str]] = {}  # sessions by the bm25 of their best part, with their best 2 turns
+        for sid, mid, _ in rows:
             if sid not in best:
-                best.append(sid)
                 if len(best) == 10:
                     break
+                best[sid] = []
+            if len(best[sid]) < 2 and mid not in best[sid]:
+                best[sid].append(mid)
         parents = dict(db.execute("SELECT id, parent FROM sess"))
-        return [Ranked(sid, parents.get(sid), self.title(sid)) for sid in best]
+        return [Ranked(sid, parents.get(sid), self.title(sid), mids) for sid, mids in best.items()]
 
 
 def _raw_text(data: str) -> str:
@@ -496,11 +545,16 @@ class EvalReport:
     corpus_sessions: int
     index_seconds: float
     seconds: float
+    # Other runs over the same queries in the same process: "lexical" (semantic search off) and, with
+    # --ablate, "-<stage>" for the engine with that one ranking stage switched off.
+    others: dict[str, list[QueryResult]] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         out: dict[str, Any] = {"queries": len(self.queries), "ours": summarize(self.ours)}
         if self.fts5 is not None:
             out["fts5"] = summarize(self.fts5)
+        for name, results in self.others.items():
+            out.setdefault("others", {})[name] = summarize(results)
         return out
 
     def failures(self) -> list[QueryResult]:
@@ -525,9 +579,12 @@ def evaluate(
     search: Callable[[Corpus], SearchFn] | None = None,
     baseline: bool = True,
     categories: Sequence[str] = (),
+    lexical: bool = False,
+    ablate: bool = False,
 ) -> EvalReport:
     """Build the corpus index, run every query (with `search(corpus)` instead of the engine if given)
-    and, with `baseline`, the plain FTS5 baseline."""
+    and, with `baseline`, the plain FTS5 baseline; `lexical` adds a run with semantic search off,
+    `ablate` one run per ranking stage with that stage off."""
     started = time.perf_counter()
     queries = load_queries(queries_path)
     if categories:
@@ -537,7 +594,13 @@ def evaluate(
     with Corpus(data_dir) as corpus:
         corpus.check_gold(queries)
         return run_corpus(
-            corpus, queries, search=search(corpus) if search else None, baseline=baseline, started=started
+            corpus,
+            queries,
+            search=search(corpus) if search else None,
+            baseline=baseline,
+            started=started,
+            lexical=lexical,
+            ablate=ablate,
         )
 
 
@@ -548,13 +611,29 @@ def run_corpus(
     search: SearchFn | None = None,
     baseline: bool = True,
     started: float | None = None,
+    lexical: bool = False,
+    ablate: bool = False,
 ) -> EvalReport:
     """Score `queries` on an already prepared corpus (tests prepare it once and score several engines)."""
     started = time.perf_counter() if started is None else started
-    ours = run_queries(queries, search or corpus.search)
+    engine = search or corpus.search
+    ours = run_queries(queries, engine)
     fts5 = run_queries(queries, corpus.baseline_search) if baseline else None
+    others: dict[str, list[QueryResult]] = {}
+    if lexical or ablate:
+        others["lexical"] = run_queries(queries, corpus.lexical_search)
+    if ablate:
+        for stage in STAGES:
+            with stages_disabled(stage):
+                others[f"-{stage}"] = run_queries(queries, engine)
     return EvalReport(
-        list(queries), ours, fts5, len(corpus.session_ids), corpus.index_seconds, time.perf_counter() - started
+        list(queries),
+        ours,
+        fts5,
+        len(corpus.session_ids),
+        corpus.index_seconds,
+        time.perf_counter() - started,
+        others,
     )
 
 

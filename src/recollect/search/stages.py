@@ -1,0 +1,45 @@
+"""Ranking stages that can be switched off one at a time, so the eval can show what each one earns.
+
+`recollect eval --ablate` runs every labelled query once per stage with that stage off, beside plain
+BM25 over the same units (docs/eval.md). The switch is a context variable, so concurrent searches in
+one process (the MCP server) never see another caller's ablation. Production code only asks `on()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+STAGES: dict[str, str] = {
+    "meaning": "both semantic arms (static model over chunks and cards, full encoder over cards)",
+    "card_bm25": "BM25 over session cards (title, first request, inventories)",
+    "pruning": "leaving very common words out of the match when rarer ones exist",
+    "framing": "question words weighted by what they tell (index statistics), time words as a time preference",
+    "coverage": "weighting a session by the share of the query's terms it covers",
+    "priors": "same directory / project and recency priors",
+    "correction": "typo correction for words the index does not know",
+    "test_id": "pasted test ids and paths split into file, module and test name",
+    "opening": "a query that restates a session's title or first request",
+    "turn_rerank": "re-ranking the turns of each top session so its first hit is the turn that answers",
+}
+
+_OFF: ContextVar[frozenset[str]] = ContextVar("recollect_stages_off", default=frozenset())
+
+
+def on(stage: str) -> bool:
+    """Whether `stage` is active for the current search (always, unless an ablation turned it off)."""
+    return stage not in _OFF.get()
+
+
+@contextmanager
+def disabled(*names: str) -> Iterator[None]:
+    """Run the body with the named stages off."""
+    unknown = set(names) - set(STAGES)
+    if unknown:
+        raise ValueError(f"unknown ranking stage(s) {sorted(unknown)}; known: {', '.join(STAGES)}")
+    token = _OFF.set(_OFF.get() | frozenset(names))
+    try:
+        yield
+    finally:
+        _OFF.reset(token)

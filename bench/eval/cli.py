@@ -44,23 +44,58 @@ def _cell(value: float | None) -> str:
     return "" if value is None else f"{value:.3f}"
 
 
+def _section(summary: dict[str, Any], category: str) -> dict[str, Any]:
+    return summary["overall"] if category == "overall" else summary["by_category"].get(category, {})
+
+
 def _table(report: EvalReport) -> Table:
+    """Ours per category, with turn recall where queries name turns, beside lexical-only and plain FTS5."""
     summary = report.summary()
     ours, fts5 = summary["ours"], summary.get("fts5")
+    lexical = summary.get("others", {}).get("lexical")
     table = Table(title=f"relevance on {summary['queries']} queries, {report.corpus_sessions} sessions")
     table.add_column("category")
     table.add_column("n", justify="right")
     for metric in METRICS:
         table.add_column(metric.replace("recall", "R"), justify="right")
+    table.add_column("turn@5", justify="right")
+    baselines = [(name, s) for name, s in (("lexical", lexical), ("FTS5", fts5)) if s]
+    for name, _ in baselines:
+        for metric in ("MRR", "R@5", "turn@5"):
+            table.add_column(f"{name} {metric}", justify="right", style="dim")
+    categories = ["overall", *ours["by_category"]]
+    for i, category in enumerate(categories):
+        m = _section(ours, category)
+        cells = [category, str(m["n"]), *(_cell(m[k]) for k in METRICS), _cell(m.get("turn@5"))]
+        for _, other in baselines:
+            b = _section(other, category)
+            cells += [_cell(b.get("mrr")), _cell(b.get("recall@5")), _cell(b.get("turn@5"))]
+        table.add_row(*cells, end_section=i == 0)
+    return table
+
+
+def _ablation_table(report: EvalReport, metric: str) -> Table:
+    """One row per category; one column per ranking stage switched off, beside ours and plain FTS5.
+    A cell below the FTS5 column is marked: that stage's absence is not what loses to BM25, but a cell
+    above "all" means the stage costs that category."""
+    summary = report.summary()
+    runs = {"all": summary["ours"], **summary.get("others", {})}
+    fts5 = summary.get("fts5")
+    table = Table(title=f"ablation: {metric} with each ranking stage off (docs/eval.md)")
+    table.add_column("category")
+    for name in runs:
+        table.add_column(name, justify="right")
     if fts5:
-        table.add_column("FTS5 MRR", justify="right", style="dim")
-        table.add_column("FTS5 R@5", justify="right", style="dim")
-    rows = [("overall", ours["overall"], fts5["overall"] if fts5 else None)]
-    rows += [(c, m, fts5["by_category"].get(c) if fts5 else None) for c, m in ours["by_category"].items()]
-    for i, (name, m, base) in enumerate(rows):
-        cells = [name, str(m["n"]), *(_cell(m[k]) for k in METRICS)]
+        table.add_column("FTS5", justify="right", style="dim")
+    for i, category in enumerate(["overall", *summary["ours"]["by_category"]]):
+        full = _section(summary["ours"], category).get(metric)
+        cells = [category]
+        for name, run in runs.items():
+            value = _section(run, category).get(metric)
+            mark = "*" if name != "all" and value is not None and full is not None and value > full + 1e-9 else ""
+            cells.append(_cell(value) + mark)
         if fts5:
-            cells += [_cell(base["mrr"] if base else None), _cell(base["recall@5"] if base else None)]
+            cells.append(_cell(_section(fts5, category).get(metric)))
         table.add_row(*cells, end_section=i == 0)
     return table
 
@@ -84,6 +119,10 @@ def _print_failures(report: EvalReport, limit: int) -> None:
 @click.option("--baseline", "baseline_path", type=click.Path(path_type=Path, dir_okay=False), help=f"[{BASELINE}]")
 @click.option("--category", "categories", multiple=True, help="Only queries of this category (repeatable).")
 @click.option("--no-fts5", is_flag=True, help="Skip the plain-FTS5 comparison.")
+@click.option("--no-lexical", is_flag=True, help="Skip the run with semantic search off.")
+@click.option(
+    "--ablate", is_flag=True, help="Also run every query with each ranking stage off in turn, and print that table."
+)
 @click.option("--check", is_flag=True, help=f"Exit 1 if a metric fell more than {TOLERANCE} below the baseline.")
 @click.option("--write-baseline", is_flag=True, help="Record this run as the new baseline.")
 @click.option("--failures", "show_failures", type=int, default=20, show_default=True, help="Failing queries to list.")
@@ -94,6 +133,8 @@ def eval_cmd(
     baseline_path: Path | None,
     categories: tuple[str, ...],
     no_fts5: bool,
+    no_lexical: bool,
+    ablate: bool,
     check: bool,
     write_baseline: bool,
     show_failures: int,
@@ -110,7 +151,14 @@ def eval_cmd(
     try:
         if not as_json:
             click.echo("indexing the eval corpus and running the queries…", err=True)
-        report = evaluate(queries_path, data_dir, baseline=not no_fts5, categories=categories)
+        report = evaluate(
+            queries_path,
+            data_dir,
+            baseline=not no_fts5,
+            categories=categories,
+            lexical=not no_lexical,
+            ablate=ablate,
+        )
     except EvalError as exc:
         fail(str(exc))
     problems: list[str] = []
@@ -128,6 +176,10 @@ def eval_cmd(
     else:
         out = console()
         out.print(_table(report))
+        if ablate:
+            for metric in ("mrr", "recall@5", "turn@5"):
+                out.print(_ablation_table(report, metric))
+            click.echo("* = better with that stage off")
         click.echo(f"{report.seconds:.1f}s (indexing {report.index_seconds:.1f}s)")
         if show_failures:
             _print_failures(report, show_failures)

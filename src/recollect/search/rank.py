@@ -20,23 +20,26 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from recollect.index.vectors import load_matrix, sessions_without_vectors
+from recollect.index.vectors import sessions_without_vectors
+from recollect.search import stages
+from recollect.search.meaning import card_meaning_candidates, in_scope, prose_share, semantic_candidates
+from recollect.search.query import QueryPlan, understand
 from recollect.search.scope import Filters, predicate
-from recollect.text.tokenize import identifiers_in, query_terms, stem
-from recollect.times import iso
+from recollect.search.terms import TermPlan, plan_terms
+from recollect.search.turns import PER_SESSION_CANDIDATES, TURN_CANDIDATES, answer_kind, rerank_turns
 
 CHUNK_CANDIDATES = 400
 CARD_CANDIDATES = 100
 RRF_K = 40
 SEMANTIC_WEIGHT = 0.5  # weight of the static model's arm in the fusion (decided on the eval)
 SEMANTIC_WEIGHT_WITH_CARDS = 0.25  # ... beside the sharper session-card arm, which then carries the meaning
-SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
 RESCUE_WEIGHT = 0.5  # a rescued session's fused score, against a lexical match's
 CARD_MEANING_WEIGHT = 1.0  # weight of the card-meaning arm (full encoder over session cards)
 RESCUE_NEAREST_CARDS = 3  # a session with no shared words enters if it is among the nearest cards by meaning
 RESCUE_MIN_COSINE = 0.2  # text about nothing in the history reached 0.164 on the eval corpus
-# title, head, idents, files, errors, outcome, decisions, summary (seed 000 weighs the summary 1.8 x the title)
-CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5, 5.4)
+CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5)  # title, head, idents, files, errors, outcome, decisions
+TIME_PREFERENCE = 0.25  # a session inside the time the query names scores this much more
+LITERAL_SCAN_LIMIT = 200  # chunks a literal retry returns at most
 SNIPPET_CHARS = 280
 
 
@@ -58,10 +61,10 @@ class Hit:
     tool: str | None
     snippet: str
     matched: list[str]
-    why: str  # terms (words matched) | semantic (meaning only) | both
+    why: str  # terms (words matched) | semantic (meaning only) | both | literal (the literal retry)
     parent_id: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["class"] = data.pop("klass")
         data["time_iso"] = iso(self.time)
@@ -89,17 +92,27 @@ class SearchResult:
     hits: list[Hit]
     coverage: Coverage
     took_ms: float = 0.0
-    corrections: dict[str, str] = field(default_factory=dict)  # typo -> the indexed word searched instead
+    corrections: dict[str, str] = field(default_factory=dict)  # typo -> the indexed word searched beside it
+    time_words: list[str] = field(default_factory=list)  # read as a time preference, not searched
+    framing: list[str] = field(default_factory=list)  # words that frame the question, weighted low
+    literal: bool = False  # nothing ranked, so the scope was scanned for the query as typed
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "terms": self.terms,
             "corrections": self.corrections,
-            "hits": [h.to_dict() for h in self.hits],
+            "time_words": self.time_words,
+            "framing": self.framing,
+            "literal": self.literal,
+            "hits": [h.to_json() for h in self.hits],
             "coverage": asdict(self.coverage),
             "took_ms": round(self.took_ms, 1),
         }
+
+
+def iso(ms: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms / 1000)) if ms else ""
 
 
 def make_cursor(source: str, session_id: str, message_id: str) -> str:
@@ -130,96 +143,6 @@ def snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> str:
     start = max(0, anchor - width // 3)
     end = min(len(flat), start + width)
     return ("…" if start else "") + flat[start:end] + ("…" if end < len(flat) else "")
-
-
-def _ensure_vocab(conn: sqlite3.Connection) -> None:
-    """Per-connection views of FTS term statistics (document frequency per term)."""
-    try:
-        conn.execute("CREATE VIRTUAL TABLE temp.chunk_vocab USING fts5vocab(main, chunk_fts, row)")
-    except sqlite3.OperationalError as exc:
-        if "already exists" not in str(exc):
-            raise
-
-
-def document_frequencies(conn: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
-    _ensure_vocab(conn)
-    marks = ",".join("?" * len(terms))
-    found = dict(conn.execute(f"SELECT term, doc FROM temp.chunk_vocab WHERE term IN ({marks})", terms).fetchall())
-    return {t: int(found.get(t, 0)) for t in terms}
-
-
-def _edit_distance(a: str, b: str, limit: int) -> int:
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
-
-
-def correct_typo(conn: sqlite3.Connection, term: str) -> str | None:
-    """The most frequent indexed term within a small edit distance of an unknown `term`, if any.
-
-    Candidates share the first two characters (typos there are rare), which keeps the vocabulary
-    scan to one short range of the term index."""
-    if len(term) < 4 or not term.isalpha():
-        return None
-    _ensure_vocab(conn)
-    limit = 1 if len(term) <= 5 else 2
-    prefix = term[:2]
-    upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
-    best: tuple[int, int, str] | None = None
-    for candidate, doc in conn.execute(
-        "SELECT term, doc FROM temp.chunk_vocab WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?",
-        (prefix, upper, len(term) - limit, len(term) + limit),
-    ):
-        distance = _edit_distance(term, candidate, limit)
-        if distance <= limit and (best is None or (distance, -doc) < (best[0], -best[1])):
-            best = (distance, doc, candidate)
-    return best[2] if best else None
-
-
-def plan_terms(conn: sqlite3.Connection, terms: list[str]) -> tuple[list[str], dict[str, float], dict[str, str]]:
-    """Which query terms to search with, their idf weights, and typo corrections made.
-
-    Long queries (pasted error messages) are full of words that occur everywhere ("error", "code");
-    matching on them only makes BM25 score half the index. When rarer terms exist, terms in more
-    than 5% of chunks are left out of the match (they still count nothing against a session)."""
-    if not terms:
-        return [], {}, {}
-    df = document_frequencies(conn, terms)
-    total = max(1, conn.execute("SELECT max(id) FROM chunk").fetchone()[0] or 1)
-    corrections: dict[str, str] = {}
-    derived = {stem(t) for t in terms if stem(t) != t}  # stems are not corrected on their own
-    for term in terms:
-        if df[term] == 0 and term not in derived:
-            fixed = correct_typo(conn, term)
-            if fixed and fixed not in df:
-                corrections[term] = fixed
-                df[fixed] = document_frequencies(conn, [fixed])[fixed]
-    present = [t for t in dict.fromkeys([*terms, *corrections.values()]) if df.get(t, 0) > 0]
-    idf = {t: math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5)) for t in present}
-    keep = present
-    if len(present) > 3:
-        rare = [t for t in present if df[t] / total <= 0.05]
-        keep = rare if len(rare) >= 2 else sorted(present, key=lambda t: df[t])[:3]
-        # A pasted error or log line carries near-unique tokens (ids, hashes, numbers): two of them pin
-        # the session, and matching the merely uncommon words too only costs time.
-        if sum(df[t] / total <= 0.0005 for t in keep) >= 2:
-            keep = [t for t in keep if df[t] / total <= 0.005]
-    if len(keep) > 1:
-        # A term in a fifth of all chunks says little, yet scoring its matches dominates query time.
-        selective = [t for t in keep if df[t] / total <= 0.2]
-        if selective:
-            keep = selective
-    # Terms the index has never seen still go into the match: the card arm may know them.
-    unknown = [t for t in terms if df.get(t, 0) == 0 and t not in corrections and t not in derived]
-    return keep + unknown, {t: idf[t] for t in keep}, corrections
 
 
 def _count(conn: sqlite3.Connection, where: str, params: list[object]) -> int:
@@ -264,6 +187,33 @@ def _hint(filters: Filters, coverage: Coverage) -> str:
     return "no hits; try to " + "; ".join(advice)
 
 
+@dataclass
+class _Run:
+    """What one search knows as it goes: its inputs, plan, candidates and scores."""
+
+    conn: sqlite3.Connection
+    filters: Filters
+    plan: QueryPlan
+    coverage: Coverage
+    started: float
+    limit: int
+    per_session: int
+    now_ms: int
+    terms: TermPlan = field(default_factory=lambda: TermPlan([], {}, []))
+    chunk_rank: dict[int, int] = field(default_factory=dict)
+    card_rank: dict[int, int] = field(default_factory=dict)
+    session_chunks: dict[int, list[int]] = field(default_factory=dict)
+    semantic: dict[int, tuple[float, int | None]] = field(default_factory=dict)
+    card_meaning: dict[int, float] = field(default_factory=dict)
+    rescued: set[int] = field(default_factory=set)
+    candidates: set[int] = field(default_factory=set)
+
+    def result(self, hits: list[Hit]) -> SearchResult:
+        took = (time.perf_counter() - self.started) * 1000
+        return SearchResult(self.plan.text, self.plan.terms, hits, self.coverage, took, self.terms.corrections,
+                            time_words=self.plan.time_words, framing=sorted(self.plan.framing_terms))  # fmt: skip
+
+
 def search(
     conn: sqlite3.Connection,
     query: str,
@@ -274,169 +224,255 @@ def search(
     now_ms: int | None = None,
     embedder: Any = None,
     card_encoder: Any = None,
+    exact: bool = False,
 ) -> SearchResult:
-    """Ranked hits for `query` within `filters`; `embedder` (optional) adds the semantic arm."""
+    """Ranked hits for `query` within `filters`; `embedder` / `card_encoder` (optional) add the arms by
+    meaning. `exact` searches the words as typed: no typo correction, no framing or time reading."""
+    run = _start(conn, query, filters, limit, per_session, now_ms, exact)
+    if not run.plan.terms and embedder is None:
+        run.coverage.hint = "the query has no searchable words; use a word, an identifier, a path or an error message"
+        return run.result([])
+    run.terms = plan_terms(conn, run.plan, correct=not exact and stages.on("correction"), prune=stages.on("pruning"))
+    _lexical(run)
+    _by_meaning(run, query, embedder, card_encoder)
+    if not run.candidates:
+        return _literal_retry(run, query)
+    scored, sessions = _score(run, _fuse(run))
+    return run.result(_hits(run, scored, sessions))
+
+
+def _start(
+    conn: sqlite3.Connection,
+    query: str,
+    filters: Filters | None,
+    limit: int,
+    per_session: int,
+    now_ms: int | None,
+    exact: bool,
+) -> _Run:
     started = time.perf_counter()
     filters = (filters or Filters()).resolve(conn)
-    terms = query_terms(query)
-    chunk_where, chunk_params = predicate(filters)
-    session_where, session_params = predicate(filters, chunk_alias=None)
+    now_ms = now_ms or int(time.time() * 1000)
+    reading = not exact and stages.on("framing")
+    plan = understand(query, now_ms, framing=reading, test_ids=stages.on("test_id"))
     coverage = Coverage(scope=filters.scope, sources=_sources(conn))
     coverage.sessions_indexed = conn.execute("SELECT count(*) FROM session").fetchone()[0]
+    session_where, session_params = predicate(filters, chunk_alias=None)
     coverage.sessions_in_scope = _count(conn, session_where, session_params)
     if filters.scope != "all":
         coverage.limited_by.append("scope")
     if filters.since is not None or filters.until is not None:
         coverage.limited_by.append("time window")
-    if not terms and embedder is None:
-        coverage.hint = "the query has no searchable words; use a word, an identifier, a path or an error message"
-        return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000)
+    return _Run(conn, filters, plan, coverage, started, limit, per_session, now_ms)
 
-    match_terms, weights, corrections = plan_terms(conn, terms)
-    chunk_rows: list[tuple[int, int, float]] = []
-    card_rows: list[tuple[int, float]] = []
-    if match_terms:
-        match = fts_match(match_terms)
-        chunk_rows = conn.execute(
-            f"SELECT c.id, c.sid, bm25(chunk_fts) AS r FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
-            f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} ORDER BY r LIMIT ?",
-            [match, *chunk_params, CHUNK_CANDIDATES],
-        ).fetchall()
-        if not filters.chunk_level:
-            card_weights = ", ".join(str(w) for w in CARD_WEIGHTS)
-            card_rows = conn.execute(
-                f"SELECT s.sid, bm25(card_fts, {card_weights}) AS r FROM card_fts "
-                f"JOIN session s ON s.sid = card_fts.rowid WHERE card_fts MATCH ? AND {session_where} "
-                "ORDER BY r LIMIT ?",
-                [match, *session_params, CARD_CANDIDATES],
-            ).fetchall()
+
+def _lexical(run: _Run) -> None:
+    """The two BM25 arms: chunks (what was said, run or printed) and session cards."""
+    if not run.terms.match:
+        return
+    chunk_where, chunk_params = predicate(run.filters)
+    session_where, session_params = predicate(run.filters, chunk_alias=None)
+    match = fts_match(run.terms.match)
+    chunk_rows = run.conn.execute(
+        f"SELECT c.id, c.sid, bm25(chunk_fts) AS r FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
+        f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} ORDER BY r LIMIT ?",
+        [match, *chunk_params, CHUNK_CANDIDATES],
+    ).fetchall()
     if len(chunk_rows) >= CHUNK_CANDIDATES:
-        coverage.limited_by.append("candidate cap")
+        run.coverage.limited_by.append("candidate cap")
+    for cid, sid, _ in chunk_rows:  # per session: the rank of its best chunk, and its chunks in rank order
+        if sid not in run.chunk_rank:
+            run.chunk_rank[sid] = len(run.chunk_rank) + 1
+        run.session_chunks.setdefault(sid, []).append(cid)
+    if not run.filters.chunk_level and stages.on("card_bm25"):
+        card_weights = ", ".join(str(w) for w in _card_weights(run.plan))
+        card_rows = run.conn.execute(
+            f"SELECT s.sid, bm25(card_fts, {card_weights}) AS r FROM card_fts "
+            f"JOIN session s ON s.sid = card_fts.rowid WHERE card_fts MATCH ? AND {session_where} "
+            "ORDER BY r LIMIT ?",
+            [match, *session_params, CARD_CANDIDATES],
+        ).fetchall()
+        run.card_rank = {sid: i + 1 for i, (sid, _) in enumerate(card_rows)}
 
-    # Per session: rank of its best chunk, and its chunks in rank order.
-    chunk_rank: dict[int, int] = {}
-    session_chunks: dict[int, list[int]] = {}
-    for cid, sid, _ in chunk_rows:
-        if sid not in chunk_rank:
-            chunk_rank[sid] = len(chunk_rank) + 1
-        session_chunks.setdefault(sid, []).append(cid)
-    card_rank = {sid: i + 1 for i, (sid, _) in enumerate(card_rows)}
-    meaning = not filters.chunk_level and (embedder is not None or card_encoder is not None)
-    allowed = _in_scope(conn, session_where, session_params) if meaning else None
-    semantic = semantic_candidates(conn, embedder, query, allowed) if meaning and embedder is not None else {}
-    semantic_rank = {sid: i + 1 for i, sid in enumerate(semantic)}
+
+def _card_weights(plan: QueryPlan) -> tuple[float, ...]:
+    """Card field weights; a prose query (a restated request) leans on the title and first request."""
+    if stages.on("opening") and len(plan.words) >= 4 and prose_share(plan.searched) >= 0.75:
+        title, head, *rest = CARD_WEIGHTS
+        return (title * 1.5, head * 1.5, *rest)
+    return CARD_WEIGHTS
+
+
+def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None:
+    """The arms by meaning and the rescue lane: sessions that share no word with the query but mean
+    the same. Only the card arm rescues (the static model gave words it never saw cosines above 0.6):
+    a session among the nearest cards, nearer than any session the words found, and above the cosines
+    that text about nothing in the history reaches (≤ 0.17 on the eval corpus; docs/eval.md). A query
+    of identifiers only is matched by its words alone."""
+    filters, conn = run.filters, run.conn
+    lexical = set(run.chunk_rank) | set(run.card_rank)
+    meaning = not filters.chunk_level and stages.on("meaning") and (embedder is not None or card_encoder is not None)
+    models = [m for m in (embedder, card_encoder) if m is not None] if meaning else []
+    if meaning:
+        session_where, session_params = predicate(filters, chunk_alias=None)
+        allowed = in_scope(conn, session_where, session_params)
+        text = run.plan.searched
+        run.semantic = semantic_candidates(conn, embedder, text, allowed) if embedder is not None else {}
+        run.card_meaning = card_meaning_candidates(conn, card_encoder, text, allowed) if card_encoder else {}
+    meaning_rank = {sid: i + 1 for i, sid in enumerate(run.card_meaning)}
+    nearest_lexical = min((meaning_rank[s] for s in lexical if s in meaning_rank), default=len(meaning_rank) + 1)
     prose = prose_share(query)
-    # A query of identifiers only gives the card arm no weight (it is scaled by `prose`, and never rescues):
-    # not asking it spares a one-shot search loading the full encoder (~0.4 s of CPU), ranks unchanged.
-    card_meaning = (
-        card_meaning_candidates(conn, card_encoder, query, allowed)
-        if meaning and card_encoder is not None and prose > 0
-        else {}
-    )
-    meaning_rank = {sid: i + 1 for i, sid in enumerate(card_meaning)}
-    models_used = [m for m in (embedder, card_encoder) if m is not None] if not filters.chunk_level else []
-    lexical = set(chunk_rank) | set(card_rank)
-    # The rescue lane: sessions that share no word with the query but mean the same. Only the card arm
-    # rescues (the static model gave words it never saw cosines above 0.6): a session among the nearest
-    # cards, nearer than any session the words found, and above the cosines that text about nothing
-    # in the history reaches (≤ 0.17 on the eval corpus; docs/eval.md).
-    # A query of identifiers only is matched by its words alone.
-    nearest_lexical = min((meaning_rank[sid] for sid in lexical if sid in meaning_rank), default=len(meaning_rank) + 1)
-    rescued = {
+    run.rescued = {
         sid
-        for sid, score in card_meaning.items()
+        for sid, score in run.card_meaning.items()
         if prose > 0
         and sid not in lexical
         and meaning_rank[sid] < min(RESCUE_NEAREST_CARDS + 1, nearest_lexical)
         and score >= RESCUE_MIN_COSINE
     }
-    candidates = lexical | rescued
-    coverage.sessions_matched = len(candidates)
+    run.candidates = lexical | run.rescued
+    run.coverage.sessions_matched = len(run.candidates)
     if embedder is None:
-        coverage.skipped_by_reason["semantic_off"] = 1
+        run.coverage.skipped_by_reason["semantic_off"] = 1
     # Sessions a semantic arm could not see yet: indexed, but their vectors wait for `recollect index`.
-    unembedded = sessions_without_vectors(conn, [m.model_id for m in models_used]) if models_used else 0
+    unembedded = sessions_without_vectors(conn, [m.model_id for m in models]) if models else 0
     if unembedded > 0:
-        coverage.skipped_by_reason["sessions_not_yet_embedded"] = unembedded
-    if not candidates:
-        coverage.hint = _hint(filters, coverage)
-        return SearchResult(query, terms, [], coverage, (time.perf_counter() - started) * 1000, corrections)
+        run.coverage.skipped_by_reason["sessions_not_yet_embedded"] = unembedded
+    for sid, (_, best) in run.semantic.items():
+        if sid in run.candidates and best is not None and sid not in run.session_chunks:
+            run.session_chunks[sid] = [best]
 
-    static_weight = SEMANTIC_WEIGHT_WITH_CARDS if card_meaning else SEMANTIC_WEIGHT
+
+def _fuse(run: _Run) -> dict[int, float]:
+    """Reciprocal-rank fusion per session; the arms by meaning count by the query's prose share."""
+    semantic_rank = {sid: i + 1 for i, sid in enumerate(run.semantic)}
+    meaning_rank = {sid: i + 1 for i, sid in enumerate(run.card_meaning)}
+    prose = prose_share(run.plan.text)
+    static_weight = SEMANTIC_WEIGHT_WITH_CARDS if run.card_meaning else SEMANTIC_WEIGHT
     fused = {
-        sid: (1 / (RRF_K + chunk_rank[sid]) if sid in chunk_rank else 0.0)
-        + (1 / (RRF_K + card_rank[sid]) if sid in card_rank else 0.0)
+        sid: (1 / (RRF_K + run.chunk_rank[sid]) if sid in run.chunk_rank else 0.0)
+        + (1 / (RRF_K + run.card_rank[sid]) if sid in run.card_rank else 0.0)
         + (prose * static_weight / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
         + (prose * CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0.0)
-        for sid in candidates
+        for sid in run.candidates
     }
-    for sid in rescued:
+    for sid in run.rescued:
         # Semantic-only sessions: keep them below clear lexical matches, ordered by cosine.
         fused[sid] = RESCUE_WEIGHT * (
-            (semantic[sid][0] / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
+            (run.semantic[sid][0] / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
             + (CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0.0)
         )
-    for sid, (_, best) in semantic.items():
-        if sid in candidates and best is not None and sid not in session_chunks:
-            session_chunks[sid] = [best]
-    shortlist = sorted(candidates, key=lambda sid: -fused[sid])[: max(limit * 3, 30)]
-    sessions = _rows_by_id(conn, "session", "sid", shortlist)
-    top_chunks = [cid for sid in shortlist for cid in session_chunks.get(sid, [])[: per_session + 1]]
-    chunks = _rows_by_id(conn, "chunk", "id", top_chunks)
+    return fused
 
-    caller = filters.caller_directory()
-    caller_root = filters.project_root or caller
-    now_ms = now_ms or int(time.time() * 1000)
+
+def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]], dict[int, sqlite3.Row]]:
+    """Fused score × term coverage × place and recency priors × the time the query names, best first."""
+    shortlist = sorted(run.candidates, key=lambda sid: -fused[sid])[: max(run.limit * 3, 30)]
+    sessions = _rows_by_id(run.conn, "session", "sid", shortlist)
+    top_chunks = [cid for sid in shortlist for cid in run.session_chunks.get(sid, [])[: run.per_session + 1]]
+    chunks = _rows_by_id(run.conn, "chunk", "id", top_chunks)
+    caller = run.filters.caller_directory()
+    caller_root = run.filters.project_root or caller
+    total_weight = run.terms.total_weight
     scored: list[tuple[float, int]] = []
-    matched_terms: dict[int, list[str]] = {}
-    total_weight = sum(weights.values())
     for sid in shortlist:
         row = sessions[sid]
-        texts = [
-            str(row[k] or "")
-            for k in ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions", "summary")
-        ]
-        texts += [chunks[cid]["text"] for cid in session_chunks.get(sid, [])[: per_session + 1]]
-        haystack = _folded(" ".join(texts))
-        # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).
-        matched = [t for t in weights if t in haystack]
-        matched_terms[sid] = matched
-        coverage_factor = (sum(weights[t] for t in matched) / total_weight) ** 1.5 if total_weight else 1.0
-        if sid in rescued:
-            coverage_factor = 1.0  # no shared words by construction; its rank already reflects that
-        directory = row["directory"] or ""
-        if directory == caller:
-            place = 1.2
-        elif directory.startswith(caller_root + "/") or directory == caller_root or row["project_root"] == caller_root:
-            place = 1.1
-        else:
-            place = 1.0
-        age_days = max(0.0, (now_ms - (row["time_updated"] or 0)) / 86_400_000)
-        recency = 1.0 + 0.05 * math.exp(-age_days / 30)
-        scored.append((fused[sid] * max(coverage_factor, 0.05) * place * recency, sid))
+        factor = 1.0
+        if stages.on("coverage") and sid not in run.rescued and total_weight:
+            # no shared words by construction for a rescued session; its rank already reflects that
+            texts = [str(row[k] or "") for k in _CARD_FIELDS]
+            texts += [chunks[cid]["text"] for cid in run.session_chunks.get(sid, [])[: run.per_session + 1]]
+            haystack = _folded(" ".join(texts))
+            # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).
+            covered = sum(w for variants, w in run.terms.words if any(v in haystack for v in variants))
+            factor = max((covered / total_weight) ** 1.5, 0.05)
+        if stages.on("priors"):
+            factor *= _place(row, caller, caller_root) * _recency(row, run.now_ms)
+        if run.plan.window is not None:
+            factor *= _in_window(row, run.plan.window)
+        scored.append((fused[sid] * factor, sid))
     scored.sort(key=lambda x: -x[0])
+    return scored, sessions
 
+
+_CARD_FIELDS = ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions")
+
+
+def _place(row: sqlite3.Row, caller: str, caller_root: str) -> float:
+    directory = row["directory"] or ""
+    if directory == caller:
+        return 1.2
+    if directory.startswith(caller_root + "/") or directory == caller_root or row["project_root"] == caller_root:
+        return 1.1
+    return 1.0
+
+
+def _recency(row: sqlite3.Row, now_ms: int) -> float:
+    age_days = max(0.0, (now_ms - (row["time_updated"] or 0)) / 86_400_000)
+    return 1.0 + 0.05 * math.exp(-age_days / 30)
+
+
+def _in_window(row: sqlite3.Row, window: tuple[int, int]) -> float:
+    """A preference, not a filter: inside the window × (1 + TIME_PREFERENCE), fading outside it."""
+    start, end = window
+    updated, created = row["time_updated"] or 0, row["time_created"] or row["time_updated"] or 0
+    if created <= end and updated >= start:
+        return 1.0 + TIME_PREFERENCE
+    distance = start - updated if updated < start else created - end
+    return 1.0 + TIME_PREFERENCE * math.exp(-distance / max(end - start, 86_400_000))
+
+
+def _hits(run: _Run, scored: list[tuple[float, int]], sessions: dict[int, sqlite3.Row]) -> list[Hit]:
+    """The first page: at most `per_session` hits of a session, its best turns first."""
+    page = [sid for _, sid in scored[: run.limit]]
+    order = _turn_order(run, page) if stages.on("turn_rerank") else {}
+    wanted = [cid for sid in page for cid in order.get(sid, run.session_chunks.get(sid, []))[: run.per_session]]
+    chunks = _rows_by_id(run.conn, "chunk", "id", wanted)
+    semantic_or_card = set(run.semantic) | set(run.card_meaning)
+    terms = run.plan.terms
     hits: list[Hit] = []
-    returned_sessions = 0
-    capped = 0
+    returned, capped = 0, 0
     for score, sid in scored:
-        if len(hits) >= limit:
+        if len(hits) >= run.limit:
             break
         row = sessions[sid]
-        chunk_ids = session_chunks.get(sid, [])
-        returned_sessions += 1
-        why = "semantic" if sid in rescued else "both" if sid in semantic_rank or sid in meaning_rank else "terms"
+        chunk_ids = order.get(sid, run.session_chunks.get(sid, []))
+        returned += 1
+        why = "semantic" if sid in run.rescued else "both" if sid in semantic_or_card else "terms"
+        matched = _matched(run, row, [chunks[c] for c in chunk_ids[: run.per_session] if c in chunks])
         if not chunk_ids:
-            hits.append(_card_hit(conn, row, score, matched_terms[sid], terms, why))
+            hits.append(_card_hit(run.conn, row, score, matched, terms, why))
             continue
-        for cid in chunk_ids[:per_session]:
-            if len(hits) >= limit:
+        for cid in chunk_ids[: run.per_session]:
+            if len(hits) >= run.limit:
                 break
-            hits.append(_chunk_hit(row, chunks[cid], score, matched_terms[sid], terms, why))
-        capped += max(0, len(chunk_ids) - per_session)
-    coverage.sessions_returned = returned_sessions
-    coverage.hits_returned = len(hits)
-    more = len(scored) - returned_sessions + max(0, len(candidates) - len(shortlist))
+            hits.append(_chunk_hit(row, chunks[cid], score, matched, terms, why))
+        capped += max(0, len(chunk_ids) - run.per_session)
+    _finish_coverage(run, len(scored), returned, len(hits), capped)
+    return hits
+
+
+def _matched(run: _Run, row: sqlite3.Row, chunks: list[sqlite3.Row]) -> list[str]:
+    haystack = _folded(" ".join([*(str(row[k] or "") for k in _CARD_FIELDS), *(c["text"] for c in chunks)]))
+    return [t for t in run.terms.idf if t in haystack]
+
+
+def _turn_order(run: _Run, page: list[int]) -> dict[int, list[int]]:
+    """Each page session's candidate turns, best answer first (search/turns.py)."""
+    candidates = {sid: run.session_chunks.get(sid, [])[:PER_SESSION_CANDIDATES] for sid in page}
+    wanted = [cid for sid in page for cid in candidates[sid]][:TURN_CANDIDATES]
+    if not wanted:
+        return {}
+    texts = {cid: r["text"] for cid, r in _rows_by_id(run.conn, "chunk", "id", wanted).items()}
+    asks = answer_kind(run.plan.searched)
+    return {sid: rerank_turns(cids, texts, run.terms.turn_words, asks) for sid, cids in candidates.items() if cids}
+
+
+def _finish_coverage(run: _Run, scored: int, returned: int, hits: int, capped: int) -> None:
+    coverage = run.coverage
+    coverage.sessions_returned = returned
+    coverage.hits_returned = hits
+    more = scored - returned + max(0, len(run.candidates) - scored)
     if more > 0:
         coverage.limited_by.append("limit")
         coverage.skipped_by_reason["beyond_limit_sessions"] = more
@@ -448,71 +484,36 @@ def search(
     malformed = sum(s["malformed"] or 0 for s in coverage.sources)
     if malformed:
         coverage.skipped_by_reason["malformed_records"] = malformed
-    coverage.hint = _hint(filters, coverage)
-    return SearchResult(query, terms, hits, coverage, (time.perf_counter() - started) * 1000, corrections)
+    coverage.hint = _hint(run.filters, coverage)
 
 
-def _in_scope(conn: sqlite3.Connection, where: str, params: list[object]) -> Any:
-    """The sessions a semantic arm may return (an array of sids), or None when the scope admits all."""
-    import numpy as np
-
-    if where == "1":
-        return None
-    return np.fromiter((r[0] for r in conn.execute(f"SELECT sid FROM session s WHERE {where}", params)), np.int64)
-
-
-def _nearest(
-    conn: sqlite3.Connection, model: Any, query: str, allowed: Any, *, cards_only: bool
-) -> tuple[Any, Any, Any]:
-    """(matrix, rows, cosines) of the vectors of `model` nearest the query, best first. The scope is
-    applied before ranking: vectors of sessions outside it are masked out."""
-    import numpy as np
-
-    from recollect.embed.topk import top_k
-
-    matrix = load_matrix(conn, model.model_id)
-    mask = (matrix.kinds == 1) if cards_only else None
-    if allowed is not None:
-        in_scope = np.isin(matrix.sids, allowed)
-        mask = in_scope if mask is None else mask & in_scope
-    if not len(matrix.ids) or (cards_only and not (matrix.kinds == 1).any()):
-        return matrix, np.zeros(0, np.int64), np.zeros(0, np.float32)
-    query_vec = np.asarray(model.embed([query]), dtype=np.float32)[0]
-    rows, scores = top_k(matrix.matrix, query_vec, SEMANTIC_CANDIDATES, mask, matrix.scales)
-    return matrix, rows, scores
-
-
-def semantic_candidates(
-    conn: sqlite3.Connection, embedder: Any, query: str, allowed: Any = None
-) -> dict[int, tuple[float, int | None]]:
-    """Sessions nearest to the query by the static model, over chunks and cards, best first:
-    sid -> (cosine, best chunk id or None for the card)."""
-    matrix, rows, scores = _nearest(conn, embedder, query, allowed, cards_only=False)
-    best: dict[int, tuple[float, int | None]] = {}
-    for row, score in zip(rows.tolist(), scores.tolist(), strict=True):
-        sid = int(matrix.sids[row])
-        if sid not in best:
-            best[sid] = (float(score), int(matrix.ids[row]) if matrix.kinds[row] == 0 else None)
-        elif best[sid][1] is None and matrix.kinds[row] == 0:
-            best[sid] = (best[sid][0], int(matrix.ids[row]))  # prefer a chunk to show, keep the top score
-    return best
-
-
-def prose_share(query: str) -> float:
-    """The share of the query's words that are prose rather than code: embeddings know what words
-    mean, not what an identifier names, so their arms count for less as a query becomes code."""
-    words = query.split()
-    if not words:
-        return 0.0
-    return max(0.0, 1.0 - len(identifiers_in(query)) / len(words))
-
-
-def card_meaning_candidates(
-    conn: sqlite3.Connection, encoder: Any, query: str, allowed: Any = None
-) -> dict[int, float]:
-    """Sessions whose card is nearest the query by the card encoder's meaning, best first: sid -> cosine."""
-    matrix, rows, scores = _nearest(conn, encoder, query, allowed, cards_only=True)
-    return {int(matrix.sids[r]): float(s) for r, s in zip(rows.tolist(), scores.tolist(), strict=True)}
+def _literal_retry(run: _Run, query: str) -> SearchResult:
+    """Nothing ranked: scan the same scope for the query as typed (case-insensitive) and say so."""
+    needle = query.strip()
+    if not needle or run.coverage.sessions_in_scope == 0:
+        run.coverage.hint = _hint(run.filters, run.coverage)
+        return run.result([])
+    where, params = predicate(run.filters)
+    rows = run.conn.execute(
+        f"SELECT c.id, c.sid FROM chunk c JOIN session s ON s.sid = c.sid "
+        f"WHERE instr(lower(c.text), lower(?)) > 0 AND {where} ORDER BY c.time DESC LIMIT ?",
+        [needle, *params, LITERAL_SCAN_LIMIT],
+    ).fetchall()
+    for cid, sid in rows:
+        run.session_chunks.setdefault(sid, []).append(cid)
+    run.candidates = set(run.session_chunks)
+    run.coverage.sessions_matched = len(run.candidates)
+    run.coverage.limited_by.append("literal retry")
+    run.rescued = set()
+    scored = [(1.0 / (1 + i), sid) for i, sid in enumerate(dict.fromkeys(sid for _, sid in rows))]
+    sessions = _rows_by_id(run.conn, "session", "sid", [sid for _, sid in scored])
+    result = run.result(_hits(run, scored, sessions))
+    result.literal = True
+    for hit in result.hits:
+        hit.why = "literal"
+    if not result.hits:
+        run.coverage.hint = _hint(run.filters, run.coverage)
+    return result
 
 
 def display_title(session: sqlite3.Row) -> str:

@@ -1,0 +1,76 @@
+"""The two arms that rank by meaning: the static model's nearest chunks and cards, and the full
+encoder's nearest session cards. Both read vectors through the scope (sessions outside it are masked
+before ranking) and are weighted by how much of the query is prose (`prose_share`)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from recollect.index.vectors import load_matrix
+from recollect.text.tokenize import identifiers_in
+
+SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
+
+
+def in_scope(conn: sqlite3.Connection, where: str, params: list[object]) -> Any:
+    """The sessions a semantic arm may return (an array of sids), or None when the scope admits all."""
+    import numpy as np
+
+    if where == "1":
+        return None
+    return np.fromiter((r[0] for r in conn.execute(f"SELECT sid FROM session s WHERE {where}", params)), np.int64)
+
+
+def _nearest(
+    conn: sqlite3.Connection, model: Any, query: str, allowed: Any, *, cards_only: bool
+) -> tuple[Any, Any, Any]:
+    """(matrix, rows, cosines) of the vectors of `model` nearest the query, best first. The scope is
+    applied before ranking: vectors of sessions outside it are masked out."""
+    import numpy as np
+
+    from recollect.embed.topk import top_k
+
+    matrix = load_matrix(conn, model.model_id)
+    mask = (matrix.kinds == 1) if cards_only else None
+    if allowed is not None:
+        in_scope = np.isin(matrix.sids, allowed)
+        mask = in_scope if mask is None else mask & in_scope
+    if not len(matrix.ids) or (cards_only and not (matrix.kinds == 1).any()):
+        return matrix, np.zeros(0, np.int64), np.zeros(0, np.float32)
+    query_vec = np.asarray(model.embed([query]), dtype=np.float32)[0]
+    rows, scores = top_k(matrix.matrix, query_vec, SEMANTIC_CANDIDATES, mask)
+    return matrix, rows, scores
+
+
+def semantic_candidates(
+    conn: sqlite3.Connection, embedder: Any, query: str, allowed: Any = None
+) -> dict[int, tuple[float, int | None]]:
+    """Sessions nearest to the query by the static model, over chunks and cards, best first:
+    sid -> (cosine, best chunk id or None for the card)."""
+    matrix, rows, scores = _nearest(conn, embedder, query, allowed, cards_only=False)
+    best: dict[int, tuple[float, int | None]] = {}
+    for row, score in zip(rows.tolist(), scores.tolist(), strict=True):
+        sid = int(matrix.sids[row])
+        if sid not in best:
+            best[sid] = (float(score), int(matrix.ids[row]) if matrix.kinds[row] == 0 else None)
+        elif best[sid][1] is None and matrix.kinds[row] == 0:
+            best[sid] = (best[sid][0], int(matrix.ids[row]))  # prefer a chunk to show, keep the top score
+    return best
+
+
+def prose_share(query: str) -> float:
+    """The share of the query's words that are prose rather than code: embeddings know what words
+    mean, not what an identifier names, so their arms count for less as a query becomes code."""
+    words = query.split()
+    if not words:
+        return 0.0
+    return max(0.0, 1.0 - len(identifiers_in(query)) / len(words))
+
+
+def card_meaning_candidates(
+    conn: sqlite3.Connection, encoder: Any, query: str, allowed: Any = None
+) -> dict[int, float]:
+    """Sessions whose card is nearest the query by the card encoder's meaning, best first: sid -> cosine."""
+    matrix, rows, scores = _nearest(conn, encoder, query, allowed, cards_only=True)
+    return {int(matrix.sids[r]): float(s) for r, s in zip(rows.tolist(), scores.tolist(), strict=True)}

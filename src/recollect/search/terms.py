@@ -1,0 +1,140 @@
+"""Which of a query's terms to match, with what weight, and typo corrections for unknown words.
+
+All from the index's own statistics: document frequencies come from an fts5vocab view of the chunk
+index. A typo correction applies only to a word the index has never seen, and is searched beside the
+original, never in its place (the original still goes into the match).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from dataclasses import dataclass, field
+
+from recollect.search.query import FRAMING_WEIGHT, QueryPlan
+
+
+def _ensure_vocab(conn: sqlite3.Connection) -> None:
+    """Per-connection views of FTS term statistics (document frequency per term)."""
+    try:
+        conn.execute("CREATE VIRTUAL TABLE temp.chunk_vocab USING fts5vocab(main, chunk_fts, row)")
+    except sqlite3.OperationalError as exc:
+        if "already exists" not in str(exc):
+            raise
+
+
+def document_frequencies(conn: sqlite3.Connection, terms: list[str]) -> dict[str, int]:
+    _ensure_vocab(conn)
+    marks = ",".join("?" * len(terms))
+    found = dict(conn.execute(f"SELECT term, doc FROM temp.chunk_vocab WHERE term IN ({marks})", terms).fetchall())
+    return {t: int(found.get(t, 0)) for t in terms}
+
+
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def correct_typo(conn: sqlite3.Connection, term: str) -> str | None:
+    """The most frequent indexed term within a small edit distance of an unknown `term`, if any.
+
+    Candidates share the first two characters (typos there are rare), which keeps the vocabulary
+    scan to one short range of the term index."""
+    if len(term) < 4 or not term.isalpha():
+        return None
+    _ensure_vocab(conn)
+    limit = 1 if len(term) <= 5 else 2
+    prefix = term[:2]
+    upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+    best: tuple[int, int, str] | None = None
+    for candidate, doc in conn.execute(
+        "SELECT term, doc FROM temp.chunk_vocab WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?",
+        (prefix, upper, len(term) - limit, len(term) + limit),
+    ):
+        distance = _edit_distance(term, candidate, limit)
+        if distance <= limit and (best is None or (distance, -doc) < (best[0], -best[1])):
+            best = (distance, doc, candidate)
+    return best[2] if best else None
+
+
+@dataclass
+class TermPlan:
+    """The terms to match, their idf, each query word's (variants, weight) for coverage, and corrections."""
+
+    match: list[str]
+    idf: dict[str, float]
+    words: list[tuple[list[str], float]]
+    corrections: dict[str, str] = field(default_factory=dict)
+    # For choosing a session's turn every known word counts at its idf: "what did we decide" asks for
+    # the turn where something was decided, even though "decide" does not pick the session.
+    turn_words: list[tuple[list[str], float]] = field(default_factory=list)
+
+    @property
+    def total_weight(self) -> float:
+        return sum(w for _, w in self.words)
+
+
+def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = True, prune: bool = True) -> TermPlan:
+    """Which terms to search with, their idf weights, per-word coverage weights and typo corrections.
+
+    Long queries (pasted error messages) are full of words that occur everywhere ("error", "code");
+    matching on them only makes BM25 score half the index. When rarer terms exist, terms in more
+    than 5% of chunks are left out of the match (they still count nothing against a session). Words
+    that frame a question are matched only when the query has no content word the index knows, and
+    count `FRAMING_WEIGHT` of their idf toward coverage."""
+    terms = plan.terms
+    if not terms:
+        return TermPlan([], {}, [])
+    df = document_frequencies(conn, terms)
+    total = max(1, conn.execute("SELECT max(id) FROM chunk").fetchone()[0] or 1)
+    corrections: dict[str, str] = {}
+    derived = {v for w in plan.words for v in w.variants[1:]}  # stems are not corrected on their own
+    for term in terms:
+        if correct and df[term] == 0 and term not in derived:
+            fixed = correct_typo(conn, term)
+            if fixed and fixed not in df:
+                corrections[term] = fixed
+                df[fixed] = document_frequencies(conn, [fixed])[fixed]
+    variants = [[*w.variants, *(corrections[v] for v in w.variants if v in corrections)] for w in plan.words]
+    present = [t for t in dict.fromkeys(v for vs in variants for v in vs) if df.get(t, 0) > 0]
+    idf = {t: math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5)) for t in present}
+    framing = plan.framing_terms
+    content = [t for t in present if t not in framing]
+    keep = _prune(content or present, df, total) if prune else (content or present)
+    words = []
+    turn_words = [([v for v in vs if v in idf], max((idf[v] for v in vs if v in idf), default=0.0)) for vs in variants]
+    for word, vs in zip(plan.words, variants, strict=True):
+        known = [v for v in vs if v in idf and v in keep]
+        if known:
+            weight = max(idf[v] for v in known) * (FRAMING_WEIGHT if word.framing and content else 1.0)
+            words.append((known, weight))
+    # Terms the index has never seen still go into the match: the card arm may know them.
+    unknown = [t for t in terms if df.get(t, 0) == 0 and t not in corrections and t not in derived]
+    turn_words = [(vs, w) for vs, w in turn_words if vs]
+    return TermPlan(keep + unknown, {t: idf[t] for t in keep}, words, corrections, turn_words)
+
+
+def _prune(present: list[str], df: dict[str, int], total: int) -> list[str]:
+    keep = present
+    if len(present) > 3:
+        rare = [t for t in present if df[t] / total <= 0.05]
+        keep = rare if len(rare) >= 2 else sorted(present, key=lambda t: df[t])[:3]
+        # A pasted error or log line carries near-unique tokens (ids, hashes, numbers): two of them pin
+        # the session, and matching the merely uncommon words too only costs time.
+        if sum(df[t] / total <= 0.0005 for t in keep) >= 2:
+            keep = [t for t in keep if df[t] / total <= 0.005]
+    if len(keep) > 1:
+        # A term in a fifth of all chunks says little, yet scoring its matches dominates query time.
+        selective = [t for t in keep if df[t] / total <= 0.2]
+        if selective:
+            keep = selective
+    return keep

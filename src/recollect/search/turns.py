@@ -1,0 +1,74 @@
+"""The right turn of a session: re-rank the candidate turns of each session on the first page, so its
+first hit is the turn that answers the question, not merely the turn with the most matching words.
+
+A session's candidates are its chunks that matched the query's words (in BM25 order) and, with
+semantic search on, its nearest chunk by meaning. Each is scored by
+    the idf-weighted share of the query's content words it contains (a framing word counts a little)
+  + a small bonus for its BM25 position inside the session (ties go to BM25's order)
+  + a small bonus when it holds the kind of answer the question asks for: a date or time for "when",
+    a number or amount for "how much / how many / how long", a name for "who", a place for "where".
+The weights were decided on the eval's conversation questions (docs/eval.md); the cost is one read of
+at most `TURN_CANDIDATES` chunk rows per query.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+TURN_CANDIDATES = 60  # chunks read for re-ranking, over all sessions of the first page
+PER_SESSION_CANDIDATES = 8
+POSITION_WEIGHT = 0.15
+ANSWER_WEIGHT = 0.15
+
+_WHEN = re.compile(
+    r"\b(?:\d{1,2}[:.]\d{2}|\d{1,2}(?:st|nd|rd|th)\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"tomorrow|tonight|next (?:week|month)|\d{4}-\d{2}-\d{2})|\d+月|\d+号|周[一二三四五六日]|[一二三四五六七八九十]+月",
+    re.I,
+)
+_AMOUNT = re.compile(r"\d")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}")
+_ASKS = (
+    (re.compile(r"^\s*when\b|\bwhat (?:time|date|day)\b|什么时候|哪天|几点", re.I), _WHEN),
+    (
+        re.compile(r"\bhow (?:much|many|long|often|big|far)\b|\bwhat (?:pace|budget|price|size)\b|多少|多久|几", re.I),
+        _AMOUNT,
+    ),
+    (re.compile(r"^\s*who\b|\bwhose\b|\bwhat(?:'s| is) (?:\w+ )?name\b|谁", re.I), _NAME),
+    (re.compile(r"^\s*where\b|哪里|哪儿", re.I), _NAME),
+)
+
+
+def answer_kind(query: str) -> re.Pattern[str] | None:
+    """What a question asks for, as a pattern its answer contains; None for other queries."""
+    for asks, answer in _ASKS:
+        if asks.search(query):
+            return answer
+    return None
+
+
+def rerank_turns(
+    chunk_ids: Sequence[int],
+    texts: Mapping[int, str],
+    words: Sequence[tuple[list[str], float]],
+    asks: re.Pattern[str] | None,
+) -> list[int]:
+    """`chunk_ids` (one session's candidates, BM25 order) best turn first. `words` pairs each query
+    word's variants with its weight. Chunks without text (not read) keep their place after the
+    scored ones."""
+    total = sum(w for _, w in words) or 1.0
+    scored: list[tuple[float, int, int]] = []
+    for position, cid in enumerate(chunk_ids):
+        text = texts.get(cid)
+        if text is None:
+            scored.append((-1.0, position, cid))
+            continue
+        folded = text.lower() if text.isascii() else text.casefold()
+        share = sum(w for variants, w in words if any(v in folded for v in variants)) / total
+        score = share + POSITION_WEIGHT / (1 + position)
+        if asks is not None and asks.search(text):
+            score += ANSWER_WEIGHT
+        scored.append((score, -position, cid))
+    scored.sort(reverse=True)
+    return [cid for _, _, cid in scored]

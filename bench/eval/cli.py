@@ -126,6 +126,11 @@ def _print_failures(report: EvalReport, limit: int) -> None:
 @click.option("--check", is_flag=True, help=f"Exit 1 if a metric fell more than {TOLERANCE} below the baseline.")
 @click.option("--write-baseline", is_flag=True, help="Record this run as the new baseline.")
 @click.option("--failures", "show_failures", type=int, default=20, show_default=True, help="Failing queries to list.")
+@click.option(
+    "--cases",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Score labelled cases of your OWN history against your index instead of the corpus (docs/eval.md).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report (per query) as JSON.")
 def eval_cmd(
     queries: Path | None,
@@ -138,10 +143,16 @@ def eval_cmd(
     check: bool,
     write_baseline: bool,
     show_failures: int,
+    cases: Path | None,
     as_json: bool,
 ) -> None:
     """Measure search relevance: MRR and recall@1/5/10 on labelled queries, overall and per category,
     beside a plain SQLite FTS5 baseline. See docs/eval.md."""
+    if cases is not None:
+        from recollect.cli.cases import run_cases_cmd
+
+        run_cases_cmd(cases, as_json)
+        return
     queries_path = _locate(queries, QUERIES, "labelled queries")
     data_dir = _locate(data, DATA, "the eval corpus")
     if (check or write_baseline) and categories:

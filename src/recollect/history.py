@@ -101,12 +101,16 @@ def search(
     sync_first: bool = True,
     deep: bool = False,
     ephemeral: bool = False,
+    exact: bool = False,
 ) -> SearchResult:
-    """Ranked search of the index; `deep` instead reads whole tool outputs of a scoped set of sessions."""
+    """Ranked search of the index; `deep` instead reads whole tool outputs of a scoped set of sessions.
+    `exact` searches the words as typed: no typo correction, no reading of question or time words."""
     with _surface(config, app) as app:
         filters = scoped(filters, app.config)
         if ephemeral:
-            return _search_ephemeral(query, filters, limit=limit, per_session=per_session, config=app.config, deep=deep)
+            return _search_ephemeral(
+                query, filters, limit=limit, per_session=per_session, config=app.config, deep=deep, exact=exact
+            )
         with app.index() as conn:
             report = app.refresh(conn) if sync_first else None
             if deep:
@@ -120,6 +124,7 @@ def search(
                     per_session=per_session,
                     embedder=app.embedder,
                     card_encoder=app.card_encoder,
+                    exact=exact,
                 )
         semantic = vectors.semantic_enabled(app.config)
     if report is not None and report.lease_busy:
@@ -130,7 +135,7 @@ def search(
 
 
 def _search_ephemeral(
-    query: str, filters: Filters, *, limit: int, per_session: int, config: Config, deep: bool
+    query: str, filters: Filters, *, limit: int, per_session: int, config: Config, deep: bool, exact: bool = False
 ) -> SearchResult:
     """Read every store into an index in memory, search it, and drop it: nothing is written to disk,
     not the index, not a model cache. Words only (the semantic arms would load or cache models)."""
@@ -140,7 +145,7 @@ def _search_ephemeral(
         sync(conn, specs, prune_vectors=False)
         if deep:
             return deep_search(conn, {s.id: s for s in specs}, query, filters, limit=limit)
-        result = rank_search(conn, query, filters, limit=limit, per_session=per_session)
+        result = rank_search(conn, query, filters, limit=limit, per_session=per_session, exact=exact)
     finally:
         conn.close()
     result.coverage.limited_by.append("ephemeral: words only, nothing written")

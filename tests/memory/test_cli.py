@@ -139,3 +139,9 @@ def test_real_process(project: Path, isolated_home: Path) -> None:
     assert [h["id"] for h in hits] == ["facts/s"]
     bad = run("forget", "../x")
     assert bad.returncode == 1 and bad.stderr.startswith("recollect: ") and "Traceback" not in bad.stderr
+
+
+def test_recall_deployment_finds_a_memory_about_deploy(cli) -> None:
+    cli("add", "--category", "facts", "--summary", "how we deploy", "we deploy with helm from the release branch")
+    assert [h["id"] for h in json.loads(cli("recall", "deploy", "--json").output)] == ["facts/how-we-deploy"]
+    assert [h["id"] for h in json.loads(cli("recall", "deployment", "--json").output)] == ["facts/how-we-deploy"]

@@ -106,3 +106,11 @@ def test_cjk_bigram_meets_a_longer_word() -> None:
     docs = [loaded("pitfalls/deploy", "部署脚本用 pnpm 而不是 npm"), loaded("facts/other", "配置文件在根目录")]
     assert rank(docs, "部署") == ["pitfalls/deploy"]
     assert rank(docs, "配置") == ["facts/other"]
+
+
+def test_a_noun_in_ment_meets_its_verb_through_the_one_tokenizer() -> None:
+    docs = [loaded("facts/deploy", "we deploy with helm from the release branch"), loaded("facts/other", "pnpm")]
+    assert rank(docs, "deploy") == ["facts/deploy"]  # positive control: the word itself
+    assert rank(docs, "deployment") == ["facts/deploy"]
+    assert rank(docs, "deployments") == ["facts/deploy"]
+    assert rank(docs, "employment") == []  # a different word stays different

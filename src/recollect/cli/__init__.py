@@ -66,7 +66,7 @@ class LazyGroup(click.Group):
             fail(one_line(exc))
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*_COMMANDS, *(_CHECKOUT_COMMANDS if _in_checkout() else ())])
+        return sorted({*_COMMANDS, *(_CHECKOUT_COMMANDS if _in_checkout() else ())})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in _CHECKOUT_COMMANDS and _in_checkout():

@@ -134,9 +134,22 @@ def index_cmd(wait: bool, as_json: bool) -> None:
     help="Read the stores into an index in memory and write nothing to disk (a locked-down machine, or a "
     "one-off look at another store). Words only; slower on a big history.",
 )
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="Search the words exactly as typed: no typo correction, no reading of question or time words "
+    "(also what --deep does: a literal phrase).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print hits and coverage as JSON (see docs/cli.md).")
 def search_cmd(
-    query: tuple[str, ...], limit: int, no_sync: bool, deep: bool, ephemeral: bool, as_json: bool, **kw: Any
+    query: tuple[str, ...],
+    limit: int,
+    no_sync: bool,
+    deep: bool,
+    ephemeral: bool,
+    exact: bool,
+    as_json: bool,
+    **kw: Any,
 ) -> None:
     """Search past sessions. QUERY can be words, an identifier, a file path, an error message, or Chinese."""
     text = " ".join(query)
@@ -150,12 +163,21 @@ def search_cmd(
         click.echo(report.summary(), err=True)
     result = guarded(
         lambda: history.search(
-            text, filters, limit=limit, config=config, sync_first=not no_sync, deep=deep, ephemeral=ephemeral
+            text,
+            filters,
+            limit=limit,
+            config=config,
+            sync_first=not no_sync,
+            deep=deep,
+            ephemeral=ephemeral,
+            exact=exact,
         )
     )
     if as_json:
         print_json(result.to_dict())
         return
+    for note in result.notes("--exact"):
+        click.echo(f"({note})")
     cov = result.coverage
     if not result.hits:
         click.echo(f"No hits for {text!r}. {cov.hint}")
@@ -172,7 +194,7 @@ def search_cmd(
         tool = f" {escape(hit.tool)}" if hit.tool and hit.klass != "tool_input" else ""  # tool_input names it
         out.print(f"   [cyan]{hit.role}/{hit.klass}[/cyan]{tool}: {escape(hit.snippet)}", emoji=False)
         # A hit that shares no word with the query would puzzle a reader without this.
-        meaning = "by meaning, no shared word · " if hit.why == "semantic" else ""
+        meaning = {"semantic": "by meaning, no shared word · ", "literal": "literal match · "}.get(hit.why, "")
         out.print(f"   [dim]{meaning}read: recollect read {hit.cursor}[/dim]", highlight=False)
     limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
     click.echo(

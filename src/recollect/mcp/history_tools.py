@@ -102,6 +102,13 @@ SEARCH = Signature(
             "be scoped: 'session', or scope 'project'/'directory' with 'since'. Slower. Default false.",
             default=False,
         ),
+        Param(
+            "exact",
+            "boolean",
+            "Search the words exactly as typed: no typo correction and no reading of question or time words "
+            "('last week' is then searched as words). Default false.",
+            default=False,
+        ),
     ),
 )
 
@@ -122,7 +129,7 @@ SEARCH_DESCRIPTION = (
 def _hit_block(i: int, hit: Any, time_iso: str) -> list[str]:
     what = hit.klass + (f" ({hit.tool})" if hit.tool else "")
     # A model reading a hit that shares no word with its query should know why it is there.
-    meaning = " · found by meaning, no shared word" if hit.why == "semantic" else ""
+    meaning = {"semantic": " · found by meaning, no shared word", "literal": " · literal match"}.get(hit.why, "")
     return [
         f"{i}. {one_line(hit.title or '(untitled)', 120)} — {hit.directory or '?'} · {when(time_iso)} · "
         f"{what} by {hit.author}{meaning}",
@@ -152,7 +159,7 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
         filters = build_filters(args, settings, app)
         report = refresh_index(INLINE_SYNC_AFTER, app)
         result = history.search(
-            args["query"], filters, limit=args["limit"], app=app, sync_first=False, deep=args["deep"]
+            args["query"], filters, limit=args["limit"], app=app, sync_first=False, deep=args["deep"], exact=args["exact"]
         )
     cov = result.coverage
     _note_busy(report, cov)
@@ -161,8 +168,8 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
         out.add(f"No hits for {redact(args['query'])!r}. {for_model(cov.hint)}".rstrip(), coverage_line(cov))
         return Reply(out.text(), result.to_dict())
     out.add(f"{count(len(result.hits), 'hit')} for {redact(args['query'])!r}:")
-    if result.corrections:  # a typo searched as an indexed word: say so, or the hits look unrelated
-        out.add("(searched " + ", ".join(f"{new!r} for {old!r}" for old, new in result.corrections.items()) + ")")
+    for note in result.notes("exact: true"):  # a correction or a time reading: say so, or hits look unrelated
+        out.add(redact(f"({note})"))
     footer = [
         coverage_line(cov),
         "Read one: history_read(cursor=…). More: raise limit or add filters.",

@@ -13,9 +13,11 @@ a time it points at, and the parts of a pasted test id.
 * **Time.** "yesterday", "last week", "last month", "three weeks ago", "in March", "上个月", "上周":
   when a span of the query is plainly a time expression it becomes a time preference (a window in
   milliseconds; sessions updated inside it are preferred, not required) and leaves the terms.
-* **Test ids.** `path/to/test_x.py::test_name[param]` is split into the test name, the file (path,
-  base name and module) and the parameter, each a word of its own; the generic pieces (`tests`, `py`,
-  the words inside the test name) are not searched separately, they match everything.
+* **Test ids.** `path/to/test_x.py::test_name[param]` is split into the test name (written where the
+  test was discussed, edited or failed), the file (path, base name and module: tool inputs, reads,
+  diffs) and, at a framing word's weight, the whole id and the parameter (they also fill every run's
+  PASSED listing); the generic pieces (`tests`, `py`, the words inside the test name) are not
+  searched separately, they match everything.
 """
 
 from __future__ import annotations
@@ -148,11 +150,14 @@ def _node_words(match: re.Match[str]) -> list[Word]:
     name, file, module, param = match["name"], match["file"], match["module"], match["param"]
     base = file.rsplit("/", 1)[-1].lower()
     whole = f"{file}::{name}".lower()
-    words = [Word(list(dict.fromkeys([whole, f"{base}::{name.lower()}"])))]
-    words.append(Word(list(dict.fromkeys([name.lower(), name.split("::")[-1].lower()]))))
+    # The bare test name is written where the test was discussed, edited or failed ("def test_x",
+    # "____ test_x ____", "test_x fails"); the whole id also fills every run's PASSED listing, so it
+    # counts like a framing word: a little, and in the match only when nothing else is known.
+    words = [Word(list(dict.fromkeys([name.lower(), name.split("::")[-1].lower()])))]
+    words.append(Word(list(dict.fromkeys([whole, f"{base}::{name.lower()}"])), framing=True))
     words.append(Word(list(dict.fromkeys([file.lower(), base, module.lower()]))))
     if param:
-        words.append(Word([param.lower()]))
+        words.append(Word([param.lower()], framing=True))
     return words
 
 

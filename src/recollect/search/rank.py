@@ -14,19 +14,19 @@ searched and what limited it. The weights were decided on the relevance eval (do
 from __future__ import annotations
 
 import math
-import re
 import sqlite3
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.index.vectors import sessions_without_vectors
 from recollect.search import stages
 from recollect.search.meaning import card_meaning_candidates, in_scope, prose_share, semantic_candidates
 from recollect.search.query import QueryPlan, understand
+from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
 from recollect.search.scope import Filters, predicate
 from recollect.search.terms import TermPlan, plan_terms
-from recollect.search.turns import PER_SESSION_CANDIDATES, TURN_CANDIDATES, answer_kind, rerank_turns
+from recollect.search.turns import PER_SESSION_CANDIDATES, TURN_CANDIDATES, answer_kind, replies_to, rerank_turns
 
 CHUNK_CANDIDATES = 400
 CARD_CANDIDATES = 100
@@ -40,109 +40,11 @@ RESCUE_MIN_COSINE = 0.2  # text about nothing in the history reached 0.164 on th
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5)  # title, head, idents, files, errors, outcome, decisions
 TIME_PREFERENCE = 0.25  # a session inside the time the query names scores this much more
 LITERAL_SCAN_LIMIT = 200  # chunks a literal retry returns at most
-SNIPPET_CHARS = 280
-
-
-@dataclass
-class Hit:
-    session_id: str
-    source: str
-    agent_kind: str
-    message_id: str
-    part_id: str | None
-    cursor: str
-    score: float
-    title: str
-    directory: str
-    time: int
-    role: str
-    klass: str
-    author: str
-    tool: str | None
-    snippet: str
-    matched: list[str]
-    why: str  # terms (words matched) | semantic (meaning only) | both | literal (the literal retry)
-    parent_id: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["class"] = data.pop("klass")
-        data["time_iso"] = iso(self.time)
-        return data
-
-
-@dataclass
-class Coverage:
-    sessions_indexed: int = 0
-    sessions_in_scope: int = 0
-    sessions_matched: int = 0
-    sessions_returned: int = 0
-    hits_returned: int = 0
-    scope: str = "all"
-    limited_by: list[str] = field(default_factory=list)
-    skipped_by_reason: dict[str, int] = field(default_factory=dict)
-    sources: list[dict[str, Any]] = field(default_factory=list)
-    hint: str = ""
-
-
-@dataclass
-class SearchResult:
-    query: str
-    terms: list[str]
-    hits: list[Hit]
-    coverage: Coverage
-    took_ms: float = 0.0
-    corrections: dict[str, str] = field(default_factory=dict)  # typo -> the indexed word searched beside it
-    time_words: list[str] = field(default_factory=list)  # read as a time preference, not searched
-    framing: list[str] = field(default_factory=list)  # words that frame the question, weighted low
-    literal: bool = False  # nothing ranked, so the scope was scanned for the query as typed
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "terms": self.terms,
-            "corrections": self.corrections,
-            "time_words": self.time_words,
-            "framing": self.framing,
-            "literal": self.literal,
-            "hits": [h.to_json() for h in self.hits],
-            "coverage": asdict(self.coverage),
-            "took_ms": round(self.took_ms, 1),
-        }
-
-
-def iso(ms: int) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms / 1000)) if ms else ""
-
-
-def make_cursor(source: str, session_id: str, message_id: str) -> str:
-    """Opaque to callers; qualified by source so several stores never collide."""
-    return f"{source}::{session_id}::{message_id}" if message_id else f"{source}::{session_id}"
 
 
 def fts_match(terms: list[str]) -> str:
     # Our tokens never contain a double quote; quoting keeps joiners like '/' and ':' literal.
     return " OR ".join(f'"{t}"' for t in terms)
-
-
-def snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> str:
-    lowered = text.lower()
-    best = -1
-    for term in terms:
-        # Map a token back to the raw text: the first literal occurrence of the token or its first part.
-        probe = term.split("/")[-1] if "/" in term else term
-        idx = lowered.find(probe)
-        if idx >= 0 and (best < 0 or idx < best):
-            best = idx
-    flat = re.sub(r"\s+", " ", text)
-    if best < 0 or len(flat) <= width:
-        return flat[:width] + ("…" if len(flat) > width else "")
-    # Re-find in the flattened text so whitespace collapsing does not shift the window.
-    anchor = flat.lower().find(lowered[best : best + 20].split()[0] if lowered[best:].split() else "")
-    anchor = max(anchor, 0)
-    start = max(0, anchor - width // 3)
-    end = min(len(flat), start + width)
-    return ("…" if start else "") + flat[start:end] + ("…" if end < len(flat) else "")
 
 
 def _count(conn: sqlite3.Connection, where: str, params: list[object]) -> int:
@@ -441,12 +343,12 @@ def _hits(run: _Run, scored: list[tuple[float, int]], sessions: dict[int, sqlite
         why = "semantic" if sid in run.rescued else "both" if sid in semantic_or_card else "terms"
         matched = _matched(run, row, [chunks[c] for c in chunk_ids[: run.per_session] if c in chunks])
         if not chunk_ids:
-            hits.append(_card_hit(run.conn, row, score, matched, terms, why))
+            hits.append(card_hit(run.conn, row, score, matched, terms, why))
             continue
         for cid in chunk_ids[: run.per_session]:
             if len(hits) >= run.limit:
                 break
-            hits.append(_chunk_hit(row, chunks[cid], score, matched, terms, why))
+            hits.append(chunk_hit(row, chunks[cid], score, matched, terms, why))
         capped += max(0, len(chunk_ids) - run.per_session)
     _finish_coverage(run, len(scored), returned, len(hits), capped)
     return hits
@@ -465,7 +367,10 @@ def _turn_order(run: _Run, page: list[int]) -> dict[int, list[int]]:
         return {}
     texts = {cid: r["text"] for cid, r in _rows_by_id(run.conn, "chunk", "id", wanted).items()}
     asks = answer_kind(run.plan.searched)
-    return {sid: rerank_turns(cids, texts, run.terms.turn_words, asks) for sid, cids in candidates.items() if cids}
+    replies = replies_to(run.conn, [cid for cid, text in texts.items() if text.rstrip().endswith(("?", "？"))])
+    return {
+        sid: rerank_turns(cids, texts, run.terms.turn_words, asks, replies) for sid, cids in candidates.items() if cids
+    }
 
 
 def _finish_coverage(run: _Run, scored: int, returned: int, hits: int, capped: int) -> None:
@@ -516,11 +421,6 @@ def _literal_retry(run: _Run, query: str) -> SearchResult:
     return result
 
 
-def display_title(session: sqlite3.Row) -> str:
-    """The session's title, or the first line a person typed when the agent stored no title."""
-    return session["title"] or (session["first_human"] or "")[:80]
-
-
 def _folded(text: str) -> str:
     # Case only: stripping accents from whole chunks costs more than the rare accented term gains.
     return text.lower() if text.isascii() else text.casefold()
@@ -539,57 +439,4 @@ def _rows_by_id(conn: sqlite3.Connection, table: str, key: str, ids: list[int]) 
     return {r[key]: r for r in rows}
 
 
-def _chunk_hit(
-    session: sqlite3.Row, chunk: sqlite3.Row, score: float, matched: list[str], terms: list[str], why: str
-) -> Hit:
-    return Hit(
-        session_id=session["native_id"],
-        source=session["source_id"],
-        agent_kind=session["agent_kind"],
-        message_id=chunk["message_id"],
-        part_id=chunk["part_id"],
-        cursor=make_cursor(session["source_id"], session["native_id"], chunk["message_id"]),
-        score=round(score, 6),
-        title=display_title(session),
-        directory=session["directory"],
-        time=chunk["time"] or session["time_updated"],
-        role=chunk["role"],
-        klass=chunk["class"],
-        author=chunk["author"],
-        tool=chunk["tool"],
-        snippet=snippet(chunk["text"], matched or terms),
-        matched=matched,
-        why=why,
-        parent_id=session["parent_id"],
-    )
-
-
-def _card_hit(
-    conn: sqlite3.Connection, session: sqlite3.Row, score: float, matched: list[str], terms: list[str], why: str
-) -> Hit:
-    first = conn.execute(
-        "SELECT message_id, part_id, role, class, author, tool, time FROM chunk WHERE sid = ? ORDER BY ord, id LIMIT 1",
-        (session["sid"],),
-    ).fetchone()
-    text = " — ".join(x for x in (session["title"], session["first_human"]) if x) or session["identifiers"][:200]
-    message_id = first[0] if first else ""
-    return Hit(
-        session_id=session["native_id"],
-        source=session["source_id"],
-        agent_kind=session["agent_kind"],
-        message_id=message_id,
-        part_id=first[1] if first else None,
-        cursor=make_cursor(session["source_id"], session["native_id"], message_id),
-        score=round(score, 6),
-        title=display_title(session),
-        directory=session["directory"],
-        time=session["time_updated"],
-        role=first[2] if first else "user",
-        klass="card",
-        author=first[4] if first else "person",
-        tool=None,
-        snippet=snippet(text, matched or terms),
-        matched=matched,
-        why=why,
-        parent_id=session["parent_id"],
-    )
+__all__ = ["Coverage", "Hit", "SearchResult", "display_title", "iso", "make_cursor", "search"]

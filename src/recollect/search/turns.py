@@ -6,7 +6,9 @@ semantic search on, its nearest chunk by meaning. Each is scored by
     the idf-weighted share of the query's content words it contains (a framing word counts a little)
   + a small bonus for its BM25 position inside the session (ties go to BM25's order)
   + a small bonus when it holds the kind of answer the question asks for: a date or time for "when",
-    a number or amount for "how much / how many / how long", a name for "who", a place for "where".
+    a number or amount for "how much / how many / how long", a name for "who", a place for "where"
+  - a small penalty when it ends by asking a question itself; the turn that replies to it inherits
+    most of its score instead (the answer follows the question).
 The weights were decided on the eval's conversation questions (docs/eval.md); the cost is one read of
 at most `TURN_CANDIDATES` chunk rows per query.
 """
@@ -14,12 +16,15 @@ at most `TURN_CANDIDATES` chunk rows per query.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Mapping, Sequence
 
 TURN_CANDIDATES = 60  # chunks read for re-ranking, over all sessions of the first page
 PER_SESSION_CANDIDATES = 8
 POSITION_WEIGHT = 0.15
 ANSWER_WEIGHT = 0.15
+QUESTION_PENALTY = 0.1  # a turn that asks back
+REPLY_SHARE = 0.9  # of a question turn's word share, given to the turn that replies to it
 
 _WHEN = re.compile(
     r"\b(?:\d{1,2}[:.]\d{2}|\d{1,2}(?:st|nd|rd|th)\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
@@ -48,27 +53,63 @@ def answer_kind(query: str) -> re.Pattern[str] | None:
     return None
 
 
+def _asks_back(text: str) -> bool:
+    """A turn that ends by asking something is where the question was echoed, not where it was answered."""
+    return text.rstrip().endswith(("?", "？"))
+
+
 def rerank_turns(
     chunk_ids: Sequence[int],
     texts: Mapping[int, str],
     words: Sequence[tuple[list[str], float]],
     asks: re.Pattern[str] | None,
+    replies: Mapping[int, tuple[int, str]] | None = None,
 ) -> list[int]:
     """`chunk_ids` (one session's candidates, BM25 order) best turn first. `words` pairs each query
-    word's variants with its weight. Chunks without text (not read) keep their place after the
-    scored ones."""
+    word's variants with its weight. A candidate that asks a question passes most of its score to the
+    turn that replies to it (`replies`: question chunk -> (next turn's chunk, text)): in a conversation
+    the answer follows the question, often without repeating its words. Chunks without text (not
+    read) keep their place after the scored ones."""
     total = sum(w for _, w in words) or 1.0
-    scored: list[tuple[float, int, int]] = []
+    best: dict[int, tuple[float, int]] = {}
+
+    def offer(cid: int, score: float, position: int) -> None:
+        if cid not in best or score > best[cid][0]:
+            best[cid] = (score, -position)
+
     for position, cid in enumerate(chunk_ids):
         text = texts.get(cid)
         if text is None:
-            scored.append((-1.0, position, cid))
+            offer(cid, -1.0, position)
             continue
         folded = text.lower() if text.isascii() else text.casefold()
         share = sum(w for variants, w in words if any(v in folded for v in variants)) / total
         score = share + POSITION_WEIGHT / (1 + position)
         if asks is not None and asks.search(text):
             score += ANSWER_WEIGHT
-        scored.append((score, -position, cid))
-    scored.sort(reverse=True)
-    return [cid for _, _, cid in scored]
+        if _asks_back(text):
+            score -= QUESTION_PENALTY
+            reply = (replies or {}).get(cid)
+            if reply is not None:
+                follow = REPLY_SHARE * share + POSITION_WEIGHT / (1 + position)
+                if asks is not None and asks.search(reply[1]):
+                    follow += ANSWER_WEIGHT
+                offer(reply[0], follow, position)
+        offer(cid, score, position)
+    return [cid for cid, _ in sorted(best.items(), key=lambda kv: kv[1], reverse=True)]
+
+
+def replies_to(conn: sqlite3.Connection, chunk_ids: Sequence[int]) -> dict[int, tuple[int, str]]:
+    """For each chunk, the first chunk of the next message in its session (id, text), if any."""
+    if not chunk_ids:
+        return {}
+    marks = ",".join("?" * len(chunk_ids))
+    rows = conn.execute(
+        f"SELECT q.id, n.id, n.text FROM chunk q JOIN chunk n ON n.sid = q.sid AND n.ord = q.ord + 1 "
+        f"WHERE q.id IN ({marks}) AND n.class IN ('user_text', 'assistant_text') ORDER BY n.id",
+        list(chunk_ids),
+    ).fetchall()
+    out: dict[int, tuple[int, str]] = {}
+    for question, reply, text in rows:
+        out.setdefault(question, (reply, text))
+    return out

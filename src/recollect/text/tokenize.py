@@ -26,7 +26,7 @@ from functools import lru_cache
 # Characters FTS5 must treat as part of a token (see FTS_TOKENIZE).
 JOINERS = "_./-:"
 # Bump when tokenize() changes its output: indexes made by another version re-tokenize their FTS tables.
-TOKENIZER_VERSION = "1"
+TOKENIZER_VERSION = "2"  # 2: "-ment" nouns meet their verb (deployment -> deploy)
 FTS_TOKENIZE = "unicode61 remove_diacritics 0 tokenchars '_./-:'"
 
 _CJK = (
@@ -72,7 +72,8 @@ def fold(text: str) -> str:
 
 
 def stem(word: str) -> str:
-    """A deliberately light English stem, so inflections meet: decide/decided/decides -> decid."""
+    """A deliberately light English stem, so inflections meet: decide/decided/decides -> decid, and a
+    "-ment" noun meets its verb: deployment -> deploy."""
     if len(word) <= 4 or not (word.isascii() and word.isalpha()):
         return word
     base = word
@@ -84,6 +85,8 @@ def stem(word: str) -> str:
         return word
     elif word.endswith("es") and word[-3] in "sxz":
         base = word[:-2]
+    elif word.endswith(("ment", "ments")) and len(word.rstrip("s")) - 4 >= 4:
+        base = word.rstrip("s")[:-4]  # deployment(s) -> deploy, management -> manage
     else:
         for suffix in ("ing", "ed", "s"):
             if word.endswith(suffix) and len(word) - len(suffix) >= 3:

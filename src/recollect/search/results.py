@@ -1,0 +1,181 @@
+"""What a search returns: hits, with what limited them (`Coverage`), and how to build a hit."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SNIPPET_CHARS = 280
+
+
+@dataclass
+class Hit:
+    session_id: str
+    source: str
+    agent_kind: str
+    message_id: str
+    part_id: str | None
+    cursor: str
+    score: float
+    title: str
+    directory: str
+    time: int
+    role: str
+    klass: str
+    author: str
+    tool: str | None
+    snippet: str
+    matched: list[str]
+    why: str  # terms (words matched) | semantic (meaning only) | both | literal (the literal retry)
+    parent_id: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["class"] = data.pop("klass")
+        data["time_iso"] = iso(self.time)
+        return data
+
+
+@dataclass
+class Coverage:
+    sessions_indexed: int = 0
+    sessions_in_scope: int = 0
+    sessions_matched: int = 0
+    sessions_returned: int = 0
+    hits_returned: int = 0
+    scope: str = "all"
+    limited_by: list[str] = field(default_factory=list)
+    skipped_by_reason: dict[str, int] = field(default_factory=dict)
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    hint: str = ""
+
+
+@dataclass
+class SearchResult:
+    query: str
+    terms: list[str]
+    hits: list[Hit]
+    coverage: Coverage
+    took_ms: float = 0.0
+    corrections: dict[str, str] = field(default_factory=dict)  # typo -> the indexed word searched beside it
+    time_words: list[str] = field(default_factory=list)  # read as a time preference, not searched
+    framing: list[str] = field(default_factory=list)  # words that frame the question, weighted low
+    literal: bool = False  # nothing ranked, so the scope was scanned for the query as typed
+
+    def notes(self, exact_hint: str) -> list[str]:
+        """One line each for what the search did beyond the words as typed, and how to turn it off."""
+        out = []
+        if self.corrections:
+            fixed = ", ".join(f"{old!r} (also searched {new!r})" for old, new in self.corrections.items())
+            out.append(f"not in the index: {fixed}; for the words exactly as typed use {exact_hint}")
+        if self.time_words:
+            out.append(f"read {', '.join(repr(w) for w in self.time_words)} as a time: sessions from then rank first")
+        if self.literal:
+            out.append(f"no ranked match, so the same scope was scanned for {self.query.strip()!r} literally")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "terms": self.terms,
+            "corrections": self.corrections,
+            "time_words": self.time_words,
+            "framing": self.framing,
+            "literal": self.literal,
+            "hits": [h.to_json() for h in self.hits],
+            "coverage": asdict(self.coverage),
+            "took_ms": round(self.took_ms, 1),
+        }
+
+
+def iso(ms: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms / 1000)) if ms else ""
+
+
+def make_cursor(source: str, session_id: str, message_id: str) -> str:
+    """Opaque to callers; qualified by source so several stores never collide."""
+    return f"{source}::{session_id}::{message_id}" if message_id else f"{source}::{session_id}"
+
+
+def snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> str:
+    lowered = text.lower()
+    best = -1
+    for term in terms:
+        # Map a token back to the raw text: the first literal occurrence of the token or its first part.
+        probe = term.split("/")[-1] if "/" in term else term
+        idx = lowered.find(probe)
+        if idx >= 0 and (best < 0 or idx < best):
+            best = idx
+    flat = re.sub(r"\s+", " ", text)
+    if best < 0 or len(flat) <= width:
+        return flat[:width] + ("…" if len(flat) > width else "")
+    # Re-find in the flattened text so whitespace collapsing does not shift the window.
+    anchor = flat.lower().find(lowered[best : best + 20].split()[0] if lowered[best:].split() else "")
+    anchor = max(anchor, 0)
+    start = max(0, anchor - width // 3)
+    end = min(len(flat), start + width)
+    return ("…" if start else "") + flat[start:end] + ("…" if end < len(flat) else "")
+
+
+def display_title(session: sqlite3.Row) -> str:
+    """The session's title, or the first line a person typed when the agent stored no title."""
+    return session["title"] or (session["first_human"] or "")[:80]
+
+
+def chunk_hit(
+    session: sqlite3.Row, chunk: sqlite3.Row, score: float, matched: list[str], terms: list[str], why: str
+) -> Hit:
+    return Hit(
+        session_id=session["native_id"],
+        source=session["source_id"],
+        agent_kind=session["agent_kind"],
+        message_id=chunk["message_id"],
+        part_id=chunk["part_id"],
+        cursor=make_cursor(session["source_id"], session["native_id"], chunk["message_id"]),
+        score=round(score, 6),
+        title=display_title(session),
+        directory=session["directory"],
+        time=chunk["time"] or session["time_updated"],
+        role=chunk["role"],
+        klass=chunk["class"],
+        author=chunk["author"],
+        tool=chunk["tool"],
+        snippet=snippet(chunk["text"], matched or terms),
+        matched=matched,
+        why=why,
+        parent_id=session["parent_id"],
+    )
+
+
+def card_hit(
+    conn: sqlite3.Connection, session: sqlite3.Row, score: float, matched: list[str], terms: list[str], why: str
+) -> Hit:
+    first = conn.execute(
+        "SELECT message_id, part_id, role, class, author, tool, time FROM chunk WHERE sid = ? ORDER BY ord, id LIMIT 1",
+        (session["sid"],),
+    ).fetchone()
+    text = " — ".join(x for x in (session["title"], session["first_human"]) if x) or session["identifiers"][:200]
+    message_id = first[0] if first else ""
+    return Hit(
+        session_id=session["native_id"],
+        source=session["source_id"],
+        agent_kind=session["agent_kind"],
+        message_id=message_id,
+        part_id=first[1] if first else None,
+        cursor=make_cursor(session["source_id"], session["native_id"], message_id),
+        score=round(score, 6),
+        title=display_title(session),
+        directory=session["directory"],
+        time=session["time_updated"],
+        role=first[2] if first else "user",
+        klass="card",
+        author=first[4] if first else "person",
+        tool=None,
+        snippet=snippet(text, matched or terms),
+        matched=matched,
+        why=why,
+        parent_id=session["parent_id"],
+    )

@@ -389,7 +389,9 @@ class Corpus:
         with history.open_index(self.config, readonly=True) as conn:
             self._titles = {r[0]: r[1] or "" for r in conn.execute("SELECT native_id, title FROM session")}
             self._roots = sorted(
-                {r[0] for r in conn.execute("SELECT DISTINCT project_root FROM session") if r[0]}, key=len, reverse=True
+                {r[0] for r in conn.execute("SELECT DISTINCT project_root FROM session") if (r[0] or "").strip("/")},
+                key=len,
+                reverse=True,
             )
 
     def project_root(self, directory: str) -> str:

@@ -123,10 +123,10 @@ def run_cases(cases: list[Case], config: Config) -> dict[str, Any]:
     finally:
         db.close()
     out: dict[str, Any] = {"cases": [{"id": c.id, "query": c.query, "rank": o, "bm25_rank": b} for c, o, b in ranks]}
-    for name, column in (("ours", 1), ("bm25", 2)):
+    for name, column in (("ours", [o for _, o, _ in ranks]), ("bm25", [b for _, _, b in ranks])):
         by_category = {
-            cat: _metrics([r[column] for r in ranks if r[0].category == cat])
+            cat: _metrics([r for (c, _, _), r in zip(ranks, column, strict=True) if c.category == cat])
             for cat in sorted({c.category for c in cases})
         }
-        out[name] = {"overall": _metrics([r[column] for r in ranks]), "by_category": by_category}
+        out[name] = {"overall": _metrics(column), "by_category": by_category}
     return out

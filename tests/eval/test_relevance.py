@@ -171,7 +171,10 @@ def test_meaning_never_costs_a_category(corpus: Corpus, queries: list[EvalQuery]
         assert hybrid[cat]["mrr"] > lexical[cat]["mrr"] + 0.02, (cat, hybrid[cat], lexical[cat])
 
 
-# Text about nothing in the corpus: made-up words and everyday topics, English, Chinese, Spanish.
+# Text about nothing in the corpus: made-up words and everyday topics, English, Chinese, Spanish. Since the
+# conversation sessions (bench/eval/conversations.py) brought a cat and a dinner party into the corpus,
+# "cats like fish" and a paella recipe are no longer about nothing there: the card arm rightly finds
+# those sessions by meaning. They were replaced by topics the corpus still lacks.
 ABOUT_NOTHING = (
     "teshnaxkasnemip",
     "drorumtesh",
@@ -183,8 +186,8 @@ ABOUT_NOTHING = (
     "weather in paris tomorrow",
     "how to knit a scarf",
     "宇宙飞船燃料",
-    "猫咪喜欢吃鱼",
-    "la receta de paella valenciana",
+    "火山爆发的原因",
+    "la historia del imperio romano",
     "football match results",
     "learn to ride a horse",
 )

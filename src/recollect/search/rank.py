@@ -286,7 +286,7 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
             texts += [chunks[cid]["text"] for cid in run.session_chunks.get(sid, [])[: run.per_session + 1]]
             haystack = _folded(" ".join(texts))
             # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).
-            covered = sum(w for variants, w in run.terms.words if any(v in haystack for v in variants))
+            covered = run.terms.covered(haystack)
             factor = max((covered / total_weight) ** 1.5, 0.05)
         if stages.on("priors"):
             factor *= _place(row, caller, caller_root) * _recency(row, run.now_ms)
@@ -304,6 +304,8 @@ def _place(row: sqlite3.Row, caller: str, caller_root: str) -> float:
     directory = row["directory"] or ""
     if directory == caller:
         return 1.2
+    if caller_root.rstrip("/") == "":  # the filesystem root (an agent's "global" project) is no project
+        return 1.0
     if directory.startswith(caller_root + "/") or directory == caller_root or row["project_root"] == caller_root:
         return 1.1
     return 1.0

@@ -82,6 +82,16 @@ class TermPlan:
     def total_weight(self) -> float:
         return sum(w for _, w in self.words)
 
+    def covered(self, haystack: str) -> float:
+        """The coverage weight `haystack` earns: per word, its weight scaled by the most specific of its
+        variants found (a session with only the stem "fail" earns the stem's idf for "failing")."""
+        total = 0.0
+        for variants, weight in self.words:
+            found = next((v for v in variants if v in haystack), None)
+            if found is not None:
+                total += weight * self.idf[found] / self.idf[variants[0]]
+        return total
+
 
 def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = True, prune: bool = True) -> TermPlan:
     """Which terms to search with, their idf weights, per-word coverage weights and typo corrections.
@@ -113,7 +123,7 @@ def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = Tru
     words = []
     turn_words = [([v for v in vs if v in idf], max((idf[v] for v in vs if v in idf), default=0.0)) for vs in variants]
     for word, vs in zip(plan.words, variants, strict=True):
-        known = [v for v in vs if v in idf and v in keep]
+        known = sorted((v for v in vs if v in idf and v in keep), key=lambda v: -idf[v])  # most specific first
         if known:
             weight = max(idf[v] for v in known) * (FRAMING_WEIGHT if word.framing and content else 1.0)
             words.append((known, weight))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from recollect.times import iso
 
 SNIPPET_CHARS = 280
 
@@ -89,10 +90,6 @@ class SearchResult:
             "coverage": asdict(self.coverage),
             "took_ms": round(self.took_ms, 1),
         }
-
-
-def iso(ms: int) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms / 1000)) if ms else ""
 
 
 def make_cursor(source: str, session_id: str, message_id: str) -> str:

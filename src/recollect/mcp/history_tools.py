@@ -159,7 +159,13 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
         filters = build_filters(args, settings, app)
         report = refresh_index(INLINE_SYNC_AFTER, app)
         result = history.search(
-            args["query"], filters, limit=args["limit"], app=app, sync_first=False, deep=args["deep"], exact=args["exact"]
+            args["query"],
+            filters,
+            limit=args["limit"],
+            app=app,
+            sync_first=False,
+            deep=args["deep"],
+            exact=args["exact"],
         )
     cov = result.coverage
     _note_busy(report, cov)

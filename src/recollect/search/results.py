@@ -33,7 +33,7 @@ class Hit:
     why: str  # terms (words matched) | semantic (meaning only) | both | literal (the literal retry)
     parent_id: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["class"] = data.pop("klass")
         data["time_iso"] = iso(self.time)
@@ -78,7 +78,7 @@ class SearchResult:
             out.append(f"no ranked match, so the same scope was scanned for {self.query.strip()!r} literally")
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "terms": self.terms,
@@ -86,7 +86,7 @@ class SearchResult:
             "time_words": self.time_words,
             "framing": self.framing,
             "literal": self.literal,
-            "hits": [h.to_json() for h in self.hits],
+            "hits": [h.to_dict() for h in self.hits],
             "coverage": asdict(self.coverage),
             "took_ms": round(self.took_ms, 1),
         }

@@ -37,7 +37,8 @@ RESCUE_WEIGHT = 0.5  # a rescued session's fused score, against a lexical match'
 CARD_MEANING_WEIGHT = 1.0  # weight of the card-meaning arm (full encoder over session cards)
 RESCUE_NEAREST_CARDS = 3  # a session with no shared words enters if it is among the nearest cards by meaning
 RESCUE_MIN_COSINE = 0.2  # text about nothing in the history reached 0.164 on the eval corpus
-CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5)  # title, head, idents, files, errors, outcome, decisions
+# title, head, idents, files, errors, outcome, decisions, summary (seed 000 weighs the summary 1.8 x the title)
+CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5, 5.4)
 TIME_PREFERENCE = 0.25  # a session inside the time the query names scores this much more
 LITERAL_SCAN_LIMIT = 200  # chunks a literal retry returns at most
 
@@ -220,7 +221,10 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
         allowed = in_scope(conn, session_where, session_params)
         text = run.plan.searched
         run.semantic = semantic_candidates(conn, embedder, text, allowed) if embedder is not None else {}
-        run.card_meaning = card_meaning_candidates(conn, card_encoder, text, allowed) if card_encoder else {}
+        # A query of identifiers only gives the card arm no weight (it is scaled by the prose share and never
+        # rescues): not asking it spares a one-shot search loading the full encoder (~0.4 s of CPU).
+        asks_cards = card_encoder is not None and prose_share(query) > 0
+        run.card_meaning = card_meaning_candidates(conn, card_encoder, text, allowed) if asks_cards else {}
     meaning_rank = {sid: i + 1 for i, sid in enumerate(run.card_meaning)}
     nearest_lexical = min((meaning_rank[s] for s in lexical if s in meaning_rank), default=len(meaning_rank) + 1)
     prose = prose_share(query)
@@ -297,7 +301,7 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
     return scored, sessions
 
 
-_CARD_FIELDS = ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions")
+_CARD_FIELDS = ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions", "summary")
 
 
 def _place(row: sqlite3.Row, caller: str, caller_root: str) -> float:

@@ -30,4 +30,4 @@ def test_no_filter_is_declared_outside_the_table() -> None:
     mcp_filters = {p.name for p in SEARCH.params} - names
     # what remains is each surface's own, not a filter: the query's limit, output format, ...
     assert not cli_filters & {"scope", "sessions", "since", "until", "roles", "classes", "tools", "authors"}
-    assert mcp_filters <= {"query", "limit", "deep"}, mcp_filters
+    assert mcp_filters <= {"query", "limit", "deep", "exact"}, mcp_filters  # exact: how words are read, not a filter

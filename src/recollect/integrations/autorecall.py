@@ -269,8 +269,9 @@ def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = REC
 
 def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int) -> list[Entry]:
     """Every session covering enough of `text`, best first, at most `limit`."""
-    from recollect.search.rank import document_frequencies, fts_match
+    from recollect.search.rank import fts_match
     from recollect.search.scope import predicate
+    from recollect.search.terms import document_frequencies
 
     units = message_units(text)
     terms = list(dict.fromkeys(t for u in units for t in u.terms))
@@ -405,7 +406,7 @@ def _cards(conn: sqlite3.Connection, sids: list[int]) -> dict[int, sqlite3.Row]:
 def _entry(
     card: sqlite3.Row, ev: Evidence, units: list[Unit], weights: list[float], score: float, covered: float
 ) -> Entry:
-    from recollect.search.rank import make_cursor, snippet
+    from recollect.search.results import make_cursor, snippet
 
     terms = [t for u in units for t in u.terms]
 

@@ -45,7 +45,6 @@ OWN_OUTPUT_OMITTED = (
 WORKER_DIR_NAME = "opencode-worker"  # under recollect's data dir (extract/run.py, extract/summaries.py)
 RECALL_AGENT = "recall"  # the subagent `recollect install opencode` writes (agent/recall.md)
 MEMORY_DIR_NAME = ".memory"  # a project's memory root (memory/files.py PROJECT_DIR_NAME)
-ORIGINS = ("", "recall", "worker")  # "" is an ordinary session
 
 
 def is_our_tool(name: str | None) -> bool:

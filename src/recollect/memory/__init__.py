@@ -28,12 +28,12 @@ from recollect.memory.files import (
 from recollect.memory.inject import INJECTION_END, INJECTION_MARKER, injection_block
 from recollect.memory.inspect import compile_memory, inspect
 from recollect.memory.recall import get_memory, list_memories, most_similar, proposals, read_log, recall
-from recollect.memory.results import Inspection, MemoryEntry, Problem, Recalled, RememberResult
+from recollect.memory.results import ForgetResult, Inspection, MemoryEntry, Problem, Recalled, RememberResult
 from recollect.memory.review import accept, edit, reject
 from recollect.memory.score import Why
 from recollect.memory.settings import DEFAULT_CATEGORIES, MemorySettings
 from recollect.memory.space import MemorySpace, effective_status, open_memory
-from recollect.memory.write import ForgetResult, forget, remember, supersede
+from recollect.memory.write import forget, remember, supersede
 
 __all__ = [
     "DEFAULT_CATEGORIES",

@@ -98,3 +98,13 @@ class Inspection:
             "problems": [p.to_dict() for p in self.problems],
             "ok": self.ok,
         }
+
+
+@dataclass(frozen=True)
+class ForgetResult:
+    id: str
+    scope: Scope
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "scope": self.scope, "qualified_id": f"{self.scope}:{self.id}", "message": self.message}

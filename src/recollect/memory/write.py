@@ -42,7 +42,7 @@ from recollect.memory.files import (
     utcnow,
     write_text_atomic,
 )
-from recollect.memory.results import RememberResult
+from recollect.memory.results import ForgetResult, RememberResult
 from recollect.memory.settings import RULES_CATEGORY
 from recollect.memory.space import MemorySpace, View, load_view
 from recollect.memory.state import drop_hits
@@ -490,16 +490,6 @@ def recompile(space: MemorySpace, root: MemoryRoot, categories: set[str]) -> lis
 
 
 # --- forget --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ForgetResult:
-    id: str
-    scope: Scope
-    message: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "scope": self.scope, "qualified_id": f"{self.scope}:{self.id}", "message": self.message}
 
 
 def forget(

@@ -327,8 +327,27 @@ def _screen(
 ) -> RememberResult | tuple[Memory, Loaded | None, list[tuple[Scope, str]]]:
     """Either why the draft must not be written, or (the memory to write, what it supersedes,
     the tombstones a person's force lifts)."""
-    person = is_person(draft.author)
     view = load_view(space, now, exact=exact)
+    candidate, old = _candidate(space, root, draft, view, now)
+    terms = _terms(candidate)
+    lifted = _forgotten(view, root, draft, candidate, terms)
+    if isinstance(lifted, RememberResult):
+        return lifted
+    refused = _duplicate(view, root, draft, candidate, terms, old)
+    if refused is not None:
+        return refused
+    if draft.slug is None:
+        taken = [*view.contents[root.scope].by_id, *view.tombstones.get(root.scope, {})]
+        candidate = replace(candidate, id=f"{draft.category}/{_free_slug(root, candidate.slug, taken, draft.category)}")
+    candidate.path = root.file_for(candidate.id)
+    return candidate, old, lifted
+
+
+def _candidate(
+    space: MemorySpace, root: MemoryRoot, draft: _Draft, view: View, now: datetime
+) -> tuple[Memory, Loaded | None]:
+    """The memory the draft would become (its status by the trust rules), and what it supersedes."""
+    person = is_person(draft.author)
     old: Loaded | None = None
     if draft.supersedes is not None:
         old = _find_in_root(view, root, draft.supersedes)
@@ -365,8 +384,14 @@ def _screen(
         valid_to=draft.valid_to,
         supersedes=[old.memory.id] if old else [],
     )
-    terms = _terms(candidate)
+    return candidate, old
 
+
+def _forgotten(
+    view: View, root: MemoryRoot, draft: _Draft, candidate: Memory, terms: set[str]
+) -> RememberResult | list[tuple[Scope, str]]:
+    """Forgotten stays forgotten: why not, or the tombstones a person's force lifts."""
+    person = is_person(draft.author)
     # 1. Forgotten stays forgotten: the same id, or the same terms as a tombstone, in any root.
     lifted: list[tuple[Scope, str]] = []
     fingerprint = term_fingerprint(terms)
@@ -387,7 +412,14 @@ def _screen(
                     similarity=similarity,
                 )
             lifted.append((tomb_scope, tomb.id))
+    return lifted
 
+
+def _duplicate(
+    view: View, root: MemoryRoot, draft: _Draft, candidate: Memory, terms: set[str], old: Loaded | None
+) -> RememberResult | None:
+    """Why the draft repeats a memory, or None."""
+    person = is_person(draft.author)
     # 2. Dedupe. A model is checked against every memory whatever its status: a rejected proposal
     #    or a superseded fact re-extracted is exactly what must not come back. A person is checked
     #    against live memories only (they may restate what they themselves rejected).
@@ -420,12 +452,7 @@ def _screen(
                 similar_to=twin.qualified_id,
                 similarity=similarity,
             )
-
-    if draft.slug is None:
-        taken = [*view.contents[root.scope].by_id, *view.tombstones.get(root.scope, {})]
-        candidate = replace(candidate, id=f"{draft.category}/{_free_slug(root, candidate.slug, taken, draft.category)}")
-    candidate.path = root.file_for(candidate.id)
-    return candidate, old, lifted
+    return None
 
 
 def supersede(space: MemorySpace, old_ref: str, body: str, **fields: Any) -> RememberResult:

@@ -1074,7 +1074,30 @@ class ProjectContent:
     def __init__(self, spec: ProjectSpec) -> None:
         self.spec = spec
         self.lang = spec.language
-        self._files: dict[str, list[str]] = {}
+        self._files: dict[str, tuple[tuple[int, int], list[str]]] = {}
+        self.revision = 0  # which version of the worktree a session sees: files drift between sessions
+        self._edits: dict[str, int] = {}  # files edited in this revision, and how often
+        self._seen: set[tuple[str, int, int, int, int | None]] = set()  # reads shown in this revision
+
+    def seen(self, rel: str, offset: int, limit: int | None) -> bool:
+        """Whether this window of this version of ``rel`` was read before; marks it read."""
+        key = (rel, self.revision, self._edits.get(rel, 0), offset, limit)
+        if key in self._seen:
+            return True
+        self._seen.add(key)
+        return False
+
+    def set_revision(self, revision: int) -> None:
+        """Files as a later session sees them: some blocks rewritten, some added or dropped."""
+        if revision != self.revision:
+            self.revision = revision
+            self._files.clear()
+            self._edits.clear()
+            self._seen.clear()
+
+    def edited(self, rel: str) -> None:
+        """An edit changed ``rel``: the next read shows a newer version of it."""
+        self._edits[rel] = self._edits.get(rel, 0) + 1
 
     # files ------------------------------------------------------------------------------------------
 
@@ -1085,19 +1108,34 @@ class ProjectContent:
         return [mod.source, mod.test, *mod.extra]
 
     def file_lines(self, rel: str, mod: Module) -> list[str]:
-        lines = self._files.get(rel)
-        if lines is None:
-            rng = random.Random(derive_seed("file", self.spec.name, rel))
-            lines = self._render_file(rel, mod, rng).split("\n")
-            self._files[rel] = lines
-        return lines
+        key = (self.revision, self._edits.get(rel, 0))
+        cached = self._files.get(rel)
+        if cached is None or cached[0] != key:
+            cached = (key, self._render_file(rel, mod, key).split("\n"))
+            self._files[rel] = cached
+        return cached[1]
 
-    def _render_file(self, rel: str, mod: Module, rng: random.Random) -> str:
+    def _render_file(self, rel: str, mod: Module, key: tuple[int, int]) -> str:
+        """The file at a version: a base layout per path, then drift per revision and per edit.
+
+        Each block is filled from its own seed, so a block the drift leaves alone reads the same in every
+        version (near-duplicates across sessions, as in a real worktree) while the file as a whole differs.
+        """
         blocks = _BLOCKS[self.lang]
+        rng = random.Random(derive_seed("file", self.spec.name, rel))
+        layout = [(rng.choice(blocks), rng.getrandbits(32)) for _ in range(rng.randint(3, 10))]
+        for step, drift in enumerate(key):
+            if not drift:
+                continue
+            dr = random.Random(derive_seed("drift", self.spec.name, rel, step, *key[: step + 1]))
+            layout = [(t, dr.getrandbits(32)) if dr.random() < 0.35 else (t, b) for t, b in layout]
+            if dr.random() < 0.5 or step == 1:
+                layout.insert(dr.randint(0, len(layout)), (dr.choice(blocks), dr.getrandbits(32)))
+            if len(layout) > 4 and dr.random() < 0.25:
+                del layout[dr.randrange(len(layout))]
         pkg = "package " + mod.noun + "\n\n" if self.lang == "go" else ""
         parts = [pkg + _HEADERS[self.lang]]
-        for _ in range(rng.randint(3, 10)):
-            parts.append(self._fill(rng.choice(blocks), mod, rng))
+        parts += [self._fill(t, mod, random.Random(b)) for t, b in layout]
         return "\n".join(parts)
 
     def _fill(self, template: str, mod: Module, rng: random.Random) -> str:
@@ -1201,21 +1239,28 @@ class ProjectContent:
             m = rng.choice(mods)
             t = rng.choice(m.tests)
             if lang == "python":
-                line = f"{m.test}::{t}[{rng.choice(CASES)}-{rng.randint(0, 99)}] PASSED  [{rng.randint(1, 99):3d}%]"
+                line = (
+                    f"{m.test}::{t}[{rng.choice(CASES)}-{rng.randint(0, 999)}] "
+                    f"{rng.choice(('PASSED', 'PASSED', 'PASSED', 'SKIPPED', 'XFAIL'))}  [{rng.randint(1, 99):3d}%]"
+                )
             elif lang == "typescript":
-                line = f" ✓ {m.test} > {m.classes[0]} > {t} {rng.randint(1, 400)}ms"
+                line = f" ✓ {m.test} > {rng.choice(m.classes)} > {t} #{rng.randint(1, 999)} {rng.randint(1, 900)}ms"
             elif lang == "go":
                 line = (
                     f"=== RUN   {t}/{rng.choice(CASES)}_{rng.randint(0, 99)}\n--- PASS: {t}/"
                     f"{rng.choice(CASES)} ({rng.uniform(0, 2):.2f}s)"
                 )
             else:
-                line = f"test {m.noun}::tests::{t}_{rng.randint(0, 99)} ... ok"
+                line = f"test {m.noun}::tests::{t}_{rng.randint(0, 999)} ... ok <{rng.uniform(0, 3):.3f}s>"
             out.append(line)
             size += len(line) + 1
             n_pass += 1
         if failure is not None:
             out += self._failure_block(mod, rng, failure)
+        if lang == "python" and rng.random() < 0.5:
+            out += ["", "=" * 20 + f" slowest {min(n_pass, 10)} durations " + "=" * 20]
+            slow = [rng.choice(mods) for _ in range(min(n_pass, 10))]
+            out += [f"{rng.lognormvariate(-1, 1.3):.2f}s call     {m.test}::{rng.choice(m.tests)}" for m in slow]
         elapsed = rng.uniform(0.3, 240)
         n_fail = 1 if failure else 0
         if lang == "python":
@@ -1255,9 +1300,8 @@ class ProjectContent:
                 f"{mod.test}:{rng.randint(10, 300)}: ",
                 "_ " * 30,
                 "",
-                f"{self.abspath(mod.source)}:{line}: in {fn}",
-                f"    raise {failure.split(':', 1)[0]}(...)",
-                f"E   {failure}",
+                *self.stack_trace(mod, rng, f"E   {failure}")[1:],
+                f"{self.abspath(mod.source)}:{line}: {failure.split(':', 1)[0]}",
                 "",
                 "-" * 20 + " Captured log call " + "-" * 20,
                 f"WARNING  {self.spec.package}.{mod.noun}:{mod.noun}.py:{line - 3} retrying {mod.noun}",
@@ -1273,7 +1317,7 @@ class ProjectContent:
                 "⎯" * 20 + " Failed Tests 1 " + "⎯" * 20,
                 "",
                 f" FAIL  {mod.test} > {t}",
-                failure,
+                *self.stack_trace(mod, rng, failure),
                 f" ❯ {mod.source}:{line}:{rng.randint(3, 40)}",
                 f" ❯ {mod.test}:{rng.randint(5, 200)}:{rng.randint(3, 40)}",
                 "",
@@ -1285,6 +1329,7 @@ class ProjectContent:
                 f"    {mod.test.rsplit('/', 1)[1]}:{rng.randint(10, 300)}: {failure}",
                 f"    {mod.test.rsplit('/', 1)[1]}:{rng.randint(10, 300)}: "
                 f"expected {rng.randint(1, 9)} items, got {rng.randint(1, 9)}",
+                *(self.stack_trace(mod, rng, failure) if failure.startswith(("panic", "fatal")) else []),
                 "FAIL",
             ]
         return [
@@ -1293,72 +1338,113 @@ class ProjectContent:
             "failures:",
             "",
             f"---- {mod.noun}::tests::{t} stdout ----",
-            failure,
-            "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace",
+            *(
+                self.stack_trace(mod, rng, failure)
+                if rng.random() < 0.5
+                else [failure, "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"]
+            ),
             "",
             "failures:",
             f"    {mod.noun}::tests::{t}",
         ]
 
     def build_log(self, mod: Module, rng: random.Random, target_bytes: int, error: str | None) -> tuple[str, str]:
-        """(command, output) of a build/lint/type-check run."""
+        """(command, output) of a build/lint/type-check run; every line is made afresh."""
         lang = self.lang
         mods = self.spec.modules
 
         def ver() -> str:
             return f"v{rng.randint(0, 2)}.{rng.randint(0, 40)}.{rng.randint(0, 20)}"
 
-        if lang == "python":
-            cmd = rng.choice(("ruff check .", "mypy src", "uv sync", "pip install -e '.[dev]'"))
-            pool = [
-                f"{self.abspath(m.source)}:{rng.randint(1, 300)}:{rng.randint(1, 80)}: {rng.choice(_PY_LINT)}"
-                for m in mods
-            ]
-        elif lang == "typescript":
-            cmd = rng.choice(("npx tsc --noEmit", "pnpm build", "npm run lint", "npm install"))
-            pool = [
-                f"{m.source}({rng.randint(1, 300)},{rng.randint(1, 60)}): error TS{rng.randint(2300, 2800)}: "
-                f"Property '{rng.choice(FIELDS)}' does not exist on type '{m.classes[1]}'."
-                for m in mods
-            ]
-            pool += [
-                f"added {rng.randint(1, 900)} packages, and audited {rng.randint(900, 1500)} packages in "
-                f"{rng.randint(2, 60)}s",
-                f"npm warn deprecated {rng.choice(_NPM_NAMES)}@1.0.0: this version is no longer supported",
-            ]
-        elif lang == "go":
-            cmd = rng.choice(("go build ./...", "go vet ./...", "golangci-lint run", "go mod tidy"))
-            pool = [f"{m.source}:{rng.randint(1, 300)}:{rng.randint(1, 40)}: {rng.choice(_GO_LINT)}" for m in mods]
-            pool.append(f"go: downloading github.com/{rng.choice(_GO_MODS)} {ver()}")
-        else:
-            cmd = rng.choice(("cargo build --release", "cargo clippy --all-targets", "cargo check"))
-            pool = [f"   Compiling {lib} {ver()}" for lib in _LIB_NAMES]
-            pool += [
-                f"warning: unused variable: `{rng.choice(FIELDS)}`\n  --> {m.source}:{rng.randint(1, 300)}:"
-                f"{rng.randint(1, 30)}"
-                for m in mods
-            ]
+        def file_of() -> str:
+            m = rng.choice(mods)
+            return rng.choice(self.module_files(m))
+
+        def pos() -> str:
+            return f"{rng.randint(1, 900)}:{rng.randint(1, 100)}"
+
+        def line() -> str:
+            if lang == "python":
+                if cmd.startswith(("uv", "pip")):
+                    pkg = rng.choice(_LIB_NAMES + _NPM_NAMES).replace("@", "").replace("/", "-")
+                    return rng.choice(
+                        (
+                            f"Downloading {pkg}-{ver()[1:]}-py3-none-any.whl ({rng.randint(4, 9000)} kB)",
+                            f"Resolved {rng.randint(20, 300)} packages in {rng.randint(3, 2000)}ms",
+                            f" + {pkg}=={ver()[1:]}",
+                        )
+                    )
+                return f"{self.abspath(file_of())}:{pos()}: {rng.choice(_PY_LINT)} ({rng.choice(FIELDS)})"
+            if lang == "typescript":
+                if cmd == "npm install":
+                    return rng.choice(
+                        (
+                            f"added {rng.randint(1, 900)} packages, and audited {rng.randint(900, 1500)} packages "
+                            f"in {rng.randint(2, 60)}s",
+                            f"npm warn deprecated {rng.choice(_NPM_NAMES)}@{ver()[1:]}: this version is no longer "
+                            "supported",
+                        )
+                    )
+                m = rng.choice(mods)
+                return (
+                    f"{rng.choice(self.module_files(m))}({rng.randint(1, 900)},{rng.randint(1, 80)}): error "
+                    f"TS{rng.randint(2300, 2800)}: Property '{rng.choice(FIELDS)}' does not exist on type "
+                    f"'{rng.choice(m.classes)}'."
+                )
+            if lang == "go":
+                if rng.random() < 0.2:
+                    return f"go: downloading github.com/{rng.choice(_GO_MODS)} {ver()}"
+                return f"{file_of()}:{pos()}: {rng.choice(_GO_LINT)}"
+            if rng.random() < 0.3:
+                return f"   Compiling {rng.choice(_LIB_NAMES)} {ver()}"
+            m = rng.choice(mods)
+            return (
+                f"warning: unused variable: `{rng.choice(FIELDS)}`\n  --> {rng.choice(self.module_files(m))}:{pos()}"
+                f"\n   |\n{rng.randint(1, 900):>3} |     let {rng.choice(FIELDS)} = {rng.choice(m.functions)}"
+                f"(&{m.noun});\n   |         ^ help: if this is intentional, prefix it with an underscore"
+            )
+
+        cmd = rng.choice(
+            {
+                "python": ("ruff check .", "mypy src", "uv sync", "pip install -e '.[dev]'"),
+                "typescript": ("npx tsc --noEmit", "pnpm build", "npm run lint", "npm install"),
+                "go": ("go build ./...", "go vet ./...", "golangci-lint run", "go mod tidy"),
+                "rust": ("cargo build --release", "cargo clippy --all-targets", "cargo check"),
+            }[lang]
+        )
         lines: list[str] = []
         size = 0
         while size < target_bytes:
-            line = rng.choice(pool)
-            lines.append(line)
-            size += len(line) + 1
+            x = line()
+            lines.append(x)
+            size += len(x) + 1
+        lines.append(f"Found {len(lines)} problems in {rng.uniform(0.1, 60):.2f}s")
         if error:
             lines.append(error)
         return cmd, "\n".join(lines) + "\n"
 
     def git_output(self, mod: Module, rng: random.Random, target_bytes: int) -> tuple[str, str]:
         kind = rng.random()
-        if kind < 0.35:
-            files = rng.sample(self.module_files(mod), min(2, len(self.module_files(mod))))
-            body = "\n".join(f"\tmodified:   {f}" for f in files)
-            return "git status", (
-                f"On branch {rng.choice(('main', 'fix/' + mod.noun, 'feat/' + mod.noun + '-v2'))}\n"
-                'Changes not staged for commit:\n  (use "git add <file>..." to update what will '
-                f'be committed)\n{body}\n\nno changes added to commit (use "git add")\n'
+        if kind < 0.3:
+            files = rng.sample(self.module_files(mod), rng.randint(1, len(self.module_files(mod))))
+            body = "\n".join(f"\t{rng.choice(('modified:  ', 'modified:  ', 'deleted:   '))} {f}" for f in files)
+            ahead = rng.randint(0, 12)
+            branch = rng.choice(
+                ("main", f"fix/{mod.noun}-{rng.randint(1, 9999)}", f"feat/{mod.noun}-v{rng.randint(2, 9)}")
             )
-        if kind < 0.7:
+            untracked = [
+                f"\t{mod.noun}_{rng.choice(CASES)}_{rng.randint(1, 999)}.{rng.choice(('log', 'json', 'patch', 'txt'))}"
+                for _ in range(rng.randint(0, 4))
+            ]
+            return "git status", (
+                f"On branch {branch}\n"
+                + (f"Your branch is ahead of 'origin/{branch}' by {ahead} commits.\n\n" if ahead else "")
+                + 'Changes not staged for commit:\n  (use "git add <file>..." to update what will '
+                f"be committed)\n{body}\n"
+                + ("\nUntracked files:\n" + "\n".join(untracked) + "\n" if untracked else "")
+                + '\nno changes added to commit (use "git add")\n'
+            )
+        if kind < 0.55:
             lines = []
             size = 0
             while size < target_bytes:
@@ -1366,24 +1452,149 @@ class ProjectContent:
                     f"{rng.getrandbits(28):07x} {rng.choice(('fix', 'feat', 'refactor', 'test', 'chore'))}"
                     f"({rng.choice(self.spec.modules).noun}): {rng.choice(VERBS)} "
                     f"{rng.choice(self.spec.modules).noun} {rng.choice(CASES).replace('_', ' ')} handling"
+                    + (f" (#{rng.randint(100, 9999)})" if rng.random() < 0.5 else "")
                 )
                 lines.append(line)
                 size += len(line) + 1
             return f"git log --oneline -n {len(lines)}", "\n".join(lines) + "\n"
-        lines = self.file_lines(mod.source, mod)
-        start = rng.randrange(max(1, len(lines) - 12))
-        hunk = lines[start : start + 10]
-        diff = [
-            f"diff --git a/{mod.source} b/{mod.source}",
-            f"index {rng.getrandbits(28):07x}..{rng.getrandbits(28):07x} 100644",
-            f"--- a/{mod.source}",
-            f"+++ b/{mod.source}",
-            f"@@ -{start + 1},10 +{start + 1},11 @@",
-        ]
-        diff += [" " + x for x in hunk[:5]] + ["-" + x for x in hunk[5:6]]
-        diff += ["+" + x.replace("None", "default") for x in hunk[5:7]]
-        diff += [" " + x for x in hunk[6:]]
-        return f"git diff {mod.source}", "\n".join(diff) + "\n"
+        return self.long_diff(mod, rng, max(target_bytes * 3, 1500))
+
+    def long_diff(self, mod: Module, rng: random.Random, target_bytes: int) -> tuple[str, str]:
+        """``git diff`` over several files of a module, several hunks each, until about ``target_bytes``."""
+        files = self.module_files(mod) + [f for m in rng.sample(self.spec.modules, 2) for f in self.module_files(m)]
+        out: list[str] = []
+        size = 0
+        shown: list[str] = []
+        for rel in dict.fromkeys([mod.source, *rng.sample(files, min(len(files), rng.randint(1, 6)))]):
+            owner = next((m for m in self.spec.modules if rel in self.module_files(m)), mod)
+            lines = self.file_lines(rel, owner)
+            out += [
+                f"diff --git a/{rel} b/{rel}",
+                f"index {rng.getrandbits(28):07x}..{rng.getrandbits(28):07x} 100644",
+                f"--- a/{rel}",
+                f"+++ b/{rel}",
+            ]
+            shown.append(rel)
+            at = 0
+            shift = 0
+            while at < len(lines) - 4 and size < target_bytes:
+                at += rng.randint(0, 25)
+                ctx = rng.randint(2, 3)
+                n_old = rng.randint(1, 12)
+                old = lines[at + ctx : at + ctx + n_old]
+                if not old:
+                    break
+                new = [
+                    x.replace(rng.choice(FIELDS), rng.choice(FIELDS)).replace(
+                        str(rng.randint(0, 9)), str(rng.randint(0, 9))
+                    )
+                    for x in old
+                    if rng.random() < 0.85
+                ]
+                new += [self._fill(rng.choice(_BLOCKS[self.lang]), owner, rng)] if rng.random() < 0.3 else []
+                new = "\n".join(new).split("\n") if new else []
+                before = lines[at : at + ctx]
+                after = lines[at + ctx + n_old : at + 2 * ctx + n_old]
+                head = f"@@ -{at + 1},{len(before) + len(old) + len(after)} +{at + 1 + shift}," + (
+                    f"{len(before) + len(new) + len(after)} @@ {rng.choice(owner.functions)}"
+                )
+                hunk = [head, *(" " + x for x in before), *("-" + x for x in old), *("+" + x for x in new)]
+                hunk += [" " + x for x in after]
+                out += hunk
+                size += sum(len(x) + 1 for x in hunk)
+                shift += len(new) - len(old)
+                at += 2 * ctx + n_old
+            if size >= target_bytes:
+                break
+        return "git diff " + " ".join(shown), "\n".join(out) + "\n"
+
+    def stack_trace(self, mod: Module, rng: random.Random, error: str) -> list[str]:
+        """A traceback ending in ``error``: frames through the project's modules, then library frames."""
+        mods = [mod, *rng.sample(self.spec.modules, rng.randint(1, 4))]
+        frames = [(m, rng.choice(self.module_files(m)), rng.choice(m.functions), rng.randint(3, 900)) for m in mods]
+        rng.shuffle(frames)
+        lib = rng.sample(_LIB_NAMES, rng.randint(0, 3))
+        lang = self.lang
+        if lang == "python":
+            out = ["Traceback (most recent call last):"]
+            for lname in lib:
+                out += [
+                    f'  File "/home/dev/.venv/lib/python3.11/site-packages/{lname}/core.py", '
+                    f"line {rng.randint(10, 3000)}, in {rng.choice(VERBS)}",
+                    f"    return self.{rng.choice(VERBS)}(*args, **kwargs)",
+                ]
+            for _m, rel, fn, ln in frames:
+                out += [
+                    f'  File "{self.abspath(rel)}", line {ln}, in {fn}',
+                    f"    {rng.choice(FIELDS)} = {fn}({_m.noun})",
+                ]
+            return [*out, error]
+        if lang == "typescript":
+            out = [error]
+            for m, rel, fn, ln in frames:
+                out.append(f"    at {rng.choice(m.classes)}.{fn} ({self.abspath(rel)}:{ln}:{rng.randint(3, 80)})")
+            out += [
+                f"    at {rng.choice(('processTicksAndRejections', 'Module._compile', 'runTest'))} "
+                f"(node:internal/process/task_queues:{rng.randint(20, 140)}:{rng.randint(3, 30)})"
+                for _ in lib
+            ]
+            return out
+        if lang == "go":
+            out = [error, "", f"goroutine {rng.randint(1, 4000)} [running]:"]
+            for m, rel, fn, ln in frames:
+                out += [
+                    f"github.com/acme/{self.spec.name}/{rel.rsplit('/', 1)[0]}.(*{rng.choice(m.classes)}).{fn}"
+                    f"(0xc{rng.getrandbits(36):09x}, {{0x{rng.getrandbits(24):x}, 0x{rng.randint(1, 99):x}}})",
+                    f"\t{self.abspath(rel)}:{ln} +0x{rng.randint(16, 900):x}",
+                ]
+            out += [
+                f"created by {rng.choice(('net/http.(*Server).Serve', 'main.main', 'sync.(*Once).Do'))} in "
+                f"goroutine {rng.randint(1, 40)}",
+                f"exit status {rng.choice((1, 2))}",
+            ]
+            return out
+        out = [error, "stack backtrace:"]
+        for k, (m, rel, fn, ln) in enumerate(frames):
+            out += [
+                f"  {k:>2}: {self.spec.package}::{m.noun}::{fn}",
+                f"             at ./{rel}:{ln}:{rng.randint(5, 60)}",
+            ]
+        out.append("note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.")
+        return out
+
+    def service_log(self, mod: Module, rng: random.Random, target_bytes: int, now_ms: int) -> tuple[str, str]:
+        """(command, output) of a service's log: timestamps, request ids, values and sometimes a crash."""
+        cmd = rng.choice(
+            (
+                f"tail -n {rng.randint(50, 400)} logs/{mod.noun}.log",
+                f"kubectl logs deploy/{self.spec.name}-{mod.noun} --since={rng.randint(5, 120)}m",
+                f"docker compose logs --tail={rng.randint(50, 400)} {mod.noun}",
+                f"journalctl -u {self.spec.name} -n {rng.randint(50, 400)} --no-pager",
+            )
+        )
+        ts = now_ms / 1000 - rng.randint(60, 86_400)
+        rows: list[str] = []
+        size = 0
+        while size < target_bytes:
+            ts += rng.expovariate(2.0)
+            m = rng.choice(self.spec.modules) if rng.random() < 0.4 else mod
+            level = rng.choice(("INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"))
+            stamp = datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            kv = " ".join(
+                f"{f}={rng.choice((str(rng.randint(0, 99999)), f'{rng.getrandbits(32):08x}', rng.choice(CASES)))}"
+                for f in rng.sample(FIELDS, rng.randint(1, 4))
+            )
+            row = (
+                f"{stamp} {level:<5} [{m.noun}] {rng.choice(m.functions)} {rng.choice(CASES).replace('_', ' ')} "
+                f"req={rng.getrandbits(48):012x} {kv} took={rng.lognormvariate(3, 1.2):.1f}ms"
+            )
+            rows.append(row)
+            size += len(row) + 1
+            if level == "ERROR" and rng.random() < 0.15:
+                trace = self.stack_trace(m, rng, rng.choice(m.errors))
+                rows += trace
+                size += sum(len(x) + 1 for x in trace)
+        return cmd, "\n".join(rows) + "\n"
 
     def big_blob(self, rng: random.Random, target_bytes: int) -> tuple[str, str, str]:
         """(tool, command-or-path, output) for a 50 KB - 2 MB output: a fixture, log or bundle."""
@@ -1419,10 +1630,18 @@ class ProjectContent:
                 rows.append(row)
                 size += len(row) + 1
             return "bash", f"tail -n {len(rows)} logs/{mod.noun}.log", "\n".join(rows) + "\n"
-        text = "\n".join(self.file_lines(mod.source, mod))
         generated = mod.source.rsplit(".", 1)[0] + "_generated." + mod.source.rsplit(".", 1)[1]
-        reps = 1 + int(target_bytes * 0.85) // max(1, len(text))  # read_output adds line numbers
-        return "read", generated, "\n".join([text] * reps)
+        blocks = [_HEADERS[self.lang]]
+        size = 0
+        while size < target_bytes * 0.85:  # read_output adds line numbers
+            m = rng.choice(self.spec.modules)
+            mark = "#" if self.lang == "python" else "//"
+            b = f"{mark} generated from {m.noun} schema {rng.getrandbits(40):010x}\n" + self._fill(
+                rng.choice(_BLOCKS[self.lang]), m, rng
+            )
+            blocks.append(b)
+            size += len(b) + 1
+        return "read", generated, "\n".join(blocks)
 
     def grep_output(self, pattern: str, mods: list[Module], rng: random.Random) -> tuple[str, int]:
         lines: list[str] = []
@@ -2267,6 +2486,12 @@ class SessionPlayer:
             if len(lines) > 120 and self.rng.random() < 0.3:
                 offset = self.rng.randrange(0, len(lines) - 60)
                 limit = self.rng.choice((40, 80, 120))
+            for _ in range(8):  # read before, unchanged (this session or its subagent): an agent reads on
+                if not self.c.seen(rel, offset, limit) or len(lines) <= 12:
+                    break
+                offset = self.rng.randrange(0, len(lines) - 10)
+                limit = self.rng.choice((10, 20, 40, 80, 120))
+            if limit is not None:
                 inp.update({"offset": offset + 1, "limit": limit})
             out = self.c.read_output(rel, lines, offset, limit)
             end = len(lines) if limit is None else min(len(lines), offset + limit)
@@ -2387,6 +2612,10 @@ class SessionPlayer:
         cmd, out = self.c.git_output(self.t.module, self.rng, _log_size(self.rng) // 3)
         return self.bash(cmd, out, "Show git " + cmd.split()[1], duration=self.rng.randint(20, 300))
 
+    def logs(self) -> ToolCall:
+        cmd, out = self.c.service_log(self.t.module, self.rng, _log_size(self.rng), self.w.now)
+        return self.bash(cmd, out, f"Show the {self.t.module.noun} logs", duration=self.rng.randint(50, 2000))
+
     def huge(self, target: int) -> ToolCall:
         tool, what, out = self.c.big_blob(self.rng, target)
         if tool == "read":
@@ -2440,6 +2669,7 @@ class SessionPlayer:
                 )
                 self.w.tool_part(mid, "edit", _call_id(self.w), inp, error=err, duration=self.rng.randint(5, 40))
                 return 40
+            self.c.edited(rel)
             hunk_body = "".join(f"-{x}\n" for x in old.split("\n")) + "".join(f"+{x}\n" for x in new_lines)
             n_old, n_new = old.count("\n") + 1, len(new_lines)
             header = f"@@ -{start + 1},{n_old} +{start + 1},{n_new} @@\n"
@@ -2736,10 +2966,12 @@ class SessionPlayer:
         if r < 0.80:
             fail = self.rng.choice(self.t.module.errors) if self.rng.random() < 0.35 else None
             return self.run_tests(fail=fail)
-        if r < 0.87:
+        if r < 0.85:
             return self.build()
-        if r < 0.94:
+        if r < 0.90:
             return self.git()
+        if r < 0.95:
+            return self.logs()
         return self.write()
 
     def random_step_calls(self) -> list[ToolCall]:
@@ -3170,6 +3402,7 @@ class _StoreBuilder:
         ids = IdFactory(random.Random(derive_seed(self.seed, "ids", index)))  # content rng independent of ids
         pi = rng.choices(range(len(self.specs)), weights=self.weights)[0]
         content = self.contents[pi]
+        content.set_revision(index + 1)  # the worktree moved on since the last session
         spec = content.spec
         project_id, root = spec.id, spec.worktree
         chinese = rng.random() < CJK_RATE
@@ -3178,6 +3411,7 @@ class _StoreBuilder:
             content = ProjectContent(
                 ProjectSpec(spec.id, spec.name, spec.language, scratch, (), spec.modules, spec.package)
             )
+            content.set_revision(index + 1)
             project_id, root, directory, path = "global", "/", scratch, scratch.lstrip("/")
             self.global_dirs.add(scratch)
         topic = make_topic(content, rng, self.uniques, chinese=chinese)
@@ -3551,10 +3785,13 @@ class StoreMutator:
 
     def _content(self, s: SessionRow) -> tuple[ProjectContent, str]:
         if s.project_id == "global":
-            return ProjectContent(spec_for_worktree("global", s.directory)), "/"
-        row = self.db.execute("SELECT worktree FROM project WHERE id=?", (s.project_id,)).fetchone()
-        worktree = row[0] if row else s.directory
-        return ProjectContent(spec_for_worktree(s.project_id, worktree)), worktree
+            content, root = ProjectContent(spec_for_worktree("global", s.directory)), "/"
+        else:
+            row = self.db.execute("SELECT worktree FROM project WHERE id=?", (s.project_id,)).fetchone()
+            root = row[0] if row else s.directory
+            content = ProjectContent(spec_for_worktree(s.project_id, root))
+        content.set_revision(self.rng.getrandbits(40) + 1)  # the worktree as it is now, not as generated
+        return content, root
 
     def _model(self, s: SessionRow) -> ModelChoice:
         want = (s.model or {}).get("id")
@@ -3638,6 +3875,7 @@ class StoreMutator:
             project_id = row[0]
         worktree = self.db.execute("SELECT worktree FROM project WHERE id=?", (project_id,)).fetchone()[0]
         content = ProjectContent(spec_for_worktree(project_id, worktree))
+        content.set_revision(self.rng.getrandbits(40) + 1)
         topic = make_topic(content, self.rng, self.uniques, chinese=False, rare_vocab=MUTATION_WORDS)
         if text:
             topic.first_prompt = text

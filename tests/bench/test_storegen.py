@@ -220,6 +220,61 @@ def test_event_data_is_several_times_the_part_data(store: GeneratedStore) -> Non
     assert c["event_chars"] > 3 * c["part_chars"]
 
 
+# varied text ---------------------------------------------------------------------------------------
+
+# edit and write answer with OpenCode's fixed acknowledgement ("Edit applied successfully."); what varies
+# in those calls is the input (oldString/newString, content), so that is what is compared for them
+ACKNOWLEDGED = ("edit", "write")
+
+
+def tool_texts(con: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(tool, what the call produced) for every finished tool part."""
+    out = []
+    for (data,) in con.execute("SELECT data FROM part"):
+        d = json.loads(data)
+        if d.get("type") != "tool" or d["state"].get("status") not in ("completed", "error"):
+            continue
+        state = d["state"]
+        text = json.dumps(state["input"]) if d["tool"] in ACKNOWLEDGED else state.get("output", state.get("error"))
+        out.append((d["tool"], text))
+    return out
+
+
+def repeated_share(texts: list[str]) -> float:
+    """Share of ``texts`` that are identical to another one."""
+    counts = Counter(texts)
+    return sum(n for n in counts.values() if n > 1) / max(1, len(texts))
+
+
+def test_tool_outputs_are_rarely_exact_repeats(db: sqlite3.Connection) -> None:
+    assert repeated_share(["a", "b", "a", "c"]) == 0.5  # the measure sees repeats
+    calls = tool_texts(db)
+    assert len(calls) > 300
+    acknowledgements = [d for (d,) in db.execute('SELECT data FROM part WHERE data LIKE \'%"tool":"edit"%\'')]
+    acks = [json.loads(d)["state"].get("output") for d in acknowledgements if '"status":"completed"' in d]
+    assert repeated_share(acks) > 0.5  # positive control on real rows: OpenCode's fixed edit answer repeats
+    share = repeated_share([text for _, text in calls])
+    assert share < 0.05, f"{share:.1%} of tool outputs are identical to another"
+    for tool in ("read", "bash", "grep"):
+        texts = [text for t, text in calls if t == tool]
+        assert len(texts) > 20 and repeated_share(texts) < 0.05, tool
+
+
+def test_bash_outputs_hold_long_diffs_traces_and_logs(db: sqlite3.Connection) -> None:
+    bash = [json.loads(d)["state"] for (d,) in db.execute('SELECT data FROM part WHERE data LIKE \'%"tool":"bash"%\'')]
+    outputs = [s.get("output", "") for s in bash]
+    diffs = [o for o in outputs if o.startswith("diff --git")]
+    assert diffs and max(o.count("\n@@ ") for o in diffs) >= 3 and max(len(o) for o in diffs) > 3000
+    assert max(o.count("diff --git") for o in diffs) >= 2
+    traces = [o for o in outputs if "Traceback (most recent call last)" in o or "goroutine " in o or "    at " in o]
+    assert traces
+    logs = [s["output"] for s in bash if s["input"]["command"].startswith(("tail", "kubectl", "docker", "journalctl"))]
+    stamps = [re.findall(r"^\d{4}-\d\d-\d\dT[\d:.]+Z", o, re.M) for o in logs]
+    assert logs and all(len(set(x)) > 0.9 * len(x) for x in stamps if x)  # timestamps move on
+    lines = [line for o in outputs for line in o.split("\n") if len(line) > 40]
+    assert repeated_share(lines) < 0.05  # a long output is not a few lines over and over
+
+
 # determinism and manifest ---------------------------------------------------------------------------
 
 

@@ -175,6 +175,16 @@ def scope_clause(scope: str, directory: str, project_root: str | None, alias: st
     return "1"
 
 
+def _session_is(ref: str, s: str, params: list[object]) -> str:
+    """The clause for one session reference (`ID` or `SOURCE::ID`), its parameters added to `params`."""
+    source, native = split_session_ref(ref)
+    if source:
+        params.extend([source, native])
+        return f"({s}.source_id = ? AND {s}.native_id = ?)"
+    params.append(native)
+    return f"{s}.native_id = ?"
+
+
 def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | None = "c") -> tuple[str, list[object]]:
     """SQL WHERE fragment and parameters for `filters`. `chunk_alias=None` when no chunk is joined."""
     filters.validate()
@@ -186,24 +196,8 @@ def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | 
     if filters.scope in ("directory", "project"):
         clauses.append(scope_clause(filters.scope, filters.caller_directory(), filters.project_root, s, params))
     if filters.sessions:
-        ors = []
-        for ref in filters.sessions:
-            source, native = split_session_ref(ref)
-            if source:
-                ors.append(f"({s}.source_id = ? AND {s}.native_id = ?)")
-                params.extend([source, native])
-            else:
-                ors.append(f"{s}.native_id = ?")
-                params.append(native)
-        clauses.append("(" + " OR ".join(ors) + ")")
-    for ref in filters.exclude_sessions:
-        source, native = split_session_ref(ref)
-        if source:
-            clauses.append(f"NOT ({s}.source_id = ? AND {s}.native_id = ?)")
-            params.extend([source, native])
-        else:
-            clauses.append(f"{s}.native_id != ?")
-            params.append(native)
+        clauses.append("(" + " OR ".join(_session_is(ref, s, params) for ref in filters.sessions) + ")")
+    clauses.extend(f"NOT ({_session_is(ref, s, params)})" for ref in filters.exclude_sessions)
     if filters.parent:
         source, native = split_session_ref(filters.parent)
         clauses.append(f"{s}.parent_id = ?" + (f" AND {s}.source_id = ?" if source else ""))

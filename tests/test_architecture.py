@@ -1,4 +1,6 @@
-"""Layer boundaries: the library never imports its surfaces (CLI, MCP), and sources stay adapters."""
+"""Layer boundaries: the library never imports its surfaces (CLI, MCP, integrations, UI), sources stay
+adapters, the surfaces reach the library through app / history / memory, and nothing grows past a size
+a reader can hold (80-line functions, 600-line modules), save the listed exceptions, which may only shrink."""
 
 from __future__ import annotations
 
@@ -7,6 +9,22 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "recollect"
 
+SURFACES = ("recollect.cli", "recollect.mcp", "recollect.integrations", "recollect.ui")
+LIBRARY = (
+    *SURFACES,
+    "recollect.app",
+    "recollect.history",
+    "recollect.memory",
+    "recollect.extract",
+    "recollect.search",
+    "recollect.index",
+    "recollect.sources",
+    "recollect.embed",
+    "recollect.text",
+    "recollect.model",
+    "recollect.cases",
+)
+
 FORBIDDEN = {
     "sources": ("recollect.cli", "recollect.mcp", "recollect.index", "recollect.search", "recollect.history"),
     "index": ("recollect.cli", "recollect.mcp", "recollect.search", "recollect.history"),
@@ -14,7 +32,37 @@ FORBIDDEN = {
     "text": ("recollect.cli", "recollect.mcp", "recollect.index", "recollect.search", "recollect.sources"),
     "memory": ("recollect.cli", "recollect.mcp"),
     "embed": ("recollect.cli", "recollect.mcp"),
+    "extract": SURFACES,
+    "integrations": ("recollect.cli", "recollect.mcp", "recollect.ui"),
 }
+SURFACE_NAMES = ("cli", "mcp", "integrations", "ui")
+
+# Single-module layers.
+FORBIDDEN_FOR_MODULE = {
+    "history.py": SURFACES,
+    "app.py": (*SURFACES, "recollect.history", "recollect.memory", "recollect.extract"),
+    # the foundations every layer may import: they import only each other
+    "config.py": LIBRARY,
+    "errors.py": (*LIBRARY, "recollect.config", "recollect.times"),
+    "times.py": (*LIBRARY, "recollect.config"),
+    "jsonish.py": (*LIBRARY, "recollect.config", "recollect.times"),
+}
+
+# What a surface may import: the surfaces' own packages, the three entry points and the foundations.
+SURFACE_MAY_IMPORT = (
+    "recollect.cli",
+    "recollect.mcp",
+    "recollect.integrations",
+    "recollect.ui",
+    "recollect.app",
+    "recollect.history",
+    "recollect.memory",
+    "recollect.extract",
+    "recollect.cases",  # relevance on the user's own index: an entry point like history
+    "recollect.config",
+    "recollect.errors",
+    "recollect.times",
+)
 
 
 def imports_of(path: Path) -> set[str]:
@@ -40,3 +88,126 @@ def test_lower_layers_do_not_import_higher_ones() -> None:
 def test_cli_does_not_touch_sqlite_directly() -> None:
     for path in (SRC / "cli").rglob("*.py"):
         assert "sqlite3" not in imports_of(path), f"{path.name} talks to SQLite; call the library instead"
+
+
+def recollect_imports(path: Path) -> set[str]:
+    """The recollect modules `path` imports, with `from recollect import history` read as recollect.history."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names if alias.name.startswith("recollect"))
+        elif isinstance(node, ast.ImportFrom) and node.module == "recollect":
+            names.update(
+                f"recollect.{alias.name}"
+                for alias in node.names
+                if (SRC / alias.name).is_dir() or (SRC / f"{alias.name}.py").is_file()  # a module, not __version__
+            )
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("recollect."):
+            names.add(node.module)
+    return names
+
+
+def test_single_module_layers_do_not_import_higher_ones() -> None:
+    assert "recollect.config" in recollect_imports(SRC / "history.py")  # positive control: the walk sees imports
+    problems = [
+        f"{module} imports {name}"
+        for module, forbidden in FORBIDDEN_FOR_MODULE.items()
+        for name in recollect_imports(SRC / module)
+        if name.startswith(forbidden)
+    ]
+    assert not problems, problems
+
+
+# Surface modules that still reach below app / history / memory, and what they reach. The list may
+# only shrink: when a module stops needing an entry, the test says to delete it.
+SURFACE_EXCEPTIONS: dict[str, tuple[str, ...]] = {
+    "cli/demo.py": ("recollect.sources",),
+    "cli/history.py": ("recollect.search",),
+    "mcp/base.py": ("recollect.search",),
+    "mcp/history_tools.py": (
+        "recollect.search",
+        "recollect.text",
+    ),
+    "mcp/server.py": ("recollect.text",),
+    "integrations/autorecall.py": (
+        "recollect.search",
+        "recollect.text",
+    ),
+    "integrations/hookd.py": ("recollect.search",),
+    "integrations/hooks.py": (
+        "recollect.index",
+        "recollect.search",
+        "recollect.text",
+    ),
+    "integrations/opencode.py": ("recollect.text",),
+    "ui/pages.py": ("recollect.search",),
+}
+
+
+def surface_violations() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for surface in SURFACE_NAMES:
+        for path in sorted((SRC / surface).rglob("*.py")):
+            below = {
+                ".".join(name.split(".")[:2])
+                for name in recollect_imports(path)
+                if not name.startswith(SURFACE_MAY_IMPORT)
+            }
+            if below:
+                found[str(path.relative_to(SRC))] = below
+    return found
+
+
+def test_surfaces_reach_the_library_through_app_history_and_memory() -> None:
+    found = surface_violations()
+    new = {m: sorted(b - set(SURFACE_EXCEPTIONS.get(m, ()))) for m, b in found.items()}
+    new = {m: b for m, b in new.items() if b}
+    assert not new, f"surfaces importing below app/history/memory (go through them instead): {new}"
+    stale = {m: sorted(set(allowed) - found.get(m, set())) for m, allowed in SURFACE_EXCEPTIONS.items()}
+    stale = {m: b for m, b in stale.items() if b}
+    assert not stale, f"no longer needed; delete from SURFACE_EXCEPTIONS: {stale}"
+
+
+MAX_FUNCTION_LINES = 80
+MAX_MODULE_LINES = 600
+# Over the limits today, by name; the lists may only shrink (split one, then delete its entry).
+LONG_FUNCTIONS: set[str] = {
+    "index/sync.py::_sync",
+    "integrations/autorecall.py::candidates",
+    "integrations/opencode.py::install",
+    "search/deep.py::deep_search",
+    "search/read.py::window",
+    "sources/opencode.py::_read_db_batch",
+}
+LONG_MODULES: set[str] = {
+    "history.py",
+    "integrations/opencode.py",
+    "sources/claude_code.py",
+    "sources/codex.py",
+}
+
+
+def sizes(max_function: int = MAX_FUNCTION_LINES, max_module: int = MAX_MODULE_LINES) -> tuple[set[str], set[str]]:
+    functions, modules = set(), set()
+    for path in sorted(SRC.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        where = str(path.relative_to(SRC))
+        if text.count("\n") > max_module:
+            modules.add(where)
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                assert node.end_lineno is not None
+                if node.end_lineno - node.lineno + 1 > max_function:
+                    functions.add(f"{where}::{node.name}")
+    return functions, modules
+
+
+def test_no_function_or_module_grows_past_its_limit() -> None:
+    tiny_functions, tiny_modules = sizes(max_function=1, max_module=1)
+    assert "history.py::search" in tiny_functions and "history.py" in tiny_modules  # positive control
+    functions, modules = sizes()
+    too_long, too_big = sorted(functions - LONG_FUNCTIONS), sorted(modules - LONG_MODULES)
+    assert not too_long, f"over {MAX_FUNCTION_LINES} lines; split: {too_long}"
+    assert not too_big, f"over {MAX_MODULE_LINES} lines; split: {too_big}"
+    fixed = sorted((LONG_FUNCTIONS - functions) | (LONG_MODULES - modules))
+    assert not fixed, f"within the limits now; delete from LONG_FUNCTIONS / LONG_MODULES: {fixed}"

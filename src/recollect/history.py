@@ -649,21 +649,3 @@ def activity(filters: Filters | None = None, *, config: Config | None = None, li
         entry.per_day[day] = count
     ranked = sorted(projects.values(), key=lambda p: (-p.sessions, p.project))
     return ranked[:limit]
-
-
-def meaning_status(config: Config | None = None) -> dict[str, Any]:
-    """Whether search by meaning can run, and with what: `{"on": bool, "detail": str, ...}`. Never raises."""
-    config = config or load_config()
-    try:
-        from recollect.embed import describe  # type: ignore[attr-defined]
-
-        info: dict[str, Any] = dict(describe(vectors.model_cache_dir(config)))
-        cards = vectors.card_encoder_for(config) if info.get("installed") else None
-    except ImportError:
-        return {"on": False, "detail": "the embedding layer is not installed"}
-    except Exception as exc:  # a report, never a crash
-        return {"on": False, "detail": f"unavailable ({exc})"}
-    on = bool(info.get("installed")) or cards is not None
-    info.update(on=on, card_encoder=cards.model_id if cards is not None else "")
-    info.setdefault("detail", "on" if on else "off")
-    return info

@@ -159,6 +159,7 @@ def test_token_host_origin_and_csrf_are_required(world: World) -> None:
     assert status == 200  # positive control
     assert _request(world, "GET", "/search", headers={"Host": host})[0] == 403
     assert _request(world, "GET", "/search?token=wrong", headers={"Host": host})[0] == 403
+    assert _request(world, "GET", "/search?token=%C3%A9t%C3%A9", headers={"Host": host})[0] == 403  # not a 500
     assert _request(world, "GET", "/static/ui.css", headers={"Host": host})[0] == 403
     # DNS rebinding: the right token, but a page served under another name.
     assert _request(world, "GET", f"/search?token={world.token}", headers={"Host": "evil.example:80"})[0] == 403
@@ -199,3 +200,13 @@ def test_memory_search_shows_why_each_memory_matched(world: World) -> None:
     query = urllib.parse.urlencode({"q": "kubernetes helm", "kind": "memory", "token": world.token})
     status, body = _request(world, "GET", f"/search?{query}", headers={"Host": host})
     assert status == 200 and "No memory matches." in body and "staging db port" not in body
+
+
+def test_a_correction_is_shown_and_exact_turns_it_off(world: World) -> None:
+    host = urllib.parse.urlsplit(world.base).netloc
+    fuzzy = urllib.parse.urlencode({"q": "staginng postgres", "token": world.token})
+    status, body = _request(world, "GET", f"/search?{fuzzy}", headers={"Host": host})
+    assert status == 200 and 'id="corrections"' in body and "also searched" in body
+    exact = urllib.parse.urlencode({"q": "staginng postgres", "exact": "1", "token": world.token})
+    status, body = _request(world, "GET", f"/search?{exact}", headers={"Host": host})
+    assert status == 200 and "also searched" not in body

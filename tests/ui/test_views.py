@@ -44,3 +44,17 @@ def test_activity_counts_sessions_per_project_and_day(indexed: tuple[Path, Path]
     svg = activity_svg({"2026-11-01": 2, "2026-11-03": 1}, days=5, label="a <b> project")
     assert svg.count("<rect") == 2 and "max 2/day" in svg and "a &lt;b&gt; project" in svg
     assert "style=" not in svg  # the page's CSP allows no inline style
+
+
+def test_the_pages_filters_are_the_clis(tmp_path: Path) -> None:
+    from starlette.datastructures import QueryParams
+
+    from recollect.config import load_config
+    from recollect.times import parse_when
+    from recollect.ui.pages import Site
+
+    site = Site(load_config(), "t", 1, tmp_path)
+    filters = site.filters_from(QueryParams("scope=project&until=2026-11-10&since=2026-11-01&role=user&tool="))
+    assert filters.scope == "project" and filters.roles == ["user"] and filters.tools == []
+    assert filters.until == parse_when("2026-11-10", end=True)  # a bare date's end, as on the CLI
+    assert filters.until is not None and filters.since == parse_when("2026-11-01") and filters.until > filters.since

@@ -47,6 +47,10 @@ class Guard:
         self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
         self.origins = {f"http://{host}" for host in self.hosts}
 
+    def _matches(self, value: str) -> bool:
+        # compare_digest refuses non-ASCII str: compare bytes, so any header or query value is just "no".
+        return hmac.compare_digest(value.encode("utf-8", "surrogateescape"), self.token.encode())
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -80,7 +84,7 @@ class Guard:
 
     def _token_in_query(self, scope: Scope) -> bool:
         values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [])
-        return any(hmac.compare_digest(v, self.token) for v in values)
+        return any(self._matches(v) for v in values)
 
     def _token_in_cookie(self, headers: dict[str, str]) -> bool:
         jar: SimpleCookie = SimpleCookie()
@@ -89,7 +93,7 @@ class Guard:
         except Exception:  # a malformed Cookie header is simply no token
             return False
         morsel = jar.get(self.cookie)
-        return morsel is not None and hmac.compare_digest(morsel.value, self.token)
+        return morsel is not None and self._matches(morsel.value)
 
 
 async def _plain(send: Send, status: int, text: str) -> None:

@@ -26,6 +26,7 @@ from recollect import history
 from recollect import memory as mem
 from recollect.config import Config, load_config
 from recollect.errors import RecollectError
+from recollect.search.filters import FILTER_SPEC, filter_values
 from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters
 from recollect.ui.chart import activity_svg
 from recollect.ui.guard import Guard, csrf_token
@@ -35,12 +36,6 @@ log = logging.getLogger("recollect.ui")
 
 # The page's own refusals (a wrong CSRF token, a project the history does not know) are
 # PermissionError; everything the core refuses is a RecollectError. Both become a page that says why.
-
-
-def _time_ms(text: str) -> int | None:
-    from recollect.times import parse_when
-
-    return parse_when(text) if text.strip() else None
 
 
 class Site:
@@ -71,7 +66,7 @@ class Site:
     async def form(self, request: Request) -> FormData:
         """The POSTed form, after the CSRF check (the Guard has already checked Origin and token)."""
         form = await request.form()
-        if not hmac.compare_digest(str(form.get("csrf", "")), self.csrf):
+        if not hmac.compare_digest(str(form.get("csrf", "")).encode("utf-8", "surrogateescape"), self.csrf.encode()):
             raise PermissionError("the form's CSRF token is missing or wrong: reload the page and try again")
         return form
 
@@ -87,17 +82,16 @@ class Site:
     # --- pages ---------------------------------------------------------------------------------
 
     def filters_from(self, q: QueryParams) -> Filters:
-        scope = q.get("scope", "all") or "all"
-        return Filters(
-            scope=scope,
-            directory=q.get("directory") or None,
-            since=_time_ms(q.get("since", "")),
-            until=_time_ms(q.get("until", "")),
-            roles=[v for v in q.getlist("role") if v],
-            classes=[v for v in q.getlist("class") if v],
-            tools=[v for v in q.getlist("tool") if v],
-            authors=[v for v in q.getlist("author") if v],
-        )
+        """The form's filters, through the same table (FILTER_SPEC) as the CLI options and MCP parameters."""
+        values: dict[str, Any] = {}
+        for spec in FILTER_SPEC:
+            if spec.kind == "string_list":
+                listed = [v for v in q.getlist(spec.name) if v]
+                if listed:
+                    values[spec.name] = listed
+            elif q.get(spec.name):
+                values[spec.name] = q[spec.name] if spec.kind == "string" else q[spec.name] in ("1", "on", "true")
+        return Filters(**filter_values(values))
 
     def search(self, request: Request) -> Response:
         q = request.query_params
@@ -119,7 +113,7 @@ class Site:
                 context["memories"] = mem.recall(self.space(q.get("project", "")), query, record_hits=False)
             else:
                 context["result"] = history.search(
-                    query, self.filters_from(q), limit=int(q.get("limit", "20") or 20), config=self.config
+                    query, self.filters_from(q), limit=20, config=self.config, exact=bool(q.get("exact"))
                 )
         return self.render("search.html", **context)
 
@@ -224,7 +218,7 @@ class Site:
 
     def health(self, request: Request) -> Response:
         diagnosis = history.doctor(self.config)
-        return self.render("health.html", d=diagnosis, meaning=history.meaning_status(self.config))
+        return self.render("health.html", d=diagnosis, meaning=diagnosis.semantic)
 
 
 def _guarded(site: Site, handler: Callable[[Request], Any]) -> Callable[[Request], Any]:

@@ -5,9 +5,12 @@
 For each size it generates (or reuses) a store with bench/storegen.py, then measures in a fresh
 process: cold index (sessions/s, wall and CPU), a sync with nothing changed, a sync after one
 session changed, in-process query latency p50/p95 over a mixed query set, peak memory of the
-indexing process, and the sidecar's size against the store's. The baseline measured in the same
-run is the time to merely read every session from the store (no index work), so the index cost
-can be stated as a ratio of it.
+indexing process, the sidecar's size against the store's, and how many embeddable chunks share a
+vector (a generator that repeats text flatters the sidecar and the embedding time). The baseline
+measured in the same run is the time to merely read every session from the store (no index work),
+so the index cost can be stated as a ratio of it. Last, one-shot ``recollect search --no-sync``
+processes (hybrid, as a user runs them) against the CLI's own import time, wall and CPU, in the same
+run. CPU times are printed because a shared machine's load inflates wall times.
 """
 
 from __future__ import annotations
@@ -65,6 +68,37 @@ print(json.dumps({"wall": time.perf_counter() - t, "cpu": time.process_time() - 
 """
 
 
+def _timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one child process."""
+    t, before = time.perf_counter(), os.times()
+    subprocess.run(args, env=env, capture_output=True, check=True, timeout=600)
+    after = os.times()
+    return time.perf_counter() - t, (after.children_user - before.children_user) + (
+        after.children_system - before.children_system
+    )
+
+
+def one_shot(queries: list[str], env: dict[str, str], repeat: int = 1) -> dict[str, float]:
+    """p50 of one-shot `recollect search --no-sync` processes against `import recollect.cli`."""
+    env = {k: v for k, v in env.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode cached, as installed
+    imp = [sys.executable, "-c", "import recollect.cli"]
+    _timed(imp, env)
+    cmd = [sys.executable, "-m", "recollect.cli", "search"]
+    searches = [_timed([*cmd, q, "--no-sync"], env) for _ in range(repeat) for q in queries]
+    imports = [_timed(imp, env) for _ in range(7)]
+    sw, sc = statistics.median(x[0] for x in searches), statistics.median(x[1] for x in searches)
+    iw, ic = statistics.median(x[0] for x in imports), statistics.median(x[1] for x in imports)
+    return {
+        "one_shot_n": len(searches),
+        "one_shot_search_p50_ms": round(sw * 1000, 1),
+        "one_shot_search_cpu_p50_ms": round(sc * 1000, 1),
+        "cli_import_p50_ms": round(iw * 1000, 1),
+        "cli_import_cpu_p50_ms": round(ic * 1000, 1),
+        "one_shot_vs_import": round(sw / iw, 1),
+        "one_shot_vs_import_cpu": round(sc / ic, 1),
+    }
+
+
 def queries_for(manifest: dict, rng: random.Random, n: int = 60) -> list[str]:
     sessions = list(manifest["sessions"].values())
     rng.shuffle(sessions)
@@ -106,6 +140,7 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
         "RECOLLECT_SOURCES": "opencode",
         "PYTHONPATH": str(REPO / "src"),
     }
+    load_at_start = [round(x, 2) for x in os.getloadavg()]
     baseline = _child(READ_ONLY, env)
     cold = _child(COLD, env)
     os.environ.update({k: env[k] for k in ("RECOLLECT_HOME", "OPENCODE_DB", "RECOLLECT_SOURCES")})
@@ -121,9 +156,9 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
     t = time.perf_counter()
     history.refresh(conn, config, max_age=0)
     first_sync = time.perf_counter() - t
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     history.refresh(conn, config, max_age=0)
-    unchanged = time.perf_counter() - t
+    unchanged, unchanged_cpu = time.perf_counter() - t, time.process_time() - c
     victim = next(iter(manifest["sessions"]))
     mutator = StoreMutator(store)
     mutator.append_turn(victim, "one more question about this")
@@ -144,6 +179,12 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
         search(conn, q, embedder=embedder, card_encoder=cards)
         latencies.append((time.perf_counter() - t) * 1000)
     latencies.sort()
+    chunks, embeddable, distinct = conn.execute(
+        "SELECT count(*), count(hash), count(DISTINCT hash) FROM chunk"
+    ).fetchone()
+    vector_rows = conn.execute("SELECT count(*) FROM vector").fetchone()[0]
+    conn.close()
+    shots = one_shot([q for q in queries if q][:: max(1, len(queries) // 12)][:12], env)
     store_bytes = sum(p.stat().st_size for p in store.parent.glob(store.name + "*") if not p.name.endswith(".json"))
     # The database, its WAL and the vector matrices kept beside it (index.db.vectors/).
     index_bytes = sum(
@@ -161,10 +202,12 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
         "cold_index_s": round(cold["wall"], 2),
         "cold_index_cpu_s": round(cold["cpu"], 2),
         "sessions_per_s": round(size / cold["wall"], 1),
+        "sessions_per_cpu_s": round(size / cold["cpu"], 1),
         "cold_vs_read_only": round(cold["wall"] / baseline["wall"], 2),
         "peak_rss_mb": round(cold["maxrss_kb"] / 1024, 1),
         "first_sync_of_process_s": round(first_sync, 3),
         "sync_unchanged_s": round(unchanged, 3),
+        "sync_unchanged_cpu_s": round(unchanged_cpu, 3),
         "sync_one_changed_s": round(one_changed, 3),
         "one_changed_updated": one.sources[0].updated,
         "queries": len(latencies),
@@ -173,7 +216,13 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
         "store_mb": round(store_bytes / 1e6, 1),
         "index_mb": round(index_bytes / 1e6, 1),
         "index_vs_store": round(index_bytes / store_bytes, 3),
-        "machine_load_1m": round(os.getloadavg()[0], 2),
+        "chunks": chunks,
+        "embeddable_chunks": embeddable,
+        "distinct_embeddable_texts": distinct,
+        "vector_rows": vector_rows,
+        **shots,
+        "load_avg_at_start": load_at_start,
+        "load_avg_at_end": [round(x, 2) for x in os.getloadavg()],
         "cpu_count": os.cpu_count(),
         "maxrss_self_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }

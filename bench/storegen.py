@@ -2175,12 +2175,12 @@ KINDS = ("bugfix", "bugfix", "bugfix", "feature", "feature", "refactor", "perf",
 EN_FOLLOWUPS = (
     "that fixed it, but now {test2} fails. can you look?",
     "can you also add a test for the {case} case?",
-    "run the full test suite please",
+    "run the full test suite please, {noun2} too",
     "looks good. do the same for {noun2}",
     "don't change the public signature of {fn}, callers depend on it",
     "please revert the change to {file2}, that wasn't needed",
     "why did you choose {fn} instead of {fn2} there?",
-    "commit this with a good message",
+    "commit this with a good message that mentions {fn}",
     "the CI log says `{error}` — same root cause?",
     "add a short note to the docs about {feature}",
     "now clean up the {noun} module a bit, there is dead code in {file2}",
@@ -2201,19 +2201,21 @@ ZH_FOLLOWUPS = (
 EN_PRE = {
     "read": (
         "Let me look at how `{fn}` handles this.",
-        "Let me check the test file as well.",
+        "Let me check `{test_file}` as well, especially `{test}`.",
         "I'll read `{file}` first.",
+        "`{fn2}` is the next suspect; reading `{file2}`.",
     ),
     "grep": ("I'll start by finding where `{fn}` is called.", "Let me search for other uses of `{Cls}`."),
     "glob": ("Let me see which files belong to the {noun} module.",),
     "bash": (
-        "Let me run the tests to see the failure.",
-        "I'll verify the change with the test suite.",
-        "Checking the git state before going further.",
+        "Let me run `{test}` to see the failure.",
+        "I'll verify the change to `{fn}` with the {noun} tests.",
+        "Checking the git state of `{file2}` before going further.",
+        "The logs should show whether `{fn2}` hits the {case} path; let me look.",
     ),
     "edit": ("Now I'll apply the fix in `{file}`.", "I'll make `{fn}` handle the {case} case."),
-    "write": ("I'll add a dedicated test file for this.",),
-    "todowrite": ("Let me plan this out.",),
+    "write": ("I'll add a dedicated test file for the {case} case.", "A new test file for `{fn2}` and {feature}."),
+    "todowrite": ("Let me plan this out: `{fn}` first, then {noun2}.", "A plan for {feature} in {noun}."),
     "task": ("I'll ask a subagent to map the call sites while I keep going.",),
 }
 ZH_PRE = {
@@ -2233,8 +2235,8 @@ REASONING = (
     "does something similar, so I can follow it and add a test next to {test}.",
     "Tests in {test_file} exercise {fn} with a fixture. If I change the signature, {fn2} callers "
     "break. Better to add a keyword argument with a default.",
-    "Output is long; the relevant part is the traceback at the end. The error mentions {field}. "
-    "Let me grep for where {field} is assigned.",
+    "Output is long; the relevant part is the traceback at the end, through {fn2}. The error mentions "
+    "{field}. Let me grep for where {field} is assigned in {file2}.",
     "I need to verify that nothing else depends on the old behaviour of {fn}. A grep for {Cls} "
     "should show all call sites.",
 )

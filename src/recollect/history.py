@@ -22,6 +22,8 @@ from recollect.index import store, vectors
 from recollect.index.cardsummary import apply_summaries
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
+from recollect.search.ceiling import Ceiling
+from recollect.search.ceiling import from_config as ceiling_from_config
 from recollect.search.deep import deep_search
 from recollect.search.rank import SearchResult, make_cursor
 from recollect.search.rank import search as rank_search
@@ -446,19 +448,31 @@ class HiddenInfo:
         return self.__dict__.copy()
 
 
-def hidden_sessions(config: Config | None = None) -> list[HiddenInfo]:
-    """The hidden sessions, newest hide first, with their title and directory where the index has them."""
+def hidden_sessions(config: Config | None = None, *, ceiling: Ceiling | None = None) -> list[HiddenInfo]:
+    """The hidden sessions, newest hide first, with their title and directory where the index has them.
+
+    Under a bounded scope ceiling (default: the config's `[scope] ceiling`, anchored here) only the
+    hidden sessions inside it are listed: a title or directory from beyond it is never shown, and a
+    session the index no longer holds cannot be placed, so it is left out too."""
     config = config or load_config()
+    ceiling = ceiling if ceiling is not None else ceiling_from_config(config)
     entries = sorted(hiding.read_hidden(config.paths.data_dir).values(), key=lambda h: h.at, reverse=True)
     known: dict[tuple[str, str], tuple[str, str]] = {}
     if entries and config.index_path.exists():
         with open_index(config, readonly=True) as conn:
+            bound = ceiling.resolved(conn)
+            params: list[object] = []
+            inside = bound.clause("s", params)
             for h in entries:
                 row = conn.execute(
-                    "SELECT title, first_human, directory FROM session WHERE source_id = ? AND native_id = ?", h.key
+                    "SELECT title, first_human, directory FROM session s WHERE source_id = ? AND native_id = ? "
+                    f"AND {inside}",
+                    [*h.key, *params],
                 ).fetchone()
                 if row:
                     known[h.key] = ((row[0] or row[1] or "")[:80], row[2] or "")
+    if not ceiling.unbounded:
+        entries = [h for h in entries if h.key in known]
     return [HiddenInfo(h.session, h.at, h.by, h.why, *known.get(h.key, ("", ""))) for h in entries]
 
 

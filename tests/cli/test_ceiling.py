@@ -82,3 +82,15 @@ def test_save(two: TwoProjects, isolated_home: Path, tmp_path: Path) -> None:
     assert ALPHA_WORD in (tmp_path / "own.chatml").read_text()
     refused(*run("read", two.cursor(two.beta_session), "--save", str(tmp_path / "foreign.chatml")), config)
     assert not (tmp_path / "foreign.chatml").exists()
+
+
+def test_hidden_sessions_list_only_those_inside_the_ceiling(two: TwoProjects, isolated_home: Path) -> None:
+    for session in (two.alpha_session, two.beta_session):
+        assert run("hide", session, "--why", "test")[0] == 0
+    code, out = run("sessions", "--hidden", "--json")  # positive control: no ceiling, both listed
+    listed = {h["session"] for h in json.loads(out)["hidden"]}
+    assert code == 0 and listed == {two.cursor(two.alpha_session), two.cursor(two.beta_session)}
+    write_config(isolated_home, '[scope]\nceiling = "project"\n')
+    code, out = run("sessions", "--hidden", "--json")
+    assert code == 0 and {h["session"] for h in json.loads(out)["hidden"]} == {two.cursor(two.alpha_session)}
+    assert str(two.beta) not in out

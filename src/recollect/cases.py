@@ -23,13 +23,14 @@ from typing import Any
 
 from recollect import history
 from recollect.config import Config
+from recollect.errors import RecollectError
 from recollect.search.scope import SCOPES, Filters
 
 KS = (1, 5, 10)
 LIMIT = 20
 
 
-class CasesError(Exception):
+class CasesError(RecollectError):
     """The cases file cannot be used; the message names the line and the fix."""
 
 

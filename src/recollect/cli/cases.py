@@ -8,7 +8,6 @@ from typing import Any
 import click
 from rich.table import Table
 
-from recollect.cli.history import guarded
 from recollect.cli.output import console, fail, print_json
 
 
@@ -36,8 +35,12 @@ def print_cases(report: dict[str, Any]) -> None:
 def run_cases_cmd(cases: Path, as_json: bool) -> None:
     from recollect.cases import CasesError, load_cases, run_cases
     from recollect.config import load_config
+    from recollect.errors import RecollectError
 
-    config = guarded(load_config)
+    try:  # also run outside the recollect group (python -m bench.eval --cases), so handled here
+        config = load_config()
+    except RecollectError as exc:
+        fail(str(exc))
     if not config.index_path.exists():
         fail("no index yet: run 'recollect index' first, then 'recollect eval --cases FILE'")
     try:

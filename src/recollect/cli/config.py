@@ -6,7 +6,6 @@ import json
 
 import click
 
-from recollect.cli.history import guarded
 from recollect.cli.output import print_json
 
 
@@ -20,7 +19,7 @@ def init_cmd() -> None:
     """Write config.toml with every option commented at its default (never over an existing file)."""
     from recollect import configfile
 
-    path = guarded(lambda: configfile.write_config(only_if_missing=False))
+    path = configfile.write_config(only_if_missing=False)
     click.echo(f"wrote {path}; every option is there at its default, commented out")
 
 
@@ -31,8 +30,8 @@ def show_cmd(as_json: bool) -> None:
     from recollect import configfile
     from recollect.config import load_config
 
-    cfg = guarded(load_config)
-    settings = guarded(lambda: configfile.in_force(cfg))
+    cfg = load_config()
+    settings = configfile.in_force(cfg)
     if as_json:
         print_json({"config_file": str(cfg.paths.config_file), "settings": [s.to_dict() for s in settings]})
         return

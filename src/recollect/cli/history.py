@@ -13,24 +13,14 @@ import click
 from rich.markup import escape
 
 from recollect import history
-from recollect.cli.output import console, fail, is_terminal, print_json
+from recollect.cli.output import console, is_terminal, print_json
 from recollect.config import load_config
-from recollect.errors import RecollectError
 from recollect.search.ceiling import from_config
 from recollect.search.filters import FILTER_SPEC, filter_values
 from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
 from recollect.search.scope import Filters
 
 T = TypeVar("T")
-
-
-def guarded(fn: Callable[[], T]) -> T:
-    """Run library code; a `RecollectError` becomes a one-line message and exit code 1."""
-    try:
-        return fn()
-    except RecollectError as exc:
-        fail(str(exc))
-    raise AssertionError("unreachable")
 
 
 def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -94,7 +84,7 @@ def first_use_config(*, quiet: bool = False) -> None:
     `quiet` when the output is JSON for a script."""
     from recollect import configfile
 
-    written = guarded(lambda: configfile.write_config(only_if_missing=True))
+    written = configfile.write_config(only_if_missing=True)
     if written is not None and not quiet:
         click.echo(f"wrote {written} with every option at its default ('recollect config show')", err=True)
 
@@ -106,7 +96,7 @@ def index_cmd(wait: bool, as_json: bool) -> None:
     """Read every session store (read-only) and bring the index up to date."""
     first_use_config(quiet=as_json)
     with progress_bar() as progress:
-        report = guarded(lambda: history.index(progress=progress, wait=wait))
+        report = history.index(progress=progress, wait=wait)
     if as_json:
         print_json({"summary": report.summary(), **asdict(report)})
     else:
@@ -153,25 +143,23 @@ def search_cmd(
 ) -> None:
     """Search past sessions. QUERY can be words, an identifier, a file path, an error message, or Chinese."""
     text = " ".join(query)
-    filters = guarded(lambda: build_filters(**kw))
-    config = guarded(load_config)
+    filters = build_filters(**kw)
+    config = load_config()
     if not no_sync and not ephemeral and not config.index_path.exists():
         # The very first search builds the whole index: say so and show progress, rather than sit silent.
         click.echo("Building the index for the first time (read-only; later searches are quick)…", err=True)
         with progress_bar() as progress:
-            report = guarded(lambda: history.index(config, progress=progress))
+            report = history.index(config, progress=progress)
         click.echo(report.summary(), err=True)
-    result = guarded(
-        lambda: history.search(
-            text,
-            filters,
-            limit=limit,
-            config=config,
-            sync_first=not no_sync,
-            deep=deep,
-            ephemeral=ephemeral,
-            exact=exact,
-        )
+    result = history.search(
+        text,
+        filters,
+        limit=limit,
+        config=config,
+        sync_first=not no_sync,
+        deep=deep,
+        ephemeral=ephemeral,
+        exact=exact,
     )
     if as_json:
         print_json(result.to_dict())
@@ -247,16 +235,16 @@ def read_cmd(
     **kw: Any,
 ) -> None:
     """Read a bounded window of the real transcript around CURSOR (from a search hit, or a session id)."""
-    filters = guarded(lambda: build_filters(**kw))
+    filters = build_filters(**kw)
     if save is not None:
-        saved = guarded(lambda: history.save_transcript(cursor, save, filters))
+        saved = history.save_transcript(cursor, save, filters)
         if fmt == "json":
             print_json(saved.to_dict())
         else:
             click.echo(f"saved {saved.messages} messages ({saved.bytes} bytes) to {saved.path}")
         return
     chars = budget or (WHOLE_BUDGET if whole else DEFAULT_BUDGET)
-    w = guarded(lambda: history.read(cursor, filters, before=before, after=after, budget=chars, mode=mode, whole=whole))
+    w = history.read(cursor, filters, before=before, after=after, budget=chars, mode=mode, whole=whole)
     if fmt == "json":
         print_json(w.to_dict())
     elif fmt == "chatml":
@@ -282,9 +270,9 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
     if hidden:
         _print_hidden(as_json)
         return
-    filters = guarded(lambda: build_filters(**kw))
+    filters = build_filters(**kw)
     filters.parent = parent
-    rows = guarded(lambda: history.sessions(filters, limit=limit, offset=offset))
+    rows = history.sessions(filters, limit=limit, offset=offset)
     if as_json:
         print_json({"sessions": [r.to_dict() for r in rows]})
         return
@@ -313,7 +301,7 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
 
 
 def _print_hidden(as_json: bool) -> None:
-    entries = guarded(lambda: history.hidden_sessions())
+    entries = history.hidden_sessions()
     if as_json:
         print_json({"hidden": [e.to_dict() for e in entries]})
         return
@@ -338,7 +326,7 @@ def hide_cmd(session: str, why: str, as_json: bool) -> None:
     The session is not deleted and its store is not touched: the hide is kept outside the index, so it
     survives re-indexing. 'recollect unhide SESSION' brings it back.
     """
-    entry = guarded(lambda: history.hide_session(session, why=why))
+    entry = history.hide_session(session, why=why)
     if as_json:
         print_json(entry.to_dict())
     else:
@@ -350,7 +338,7 @@ def hide_cmd(session: str, why: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def unhide_cmd(session: str, as_json: bool) -> None:
     """Show a session hidden with 'recollect hide' again."""
-    entry = guarded(lambda: history.unhide_session(session))
+    entry = history.unhide_session(session)
     if as_json:
         print_json(entry.to_dict())
     else:
@@ -361,7 +349,7 @@ def unhide_cmd(session: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def doctor_cmd(as_json: bool) -> None:
     """Say what recollect found (config, index, sources) and what is wrong. Changes nothing."""
-    d = guarded(lambda: history.doctor())
+    d = history.doctor()
     if as_json:
         print_json(asdict(d))
     else:

@@ -246,7 +246,7 @@ def family(conn: sqlite3.Connection, sessions: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _idf(n: int, df: int) -> float:
+def _idf(n: float, df: float) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
@@ -358,8 +358,15 @@ def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int
     weights: list[float] = []
     for i, unit in enumerate(units):
         if exact:
+            n = max(total, MIN_STATS_SESSIONS)
             df = sum(1 for factors in found.values() if factors[i])
-            idf = _idf(max(total, df, MIN_STATS_SESSIONS), df)
+            if not df:
+                # In no candidate, but maybe common elsewhere ("something", "else"): weigh it by how often
+                # the index holds it, not as if it were the rarest word there is.
+                share = max((known[t] for t in unit.terms), default=0) / chunks_total
+                idf = _idf(n, min(n, share * n))
+            else:
+                idf = _idf(max(n, df), df)
         else:
             df = max((known[t] for t in unit.terms), default=0)
             idf = _idf(chunks_total, df)

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 from rich.markup import escape
@@ -19,8 +19,6 @@ from recollect.search.ceiling import from_config
 from recollect.search.filters import FILTER_SPEC, filter_values
 from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
 from recollect.search.scope import Filters
-
-T = TypeVar("T")
 
 
 def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -26,6 +26,15 @@ def parse_when(value: str | None, *, end: bool = False) -> int | None:
     """'2026-10-01', '2026-10-01T12:00', '7d', '12h', '2w' (ago) -> epoch ms (UTC)."""
     if value is None or value == "":
         return None
+    try:
+        return _parse_when(value, end=end)
+    except (OverflowError, OSError):  # an age or a date past what a calendar can hold
+        raise FilterError(
+            f"the time {value[:40]!r} is out of range; use a date between 1970 and 9999, or an age like 7d / 2w / 5y"
+        ) from None
+
+
+def _parse_when(value: str, *, end: bool) -> int | None:
     value = value.strip()
     match = _RELATIVE.match(value)
     if match:
@@ -48,6 +57,8 @@ def parse_when(value: str | None, *, end: bool = False) -> int | None:
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     if end and len(value) == 10:  # a bare date as an upper bound means the end of that day
+        if parsed.date() == datetime.max.date():
+            return int(datetime.max.replace(tzinfo=UTC).timestamp() * 1000)  # the last day there is
         parsed += timedelta(days=1)
         return int(parsed.timestamp() * 1000) - 1
     return int(parsed.timestamp() * 1000)

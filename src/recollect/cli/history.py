@@ -20,6 +20,23 @@ from recollect.search.filters import FILTER_SPEC, filter_values
 from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
 from recollect.search.scope import Filters
 
+MAX_OFFSET = 1_000_000_000  # past any history; larger numbers do not fit SQLite's integers
+
+
+class QueryCommand(click.Command):
+    """A command whose words are a query: a query that starts with '-' is read as an option by
+    click, so the error says how to pass it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            exc.message += (
+                f" To search for text that starts with '-', put it after '--': "
+                f"recollect {self.name} -- {exc.option_name}"
+            )
+            raise
+
 
 def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """The filter options of search, read and sessions, generated from `FILTER_SPEC`."""
@@ -105,7 +122,7 @@ def index_cmd(wait: bool, as_json: bool) -> None:
         sys.exit(1)
 
 
-@click.command("search")
+@click.command("search", cls=QueryCommand)
 @click.argument("query", nargs=-1, required=True)
 @click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, 200), help="Hits to return.")
 @filter_options
@@ -253,7 +270,7 @@ def read_cmd(
 
 @click.command("sessions")
 @click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(1, 1000))
-@click.option("--offset", default=0, type=click.IntRange(0), help="Skip this many (for paging).")
+@click.option("--offset", default=0, type=click.IntRange(0, MAX_OFFSET), help="Skip this many (for paging).")
 @filter_options
 @click.option(
     "--parent",

@@ -51,7 +51,40 @@ def _date(value: Any) -> str:
     return value.strftime("%Y-%m-%d") if value else ""
 
 
-@click.group("memory")
+_PROJECT_HELP = "Use this project directory's .memory/ (default: the git work tree holding the current directory)."
+_GLOBAL_HELP = "Ignore any project; use the global memory root only."
+
+
+def _set_root_option(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    if value:  # given after the subcommand: it wins over (or adds to) what the group was given
+        ctx.find_root().meta.setdefault("recollect.memory", {})[param.name or ""] = value
+
+
+class MemoryGroup(click.Group):
+    """`--project` and `--global-only` work before the subcommand and after it alike
+    (`recollect memory --project P list` and `recollect memory list --project P`)."""
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        cmd.params += [
+            click.Option(
+                ["--project"],
+                type=click.Path(exists=True, file_okay=False, path_type=Path),
+                expose_value=False,
+                callback=_set_root_option,
+                help=_PROJECT_HELP,
+            ),
+            click.Option(
+                ["--global-only", "global_only"],
+                is_flag=True,
+                expose_value=False,
+                callback=_set_root_option,
+                help=_GLOBAL_HELP,
+            ),
+        ]
+        super().add_command(cmd, name)
+
+
+@click.group("memory", cls=MemoryGroup)
 @click.option(
     "--project",
     type=click.Path(exists=True, file_okay=False, path_type=Path),

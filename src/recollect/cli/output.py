@@ -29,7 +29,8 @@ def print_json(data: Any) -> None:
 def one_line(exc: Exception) -> str:
     """The message of a `RecollectError`, or an operating-system error as its reason and file."""
     if isinstance(exc, OSError) and not isinstance(exc, RecollectError):
-        where = f" ({exc.filename})" if exc.filename else ""
+        name = str(exc.filename or "")
+        where = f" ({name if len(name) <= 200 else name[:200] + '…'})" if name else ""
         return f"{exc.strerror or exc}{where}"
     return str(exc)
 

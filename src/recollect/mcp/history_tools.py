@@ -335,7 +335,9 @@ SESSIONS = Signature(
             minimum=1,
             maximum=MAX_SESSIONS_LIMIT,
         ),
-        Param("offset", "integer", "Skip this many (for the next page). Default 0.", default=0, minimum=0),
+        Param(
+            "offset", "integer", "Skip this many (for the next page). Default 0.", default=0, minimum=0, maximum=10**9
+        ),
         # The filters that make sense for a list of sessions; fewer parameters, fewer tokens per request.
         *(p for p in FILTER_PARAMS if p.name in ("scope", "directory", "since", "until", "tool", "agent")),
         Param(

@@ -103,8 +103,26 @@ def _call(name: str, arguments: dict[str, Any] | None, settings: ServerSettings)
     says little about the server's own cost)."""
     with _library:
         cpu = time.thread_time()
-        reply = registry.call_tool(name, arguments, settings)
+        reply = registry.call_tool(_mend(name), _mend(arguments), settings)
+        reply.text = _mend(reply.text)
+        reply.structured = _mend(reply.structured)
         return reply, time.thread_time() - cpu
+
+
+def _mend(value: Any) -> Any:
+    """`value` with lone surrogates ("\\ud800", valid JSON, not valid UTF-8) replaced by U+FFFD: the
+    SDK cannot encode them, and a reply it cannot encode is a call never answered."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return value
+    if isinstance(value, dict):
+        return {_mend(k): _mend(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_mend(v) for v in value]
+    return value
 
 
 SYNCING_TOOLS = ("history_search", "history_sessions")
@@ -213,7 +231,7 @@ def build_server(settings: ServerSettings, refresher: Refresher | None = None) -
             (time.perf_counter() - started) * 1000,
             cpu * 1000,
             len(reply.text),
-            _args_for_log(params.arguments),
+            _args_for_log(_mend(params.arguments)),
         )
         refresher.call_ended(params.name)
         return types.CallToolResult(

@@ -13,7 +13,7 @@ children, siblings) and the message itself already excluded, and recollect's own
 Ranking prefers sessions that answered: a word found in what the assistant concluded (its text,
 a compaction summary, the card's decision and outcome lines) counts for more than the same word in
 what someone asked. Sessions that asked the same question collapse into one entry. A session must
-cover at least half of the message's words, counted in words of either script (a run of Chinese
+cover at least 40 % of the message's words, counted in words of either script (a run of Chinese
 characters counts half a word per character, however it is cut into bigrams), weighted by how rare
 each word is among the candidates; below that the block stays empty. Nothing here syncs, embeds or
 waits on a model: it runs on the message's critical path.
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
 RECALL_MAX_CHARS = 1_200  # per block, like seed 002's maxInjectChars for memories
 RECALL_SESSIONS = 3
-MIN_COVERAGE = 0.5  # share of the message's (weighted) words a session must contain
+MIN_COVERAGE = 0.4  # share of the message's (weighted) words a session must contain
 # Word weights are taken as if there were at least this many candidates: in a store of three sessions
 # a word in all of them would weigh nearly nothing against a word in none.
 MIN_STATS_SESSIONS = 20

@@ -178,7 +178,10 @@ async def test_malformed_calls_are_all_answered_with_a_fix(tmp_path: Path, sampl
             )
             errors += "error" in reply or bool(result.get("isError"))
             check(i, name, args, text, "error" in reply or bool(result.get("isError")), problems)
-        print(f"lone-surrogate calls sent by hand: {min(len(by_hand), 5)}, unanswered: {unanswered}")
+        print(
+            f"calls through the SDK client: {CALLS - len(by_hand)}, problems: {len(problems)}; holding a lone "
+            f"surrogate: {len(by_hand)}, sent by hand: {min(len(by_hand), 5)}, unanswered: {unanswered}"
+        )
         wire.send(
             {
                 "jsonrpc": "2.0",

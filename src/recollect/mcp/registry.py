@@ -63,6 +63,13 @@ def call_tool(name: str, arguments: Mapping[str, Any] | None, settings: ServerSe
         return error_reply(f"{name}: {exc}. Fix the argument and call again.", settings.budget)
     except RecollectError as exc:  # written for the caller: it says what to change
         return error_reply(f"{name}: {for_model(str(exc))}", settings.budget)
+    except OSError as exc:  # a path or directory argument the file system refuses (too long, not there)
+        where = str(exc.filename or "")
+        where = f" ({where[:120]}{'…' if len(where) > 120 else ''})" if where else ""
+        return error_reply(
+            f"{name}: {exc.strerror or exc}{where}; check the path or directory argument and call again.",
+            settings.budget,
+        )
     except Exception as exc:
         log.exception("%s failed", name)
         return error_reply(

@@ -373,7 +373,10 @@ def _turn_order(run: _Run, page: list[int]) -> dict[int, list[int]]:
         return {}
     texts = {cid: r["text"] for cid, r in _rows_by_id(run.conn, "chunk", "id", wanted).items()}
     asks = answer_kind(run.plan.searched)
-    replies = replies_to(run.conn, [cid for cid, text in texts.items() if text.rstrip().endswith(("?", "？"))])
+    where, params = predicate(run.filters)  # a reply promoted in a question's place must pass the same filters
+    replies = replies_to(
+        run.conn, [cid for cid, text in texts.items() if text.rstrip().endswith(("?", "？"))], where, params
+    )
     return {
         sid: rerank_turns(cids, texts, run.terms.turn_words, asks, replies) for sid, cids in candidates.items() if cids
     }

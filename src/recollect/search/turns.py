@@ -99,15 +99,21 @@ def rerank_turns(
     return [cid for cid, _ in sorted(best.items(), key=lambda kv: kv[1], reverse=True)]
 
 
-def replies_to(conn: sqlite3.Connection, chunk_ids: Sequence[int]) -> dict[int, tuple[int, str]]:
-    """For each chunk, the first chunk of the next message in its session (id, text), if any."""
+def replies_to(
+    conn: sqlite3.Connection, chunk_ids: Sequence[int], where: str = "1", params: Sequence[object] = ()
+) -> dict[int, tuple[int, str]]:
+    """For each chunk, the first chunk of the next message in its session (id, text), if any.
+
+    `where`/`params` are the search's own predicate over `s` (session) and `c` (the reply chunk), so a
+    reply is only offered when it passes the same filters (role, class, author, tool, time window)."""
     if not chunk_ids:
         return {}
     marks = ",".join("?" * len(chunk_ids))
     rows = conn.execute(
-        f"SELECT q.id, n.id, n.text FROM chunk q JOIN chunk n ON n.sid = q.sid AND n.ord = q.ord + 1 "
-        f"WHERE q.id IN ({marks}) AND n.class IN ('user_text', 'assistant_text') ORDER BY n.id",
-        list(chunk_ids),
+        f"SELECT q.id, c.id, c.text FROM chunk q JOIN chunk c ON c.sid = q.sid AND c.ord = q.ord + 1 "
+        f"JOIN session s ON s.sid = c.sid "
+        f"WHERE q.id IN ({marks}) AND c.class IN ('user_text', 'assistant_text') AND {where} ORDER BY c.id",
+        [*chunk_ids, *params],
     ).fetchall()
     out: dict[int, tuple[int, str]] = {}
     for question, reply, text in rows:

@@ -24,7 +24,7 @@ from typing import Any
 from recollect import history
 from recollect.config import Config
 from recollect.errors import RecollectError
-from recollect.search.scope import SCOPES, Filters
+from recollect.search.scope import SCOPES, Filters, predicate
 
 KS = (1, 5, 10)
 LIMIT = 20
@@ -55,7 +55,7 @@ def load_cases(path: Path) -> list[Case]:
             raw = json.loads(line)
         except ValueError as exc:
             raise CasesError(f"{path}:{n}: not JSON ({exc})") from None
-        gold = raw.get("gold")
+        gold = raw.get("gold") if isinstance(raw, dict) else None
         if not isinstance(raw, dict) or not raw.get("query") or not isinstance(gold, list) or not gold:
             raise CasesError(f'{path}:{n}: each line needs "query" and "gold" (a list of session ids)')
         if raw.get("scope", "all") not in SCOPES:
@@ -87,11 +87,18 @@ def _ours(case: Case, config: Config) -> list[tuple[str, str | None]]:
 
 
 def _bm25_db(config: Config) -> sqlite3.Connection:
-    """Plain BM25 over the index's own chunks: SQLite FTS5 with its default tokenizer (unicode61)."""
+    """Plain BM25 over the index's own chunks: SQLite FTS5 with its default tokenizer (unicode61).
+
+    The same chunks our search may read: through the one scope predicate, so hidden sessions and
+    recollect's own sessions are out of both sides of the comparison."""
     db = sqlite3.connect(":memory:")
     db.execute("CREATE VIRTUAL TABLE raw USING fts5(sid UNINDEXED, parent UNINDEXED, body)")
     with history.open_index(config, readonly=True) as conn:
-        rows = conn.execute("SELECT s.native_id, s.parent_id, c.text FROM chunk c JOIN session s ON s.sid = c.sid")
+        where, params = predicate(history.scoped(Filters(), config).resolve(conn))
+        rows = conn.execute(
+            f"SELECT s.native_id, s.parent_id, c.text FROM chunk c JOIN session s ON s.sid = c.sid WHERE {where}",
+            params,
+        )
         db.executemany("INSERT INTO raw VALUES (?, ?, ?)", rows)
     return db
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from recollect.cli import main
@@ -125,3 +126,28 @@ def test_eval_cases_scores_the_users_own_index_beside_bm25(sample_db: Path, tmp_
     bad.write_text('{"query": "x"}\n', encoding="utf-8")
     refused = runner.invoke(main, ["eval", "--cases", str(bad)])
     assert refused.exit_code == 1 and '"gold"' in refused.output and "Traceback" not in refused.output
+
+
+def test_eval_cases_refuses_a_line_that_is_not_an_object_and_leaves_hidden_sessions_out(
+    sample_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from recollect import cli
+    from recollect.cases import load_cases, run_cases
+    from recollect.config import load_config
+
+    runner = CliRunner()
+    _index(runner)
+    bad = tmp_path / "list.jsonl"
+    bad.write_text("[1, 2]\n", encoding="utf-8")
+    refused = runner.invoke(main, ["eval", "--cases", str(bad)])
+    assert refused.exit_code == 1 and '"gold"' in refused.output and "Traceback" not in refused.output
+
+    hit = json.loads(runner.invoke(main, ["search", "missing-file.txt", "--no-sync", "--json"]).output)["hits"][0]
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps({"query": "missing-file.txt", "gold": [hit["session_id"]]}) + "\n", encoding="utf-8")
+    assert run_cases(load_cases(cases), load_config())["cases"][0]["bm25_rank"] == 1  # positive control
+    assert runner.invoke(main, ["hide", hit["session_id"], "--why", "test"]).exit_code == 0
+    assert run_cases(load_cases(cases), load_config())["cases"][0]["bm25_rank"] is None  # both sides skip it
+
+    monkeypatch.setattr(cli, "_in_checkout", lambda: False)  # as an installed wheel sees it
+    assert "eval" in cli.main.list_commands(None) and cli.main.get_command(None, "eval") is not None  # type: ignore[arg-type]

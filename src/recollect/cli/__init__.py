@@ -35,6 +35,8 @@ _COMMANDS = {
     "install": "recollect.cli.install:install",
     "uninstall": "recollect.cli.install:uninstall",
     "ui": "recollect.cli.ui:ui_cmd",
+    # An installed package keeps `eval --cases` (your own history); a checkout runs the whole eval instead.
+    "eval": "recollect.cli.cases:eval_cmd",
 }
 
 # Dev-only commands whose code lives in a recollect checkout, not in the wheel (bench/eval/): they are

@@ -287,3 +287,18 @@ def test_a_rebuilt_index_is_seen_by_the_next_message(index: Path) -> None:
     conn.close()
     assert service.recall_block("s", PROJ, CUE) == ("", "what did we decide")
     service.close()
+
+
+def test_an_accented_word_counts_as_present(tmp_path: Path) -> None:
+    # The message's terms are folded by the one tokenizer (Müller -> muller); the session text must be too.
+    conn = store.connect(load_config().index_path)
+    fr = "/work/frproj"
+    insert_session(
+        conn,
+        make("ses_fr", fr, [("Müller résumé", "Müller: résumé décidé, café fermé.")]),
+        "w",
+        None,
+    )
+    found = autorecall.find(conn, "Last time: Müller résumé café?", Filters(scope="project", directory=fr))
+    assert [e.session_id for e in found] == ["ses_fr"]
+    conn.close()

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from recollect.text.tokenize import query_terms
+from recollect.text.tokenize import fold, query_terms
 
 if TYPE_CHECKING:
     from recollect.search.scope import Filters
@@ -220,7 +220,9 @@ class Entry:
 
 
 def _fold(text: str) -> str:
-    return text.lower() if text.isascii() else text.casefold()
+    # The message's terms come from the one tokenizer, which strips accents (müller -> muller): the
+    # text they are looked for in must be folded the same way, or an accented word is never present.
+    return text.lower() if text.isascii() else fold(text)
 
 
 def family(conn: sqlite3.Connection, sessions: list[str]) -> list[str]:

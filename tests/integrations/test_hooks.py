@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from recollect import history
+from recollect.config import load_config
 from recollect.integrations import autorecall, hooks
 from recollect.integrations.hooks import HookService, PluginSettings, derive_query, detect_cue
 from recollect.memory import open_memory, remember
@@ -271,3 +272,12 @@ def test_auto_recall_never_searches_by_meaning(indexed: Path, monkeypatch: pytes
     monkeypatch.setattr(vectors, "card_encoder_for", lambda *a, **k: pytest.fail("auto-recall loaded a model"))
     block, _ = HookService().recall_block("ses_other", BETA, "please list files like last time")
     assert BETA_LIST in block
+
+
+def test_auto_extract_under_opencode_says_where_it_belongs() -> None:
+    write_config("[opencode]\nauto_extract = false\nbogus = 1\n")
+    settings, warnings = PluginSettings.from_config(load_config())
+    assert settings.auto_extract is True  # the misplaced key changes nothing...
+    assert any("write [memory] auto_extract instead" in w for w in warnings)  # ...and says where it goes
+    unknown = next(w for w in warnings if "'bogus'" in w)
+    assert "auto_extract" not in unknown.split("known:", 1)[1]  # not offered as an [opencode] setting

@@ -506,7 +506,8 @@ def file_freshness(root: str, entries: list[Entry], timeout: float = GIT_TIMEOUT
 # --- the block -------------------------------------------------------------------------------
 
 
-def _one_line(text: str, limit: int) -> str:
+def one_line(text: str, limit: int) -> str:
+    """`text` on one line, at most `limit` characters (an ellipsis marks the cut)."""
     flat = " ".join(str(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
@@ -520,26 +521,26 @@ def format_block(cue: str, entries: list[Entry], directory: str = "", max_chars:
     if not entries:
         return ""
     head = (
-        f'{RECALL_TAG}\nAuto-recall (recollect) for "{_one_line(cue, 40)}": earlier sessions of this project that '
+        f'{RECALL_TAG}\nAuto-recall (recollect) for "{one_line(cue, 40)}": earlier sessions of this project that '
         "may answer this. They describe the past: verify before relying on them. For more, or for a follow-up, "
         "ask @recall with the cursor."
     )
     lines: list[str] = []
     budget = max_chars - len(head) - len(RECALL_END) - 2
     for i, e in enumerate(entries, 1):
-        where = "" if not directory or e.directory == directory else f", {_one_line(e.directory, 60)}"
+        where = "" if not directory or e.directory == directory else f", {one_line(e.directory, 60)}"
         also = f" (+{e.also_asked} asking the same)" if e.also_asked else ""
-        first = f'{i}. "{_one_line(e.title or "(untitled)", 70)}" ({_date(e.time)}{where}) cursor {e.cursor}{also}'
+        first = f'{i}. "{one_line(e.title or "(untitled)", 70)}" ({_date(e.time)}{where}) cursor {e.cursor}{also}'
         used = sum(len(x) + 1 for x in lines)
         room = budget - used - len(first) - 1
         if room < 0:
             break
         part = [first]
         if e.snippet and room > 30:
-            part.append("   " + _one_line(e.snippet, min(220, room - 4)))
+            part.append("   " + one_line(e.snippet, min(220, room - 4)))
             room -= len(part[-1]) + 1
         if e.freshness and room > 30:
-            part.append("   files: " + _one_line(e.freshness, room - 11))
+            part.append("   files: " + one_line(e.freshness, room - 11))
         lines.extend(part)
     if not lines:
         return ""

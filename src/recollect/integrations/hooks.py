@@ -72,8 +72,12 @@ class PluginSettings:
         known = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in config.section("opencode").items():
-            if key not in known or key == "auto_extract":
-                warnings.append(f"[opencode] {key!r} is not a setting; known: {', '.join(sorted(known))}")
+            if key == "auto_extract":
+                warnings.append("[opencode] auto_extract is set under [memory]: write [memory] auto_extract instead")
+                continue
+            if key not in known:
+                options = sorted(k for k in known if k != "auto_extract")
+                warnings.append(f"[opencode] {key!r} is not a setting; known: {', '.join(options)}")
                 continue
             default = getattr(cls, key)
             if isinstance(default, bool):
@@ -91,15 +95,6 @@ class PluginSettings:
         else:
             warnings.append("[memory] auto_extract must be true or false")
         return cls(**values), warnings
-
-
-def _one_line(text: str, limit: int) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
-def _date(ms: int) -> str:
-    return time.strftime("%Y-%m-%d", time.gmtime(ms / 1000)) if ms else "?"
 
 
 class Logger:
@@ -348,20 +343,20 @@ class HookService:
         )
         if found:
             card = found[0]
-            lines.append(f"This session: {_one_line(card.title, 120)!r} in {card.directory}")
+            lines.append(f"This session: {autorecall.one_line(card.title, 120)!r} in {card.directory}")
             if card.first_human:
-                lines.append(f"- started with: {_one_line(card.first_human, 240)}")
+                lines.append(f"- started with: {autorecall.one_line(card.first_human, 240)}")
             if card.last_outcome:
-                lines.append(f"- last outcome: {_one_line(card.last_outcome, 240)}")
+                lines.append(f"- last outcome: {autorecall.one_line(card.last_outcome, 240)}")
             if card.tools:
-                lines.append(f"- tools used: {_one_line(card.tools, 160)}")
+                lines.append(f"- tools used: {autorecall.one_line(card.tools, 160)}")
             query = f"{card.title} {card.first_human} {text}"
         memories = recall(self._space(directory), query, limit=5, record_hits=False) if query.strip() else []
         if memories:
             lines.append("Curated memories that bear on it (ids are stable; cite them):")
             for m in memories:
-                highlight = f" — {_one_line(m.memory.highlight, 120)}" if m.memory.highlight else ""
-                lines.append(f"- {m.memory.qualified_id}: {_one_line(m.memory.summary, 200)}{highlight}")
+                highlight = f" — {autorecall.one_line(m.memory.highlight, 120)}" if m.memory.highlight else ""
+                lines.append(f"- {m.memory.qualified_id}: {autorecall.one_line(m.memory.summary, 200)}{highlight}")
         if not lines:
             return {"context": []}
         block = "\n".join([CONTEXT_TAG, "Preserve in the summary if still true (from recollect):", *lines, CONTEXT_END])

@@ -41,6 +41,7 @@ RESCUE_MIN_COSINE = 0.2  # text about nothing in the history reached 0.164 on th
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5, 5.4)
 TIME_PREFERENCE = 0.25  # a session inside the time the query names scores this much more
 LITERAL_SCAN_LIMIT = 200  # chunks a literal retry returns at most
+LITERAL_SCAN_CHUNKS = 50_000  # how far back (newest first) a literal retry looks: a bounded scan
 
 
 def fts_match(terms: list[str]) -> str:
@@ -408,16 +409,21 @@ def _literal_retry(run: _Run, query: str) -> SearchResult:
         run.coverage.hint = _hint(run.filters, run.coverage)
         return run.result([])
     where, params = predicate(run.filters)
+    # No index serves a substring test: walk the chunks newest first (by rowid, so it stops at the
+    # limit) and never further back than LITERAL_SCAN_CHUNKS, so a zero-hit query costs a bounded scan.
+    newest = run.conn.execute("SELECT coalesce(max(id), 0) FROM chunk").fetchone()[0]
     rows = run.conn.execute(
         f"SELECT c.id, c.sid FROM chunk c JOIN session s ON s.sid = c.sid "
-        f"WHERE instr(lower(c.text), lower(?)) > 0 AND {where} ORDER BY c.time DESC LIMIT ?",
-        [needle, *params, LITERAL_SCAN_LIMIT],
+        f"WHERE c.id > ? AND instr(lower(c.text), lower(?)) > 0 AND {where} ORDER BY c.id DESC LIMIT ?",
+        [newest - LITERAL_SCAN_CHUNKS, needle, *params, LITERAL_SCAN_LIMIT],
     ).fetchall()
     for cid, sid in rows:
         run.session_chunks.setdefault(sid, []).append(cid)
     run.candidates = set(run.session_chunks)
     run.coverage.sessions_matched = len(run.candidates)
-    run.coverage.limited_by.append("literal retry")
+    run.coverage.limited_by.append(
+        "literal retry" if newest <= LITERAL_SCAN_CHUNKS else "literal retry (newest chunks)"
+    )
     run.rescued = set()
     scored = [(1.0 / (1 + i), sid) for i, sid in enumerate(dict.fromkeys(sid for _, sid in rows))]
     sessions = _rows_by_id(run.conn, "session", "sid", [sid for _, sid in scored])

@@ -3,8 +3,8 @@
 A CLI invocation, one MCP tool call, or the plugin helper builds one `Recollect` and passes it to
 the library (`history.search(..., app=app)`), so the config is loaded once, the source specs are
 resolved once, the index is opened once, and the embedders are looked up once. It also holds the
-freshness policy (`refresh`: sync before a search unless the index is fresh) and the operator's
-scope ceiling (`ceiling`, set by the surface that enforces one; None: no ceiling).
+freshness policy (`refresh`: sync before a search unless the index is fresh). The operator's scope
+ceiling is not here: it travels on each call's `Filters` (search/ceiling.py).
 
 Closing it closes the index connections it opened; `with Recollect() as app:` does that.
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from recollect.config import Config, load_config
 from recollect.index import store, vectors
@@ -25,17 +25,13 @@ from recollect.index.cardsummary import apply_summaries
 from recollect.index.sync import SyncReport, sync
 from recollect.sources import SourceSpec, configured_specs
 
-if TYPE_CHECKING:
-    from recollect.search.ceiling import Ceiling
-
 # A search syncs first unless the index was synced this recently (keeps back-to-back calls fast).
 FRESH_SECONDS = 2.0
 
 
 class Recollect:
-    def __init__(self, config: Config | None = None, *, ceiling: Ceiling | None = None) -> None:
+    def __init__(self, config: Config | None = None) -> None:
         self.config = config if config is not None else load_config()
-        self.ceiling = ceiling
         self._connections: dict[bool, sqlite3.Connection] = {}
 
     def __enter__(self) -> Recollect:

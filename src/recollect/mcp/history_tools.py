@@ -55,14 +55,12 @@ def _note_busy(report: Any, coverage: Any) -> None:
 
 def build_filters(args: dict[str, Any], settings: ServerSettings, app: Recollect | None = None) -> Filters:
     """The scope predicate for a call; the caller's directory defaults to the server's cwd. With the
-    call's `app`, the ceiling is read from its config and kept on it."""
+    call's `app`, the ceiling is read from its config (the ceiling travels on the Filters)."""
     directory = args.get("directory")
     if directory:
         directory = os.path.abspath(os.path.join(settings.cwd, os.path.expanduser(directory)))
     sessions = args.get("session") or []
     ceiling = settings.ceiling(app.config if app is not None else None)
-    if app is not None:
-        app.ceiling = ceiling
     # Without a scope argument the server's own scope applies, never wider than its ceiling; with
     # one, `Filters.resolve` refuses anything wider (search/ceiling.py).
     scope = args.get("scope") or ("session" if sessions else ceiling.narrow(settings.default_scope))

@@ -65,3 +65,17 @@ def test_an_unchanged_worker_session_is_not_read_again(
         con.execute("DELETE FROM session WHERE id = ?", (worker,))
     con.close()
     assert history.index().sources[0].skipped_workers == 0  # forgotten once it is gone
+
+
+def test_sessions_recollect_caused_are_never_a_source_of_memories() -> None:
+    from recollect.extract import is_worker_session
+    from recollect.model import Message, Part, Session
+    from recollect.text.markers import RECALL_AGENT
+
+    def session(title: str, agent: str = "build") -> Session:
+        ask = Message(id="m1", role="user", time=1, agent=agent, parts=[Part(id="p1", kind="text", text="deploy?")])
+        return Session(id="s", source="opencode", agent_kind="opencode", title=title, directory="/p", messages=[ask])
+
+    assert not is_worker_session(session("how do we deploy"))  # positive control: an ordinary session
+    assert is_worker_session(session(f"extract {WORKER_TITLE_MARKER}"))
+    assert is_worker_session(session("how do we deploy", agent=RECALL_AGENT))  # the recall subagent's run

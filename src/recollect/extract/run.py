@@ -53,7 +53,7 @@ from recollect.memory import (
 from recollect.memory.tombstones import read_tombstones, term_fingerprint
 from recollect.model import Session, SourceError
 from recollect.sources import SourceSpec, configured_specs, open_source
-from recollect.text.markers import WORKER_TITLE_MARKER
+from recollect.text.markers import WORKER_DIR_NAME, WORKER_TITLE_MARKER
 from recollect.text.redact import find_secrets, redact
 from recollect.text.tokenize import tokenize
 
@@ -164,7 +164,7 @@ def _settings(config: Config) -> ExtractSettings:
 
 
 def _backend(config: Config, settings: ExtractSettings, opencode_url: str, model: str) -> Backend:
-    return open_backend(settings, config.paths.data_dir / "opencode-worker", opencode_url=opencode_url, model=model)
+    return open_backend(settings, config.paths.data_dir / WORKER_DIR_NAME, opencode_url=opencode_url, model=model)
 
 
 def extract_session(

@@ -27,7 +27,7 @@ from recollect.extract.candidates import MalformedOutput
 from recollect.extract.models import Backend, ModelError, open_backend
 from recollect.extract.settings import ExtractSettings
 from recollect.extract.state import append_log, extraction_lock, now_iso, state_dir
-from recollect.text.markers import WORKER_TITLE_MARKER
+from recollect.text.markers import WORKER_DIR_NAME, WORKER_TITLE_MARKER
 from recollect.text.redact import find_secrets, redact
 
 BATCH = 15  # cards per prompt, as the seed's summarizer did
@@ -187,7 +187,7 @@ def summarize(
     config = config or load_config()
     settings = ExtractSettings.from_section(config.section("extract"))
     backend = backend or open_backend(
-        settings, config.paths.data_dir / "opencode-worker", opencode_url=opencode_url, model=model
+        settings, config.paths.data_dir / WORKER_DIR_NAME, opencode_url=opencode_url, model=model
     )
     report = SummaryReport(dry_run=dry_run, model=backend.label)
     history.index(config)

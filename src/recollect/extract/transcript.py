@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from recollect.model import Message, Part, Session
-from recollect.text.markers import WORKER_TITLE_MARKER, carries_injected_block
+from recollect.text.markers import carries_injected_block, session_origin
 from recollect.text.redact import redact
 
 MAX_LINE_CHARS = 400  # a longer line (minified code, a pasted log) is cut; it is evidence, not data
@@ -52,8 +52,9 @@ class Transcript:
 
 
 def is_worker_session(session: Session) -> bool:
-    """A session recollect itself started (extraction, summaries): never a source of memories."""
-    return WORKER_TITLE_MARKER in (session.title or "")
+    """A session recollect itself caused (extraction or summary workers, the recall subagent), by the
+    same structural test the indexer uses: never a source of memories."""
+    return session_origin(session) != ""
 
 
 def _typed_text(part: Part) -> str | None:

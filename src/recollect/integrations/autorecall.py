@@ -273,7 +273,7 @@ def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int
     """Every session covering enough of `text`, best first, at most `limit`."""
     from recollect.search.rank import fts_match
     from recollect.search.scope import predicate
-    from recollect.search.terms import document_frequencies
+    from recollect.search.terms import chunk_count, document_frequencies
 
     units = message_units(text)
     terms = list(dict.fromkeys(t for u in units for t in u.terms))
@@ -288,7 +288,7 @@ def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int
     filters = filters.resolve(conn)
     chunk_where, chunk_params = predicate(filters)
     session_where, session_params = predicate(filters, chunk_alias=None)
-    chunks_total = max(1, conn.execute("SELECT max(id) FROM chunk").fetchone()[0] or 1)
+    chunks_total = chunk_count(conn)
     # Candidates come from the rarest words, as many as fit a budget of matching chunks: ranking every
     # chunk that holds a common word costs more than a message may wait. On a small store that is every
     # word. The words left out still count, tested in the candidates' text.

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import sqlite3
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -170,6 +171,25 @@ def _start(
     return _Run(conn, filters, plan, coverage, started, limit, per_session, now_ms)
 
 
+# Ties are broken by what the store names, never by row ids: those depend on the order an index was
+# synced in, so a fresh index and one synced step by step would rank equal scores differently.
+_STABLE_SESSION = "s.source_id, s.native_id"
+_STABLE_CHUNK = f"{_STABLE_SESSION}, c.ord, c.message_id, c.part_id, c.id"
+
+
+def _session_keys(conn: sqlite3.Connection, sids: Iterable[int]) -> dict[int, tuple[str, str]]:
+    wanted = list(sids)
+    keys: dict[int, tuple[str, str]] = {}
+    for start in range(0, len(wanted), 500):
+        batch = wanted[start : start + 500]
+        marks = ",".join("?" * len(batch))
+        for sid, source, native in conn.execute(
+            f"SELECT sid, source_id, native_id FROM session WHERE sid IN ({marks})", batch
+        ):
+            keys[sid] = (source, native)
+    return keys
+
+
 def _lexical(run: _Run) -> None:
     """The two BM25 arms: chunks (what was said, run or printed) and session cards."""
     if not run.terms.match:
@@ -179,7 +199,8 @@ def _lexical(run: _Run) -> None:
     match = fts_match(run.terms.match)
     chunk_rows = run.conn.execute(
         f"SELECT c.id, c.sid, bm25(chunk_fts) AS r FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
-        f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} ORDER BY r LIMIT ?",
+        f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} "
+        f"ORDER BY r, {_STABLE_CHUNK} LIMIT ?",
         [match, *chunk_params, CHUNK_CANDIDATES],
     ).fetchall()
     if len(chunk_rows) >= CHUNK_CANDIDATES:
@@ -193,7 +214,7 @@ def _lexical(run: _Run) -> None:
         card_rows = run.conn.execute(
             f"SELECT s.sid, bm25(card_fts, {card_weights}) AS r FROM card_fts "
             f"JOIN session s ON s.sid = card_fts.rowid WHERE card_fts MATCH ? AND {session_where} "
-            "ORDER BY r LIMIT ?",
+            f"ORDER BY r, {_STABLE_SESSION} LIMIT ?",
             [match, *session_params, CARD_CANDIDATES],
         ).fetchall()
         run.card_rank = {sid: i + 1 for i, (sid, _) in enumerate(card_rows)}
@@ -274,7 +295,9 @@ def _fuse(run: _Run) -> dict[int, float]:
 
 def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]], dict[int, sqlite3.Row]]:
     """Fused score × term coverage × place and recency priors × the time the query names, best first."""
-    shortlist = sorted(run.candidates, key=lambda sid: -fused[sid])[: max(run.limit * 3, 30)]
+    keys = _session_keys(run.conn, run.candidates)
+    shortlist = sorted(run.candidates, key=lambda sid: (-fused[sid], keys.get(sid, ("", ""))))
+    shortlist = shortlist[: max(run.limit * 3, 30)]
     sessions = _rows_by_id(run.conn, "session", "sid", shortlist)
     top_chunks = [cid for sid in shortlist for cid in run.session_chunks.get(sid, [])[: run.per_session + 1]]
     chunks = _rows_by_id(run.conn, "chunk", "id", top_chunks)
@@ -298,7 +321,7 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
         if run.plan.window is not None:
             factor *= _in_window(row, run.plan.window)
         scored.append((fused[sid] * factor, sid))
-    scored.sort(key=lambda x: -x[0])
+    scored.sort(key=lambda x: (-x[0], keys.get(x[1], ("", ""))))
     return scored, sessions
 
 

@@ -93,6 +93,12 @@ class TermPlan:
         return total
 
 
+def chunk_count(conn: sqlite3.Connection) -> int:
+    """How many chunks the index holds: the N of every idf. Not max(id): ids only grow, so an index
+    synced step by step would weigh (and prune) terms unlike a fresh one holding the same rows."""
+    return max(1, conn.execute("SELECT count(*) FROM chunk").fetchone()[0] or 1)
+
+
 def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = True, prune: bool = True) -> TermPlan:
     """Which terms to search with, their idf weights, per-word coverage weights and typo corrections.
 
@@ -105,7 +111,7 @@ def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = Tru
     if not terms:
         return TermPlan([], {}, [])
     df = document_frequencies(conn, terms)
-    total = max(1, conn.execute("SELECT max(id) FROM chunk").fetchone()[0] or 1)
+    total = chunk_count(conn)
     corrections: dict[str, str] = {}
     derived = {v for w in plan.words for v in w.variants[1:]}  # stems are not corrected on their own
     for term in terms:

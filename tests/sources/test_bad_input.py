@@ -146,3 +146,12 @@ def test_a_50_mb_record_indexes_in_bounded_memory(kind: str, tmp_path: Path) -> 
     sessions, peak_mb = map(int, run.stdout.split())
     assert sessions == 3
     assert peak_mb < 300, f"peak {peak_mb} MB"
+
+
+def test_a_stored_reason_never_quotes_a_secret() -> None:
+    from recollect.sources.guard import describe
+
+    token = "ghp_" + "Q7" * 18
+    assert describe(ValueError("bad value: 42")) == "ValueError: bad value: 42"  # positive control
+    reason = describe(ValueError(f"invalid literal for int(): {token!r}"))
+    assert reason.startswith("ValueError: invalid literal") and token not in reason

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect.model import Message, Part, ScanResult, Session, SourceError
+from recollect.text.redact import redact
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +48,9 @@ def note(problem: str) -> None:
 
 
 def describe(exc: BaseException) -> str:
-    """One line naming an exception, without a traceback."""
-    text = " ".join(str(exc).split())[:160]
+    """One line naming an exception, without a traceback. It is stored (a skipped session's reason, a
+    source's message) and a parse error can quote the record, so it is redacted whole before the cut."""
+    text = " ".join(redact(str(exc)).split())[:160]
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 

@@ -174,3 +174,14 @@ def test_config_key(two: TwoProjects, isolated_home: Path) -> None:
     write_config(isolated_home, '[scope]\nceiling = "everything"\n')
     with pytest.raises(ConfigError, match="ceiling must be one of all, project, directory"):
         from_config(load_config(), str(two.alpha))
+
+
+def test_coverage_counts_only_what_the_ceiling_lets_the_caller_see(two: TwoProjects) -> None:
+    unbounded = history.search(ALPHA_WORD, Filters(scope="project", directory=str(two.alpha)), sync_first=False)
+    everything = unbounded.coverage.sessions_indexed
+    bounded = history.search(
+        ALPHA_WORD, Filters(scope="project", directory=str(two.alpha), ceiling=project_ceiling(two)), sync_first=False
+    )
+    inside = bounded.coverage.sessions_indexed
+    assert everything > inside > 0  # positive control: beta's session counts only without a ceiling
+    assert inside == bounded.coverage.sessions_in_scope

@@ -15,7 +15,7 @@ import sqlite3
 import time
 
 from recollect.search.rank import Coverage, Hit, SearchResult, make_cursor
-from recollect.search.scope import FilterError, Filters, predicate
+from recollect.search.scope import FilterError, Filters, predicate, visible_sessions
 from recollect.sources import SourceSpec, open_source
 from recollect.text.markers import is_our_tool
 from recollect.text.redact import redact
@@ -61,9 +61,7 @@ def deep_search(
         "ORDER BY time_updated DESC LIMIT ?",
         [*params, MAX_SESSIONS + 1],
     ).fetchall()
-    coverage = Coverage(
-        scope=filters.scope, sessions_indexed=conn.execute("SELECT count(*) FROM session").fetchone()[0]
-    )
+    coverage = Coverage(scope=filters.scope, sessions_indexed=visible_sessions(conn, filters))
     coverage.sessions_in_scope = len(rows)
     coverage.limited_by.append("scope")
     if filters.since is not None:

@@ -25,7 +25,7 @@ from recollect.search import stages
 from recollect.search.meaning import card_meaning_candidates, in_scope, prose_share, semantic_candidates
 from recollect.search.query import QueryPlan, understand
 from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
-from recollect.search.scope import Filters, predicate
+from recollect.search.scope import Filters, predicate, visible_sessions
 from recollect.search.terms import TermPlan, plan_terms
 from recollect.search.turns import PER_SESSION_CANDIDATES, TURN_CANDIDATES, answer_kind, replies_to, rerank_turns
 
@@ -161,7 +161,7 @@ def _start(
     reading = not exact and stages.on("framing")
     plan = understand(query, now_ms, framing=reading, test_ids=stages.on("test_id"))
     coverage = Coverage(scope=filters.scope, sources=_sources(conn))
-    coverage.sessions_indexed = conn.execute("SELECT count(*) FROM session").fetchone()[0]
+    coverage.sessions_indexed = visible_sessions(conn, filters)
     session_where, session_params = predicate(filters, chunk_alias=None)
     coverage.sessions_in_scope = _count(conn, session_where, session_params)
     if filters.scope != "all":

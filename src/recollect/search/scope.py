@@ -145,6 +145,21 @@ class Filters:
         return self
 
 
+def visible_sessions(conn: sqlite3.Connection, filters: Filters) -> int:
+    """How many sessions this caller could ever see: inside the ceiling, not hidden, not recollect's own
+    (unless asked for). What coverage reports as "indexed": a bounded caller learns nothing about the
+    size of the history beyond its ceiling."""
+    visible = Filters(
+        directory=filters.directory,
+        include_recall=filters.include_recall,
+        project_root=filters.project_root,
+        hidden=filters.hidden,
+        ceiling=filters.ceiling,
+    )
+    where, params = predicate(visible, chunk_alias=None)
+    return int(conn.execute(f"SELECT count(*) FROM session s WHERE {where}", params).fetchone()[0])
+
+
 def split_session_ref(ref: str) -> tuple[str | None, str]:
     """`claude::abc` -> ("claude", "abc"); a raw id -> (None, id)."""
     if "::" in ref:

@@ -319,3 +319,10 @@ def test_install_says_automatic_extraction_is_on_and_how_to_turn_it_off(config_d
     config.write_text("[memory]\nauto_extract = false\n", encoding="utf-8")
     again = install(config_dir)
     assert any("automatic memory extraction is off" in n for n in again.notes)
+
+
+def test_the_recall_agent_knows_how_to_save_a_whole_transcript(config_dir: Path) -> None:
+    install(config_dir)
+    agent = (config_dir / "agent" / "recall.md").read_text(encoding="utf-8")
+    assert '"recollect_*": true' in agent  # positive control: our tools, history_save among them, are allowed
+    assert "recollect_history_save" in agent and "recall/" in agent

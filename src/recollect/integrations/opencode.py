@@ -89,7 +89,9 @@ Your answer goes to the parent agent, not to the user:
   directory and date. The parent sends follow-up questions back to you with these cursors; read
   from them again rather than answering from memory.
 - Say what you could not find, and what you searched, rather than guessing.
-- Do not paste raw transcript pages.
+- Do not paste raw transcript pages. When the user asks to keep or share a whole transcript, call
+  recollect_history_save with its cursor: it writes the session under recall/ in the project and
+  answers with the path.
 - You see history, not the current files: say that facts from old sessions may have changed
   since, and should be checked before relying on them.
 - Never call recollect_memory_remember or recollect_memory_forget: you only read.

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hmac
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -221,15 +221,12 @@ class Site:
         return self.render("health.html", d=diagnosis, meaning=diagnosis.semantic)
 
 
-def _guarded(site: Site, handler: Callable[[Request], Any]) -> Callable[[Request], Any]:
+def _guarded(site: Site, handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Any]:
     """Turn what a person can fix into a page that says so; a bug still surfaces as a 500."""
 
     async def endpoint(request: Request) -> Response:
         try:
-            result = handler(request)
-            if hasattr(result, "__await__"):
-                return await result  # type: ignore[no-any-return]
-            return result  # type: ignore[no-any-return]
+            return await handler(request)
         except mem.MemoryNotFound as exc:
             return site.error(str(exc), status=404)
         except PermissionError as exc:

@@ -64,6 +64,11 @@ def resolve_paths() -> Paths:
     )
 
 
+# The widest scopes an operator may set as a ceiling ([scope] ceiling, `mcp --scope`, `install --scope`),
+# widest first; search/ceiling.py enforces them. Here so the CLI's options can name them too.
+SCOPE_CEILINGS = ("all", "project", "directory")
+
+
 class ConfigError(RecollectError):
     """The config file cannot be used; the message names the file and the fix."""
 

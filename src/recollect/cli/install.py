@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from recollect.cli.output import print_json
+from recollect.config import SCOPE_CEILINGS
 from recollect.integrations import opencode as oc
 
 
@@ -69,7 +70,7 @@ _config_dir_option = click.option(
 )
 @click.option(
     "--scope",
-    type=click.Choice(["all", "project", "directory"]),
+    type=click.Choice(SCOPE_CEILINGS),
     default="all",
     show_default=True,
     help="The widest history scope the agent may see: every project, only the project OpenCode runs in, or only "

@@ -12,6 +12,7 @@ import os
 import click
 
 from recollect.cli.output import fail
+from recollect.config import SCOPE_CEILINGS
 from recollect.mcp.base import DEFAULT_BUDGET, MAX_BYTES, MIN_BUDGET, ServerSettings
 
 SDK_MODULES = ("mcp", "mcp_types")
@@ -28,7 +29,7 @@ SDK_MODULES = ("mcp", "mcp_types")
 @click.option(
     "--scope",
     "default_scope",
-    type=click.Choice(["all", "project", "directory"]),
+    type=click.Choice(SCOPE_CEILINGS),
     default="all",
     show_default=True,
     help="The widest history scope this server answers, and its default: every project, only the project "

@@ -22,14 +22,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from recollect.config import Config, ConfigError
+from recollect.config import SCOPE_CEILINGS, Config, ConfigError
 from recollect.search.scope import FilterError, resolve_project_root, scope_clause, split_session_ref
 
 if TYPE_CHECKING:
     from recollect.search.scope import Filters
 
 # Widest first. 'session' is never a ceiling: the operator does not know the session ids ahead.
-CEILINGS = ("all", "project", "directory")
+CEILINGS = SCOPE_CEILINGS
 WIDTH = {"all": 3, "project": 2, "directory": 1, "session": 0}
 CONFIG_SECTION, CONFIG_KEY = "scope", "ceiling"
 

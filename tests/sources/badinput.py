@@ -49,6 +49,7 @@ class Case:
     big: bool = False  # generates a large file (kept out of the quick lane)
     # counted: the bad record is skipped and counted (malformed, a bad session, or a named problem);
     # repaired: the value is mended where it stands (U+FFFD for bad text, 0 for a time that is not one);
+    # mended: repaired, and also counted as a malformed record of its session (bytes that are not UTF-8);
     # harmless: nothing of the session's text is lost (an empty file, a folder named *.json, a link cycle
     # that is never followed, a file with no session id in it yet).
     expect: str = "counted"
@@ -409,11 +410,11 @@ def cases() -> list[Case]:
              _victim_sql("UPDATE session SET time_created = ? WHERE id = ?", "2026-13-45")),
         Case("opencode: title that is not valid UTF-8", "opencode",
              _victim_sql("UPDATE session SET title = CAST(? AS TEXT) WHERE id = ?", b"caf\xe9 \xff\xfe"),
-             expect="repaired"),
+             expect="mended"),
         Case("opencode: part body that is not valid UTF-8", "opencode",
              _victim_sql("UPDATE part SET data = CAST(? AS TEXT) WHERE session_id = ?",
                          b'{"type":"text","text":"\xff"}'),
-             expect="repaired"),
+             expect="mended"),
         Case("opencode: lone surrogate in part text", "opencode",
              _victim_sql("UPDATE part SET data = ? WHERE session_id = ?", '{"type": "text", "text": "a \\ud800 b"}')),
         Case("opencode: message data is not an object", "opencode",

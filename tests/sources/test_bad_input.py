@@ -83,6 +83,9 @@ def test_a_bad_record_costs_at_most_its_session(case: Case, tmp_path: Path) -> N
         assert counted(report) > 0, report
     elif case.expect == "repaired":  # mended where it stands: its session is indexed
         assert good <= found
+    elif case.expect == "mended":  # mended where it stands, its session indexed, and counted
+        assert good <= found
+        assert report.malformed > 0, report
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.big], ids=lambda c: c.name)
@@ -119,6 +122,28 @@ def test_index_and_doctor_name_the_bad_session_without_a_traceback(tmp_path: Pat
     assert "could not be read and were skipped" in index.stdout and "Traceback" not in index.stderr
     doctor = subprocess.run([sys.executable, "-m", "recollect.cli", "doctor"], env=env, capture_output=True, text=True)
     assert "could not be read" in doctor.stdout and "Traceback" not in doctor.stderr, doctor.stdout
+
+
+def test_index_and_doctor_count_text_that_is_not_utf8(tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 in opencode.db are mended to U+FFFD and counted, in `index` and `doctor`."""
+    spec = badinput.build_good("opencode", tmp_path / "store")
+    env = {**os.environ, "OPENCODE_DB": str(spec.path), "RECOLLECT_SOURCES": "opencode"}
+
+    def run(command: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "recollect.cli", command], env=env, capture_output=True, text=True)
+        assert "Traceback" not in done.stderr, done.stderr
+        return done.stdout
+
+    assert "malformed" not in run("index") + run("doctor")  # positive control: a clean store counts nothing
+    case = next(c for c in CASES if c.name == "opencode: title that is not valid UTF-8")
+    case.build(tmp_path / "store")
+    with sqlite3.connect(spec.path) as store_conn:  # the title changed: OpenCode would bump its sequence
+        store_conn.execute("UPDATE event_sequence SET seq = seq + 1")
+    assert "1 malformed records skipped or mended" in run("index")
+    assert "1 malformed records skipped or mended" in run("doctor")
+    conn = store.connect(tmp_path / "index.db")
+    sync(conn, [spec])
+    assert conn.execute("SELECT count(*) FROM session WHERE title LIKE ?", ("caf\ufffd \ufffd\ufffd%",)).fetchone()[0]
 
 
 MEASURE = """

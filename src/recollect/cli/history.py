@@ -381,7 +381,7 @@ def doctor_cmd(as_json: bool) -> None:
             if "indexed_sessions" in s:
                 extra = f", {s['indexed_sessions']} sessions indexed, synced {s['synced']}"
                 if s.get("malformed"):
-                    extra += f", {s['malformed']} malformed records skipped"
+                    extra += f", {s['malformed']} malformed records skipped or mended"
             click.echo(f"source {s['id']} ({s['kind']}, {flags}): {s['path']} [{state}{extra}]")
         for extra_line in _doctor_extras(d.semantic):
             click.echo(extra_line)

@@ -81,7 +81,7 @@ class SyncReport:
                 continue
             text = f"{s.id}: {s.sessions} sessions (+{s.added} new, {s.updated} updated, -{s.removed} removed)"
             if s.malformed:
-                text += f", {s.malformed} malformed records skipped"
+                text += f", {s.malformed} malformed records skipped or mended"
             if s.bad:
                 text += (
                     f", {len(s.bad)} sessions could not be read and were skipped (first: {s.bad[0]}); "

@@ -29,6 +29,9 @@ from recollect.sources.guard import as_ms, note
 
 KIND = "opencode"
 _BATCH = 200  # sessions per read transaction: short enough not to hold the WAL back
+# How reads decode bytes that are not UTF-8: as lone surrogates, which `guard.clean_session` turns
+# into U+FFFD and counts, so the mended value is named like every other malformed record.
+_MENDED = "surrogateescape"
 
 
 def find_stores() -> list[Path]:
@@ -228,7 +231,10 @@ class OpenCodeSource:
     # -- database access ---------------------------------------------------------------------
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _connect(self, bad_bytes: str = "replace") -> Iterator[sqlite3.Connection]:
+        """A read-only connection. Text that is not valid UTF-8 is decoded with the `bad_bytes` error
+        handler: "replace" (U+FFFD) for the scan, "surrogateescape" for reads, which leaves lone
+        surrogates the guard mends to U+FFFD and counts as malformed records of their session."""
         path = self.location
         if not path.exists():
             raise SourceError(
@@ -242,7 +248,7 @@ class OpenCodeSource:
         try:
             conn.execute("PRAGMA query_only=1")
             # A title or body that is not valid UTF-8 is one bad value, not an unreadable store.
-            conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
+            conn.text_factory = lambda raw: raw.decode("utf-8", bad_bytes)
             yield conn
         except sqlite3.DatabaseError as exc:
             text = str(exc).lower()
@@ -336,7 +342,7 @@ class OpenCodeSource:
         if self._db_available() and self.location.exists():
             for start in range(0, len(wanted), _BATCH):
                 batch = wanted[start : start + _BATCH]
-                with self._connect() as conn:
+                with self._connect(bad_bytes=_MENDED) as conn:
                     conn.execute("BEGIN")
                     sessions = self._read_db_batch(conn, batch)
                     conn.execute("COMMIT")
@@ -491,7 +497,7 @@ class OpenCodeSource:
         paths = known if len(known) == len(wanted) else self._legacy_session_files()
         for path in paths:
             try:
-                data = _loads(path.read_text(encoding="utf-8", errors="replace"))
+                data = _loads(path.read_text(encoding="utf-8", errors=_MENDED))
             except FileNotFoundError:  # deleted since the scan: the sync counts it as gone
                 continue
             except OSError as exc:  # there but unreadable: kept as indexed, reported
@@ -514,14 +520,14 @@ class OpenCodeSource:
                 time_archived=as_ms(times.get("archived")),
             )
             for message_path in _json_files(self.storage_dir / "message" / session.id):
-                payload = _read_json(message_path)
+                payload = _read_json(message_path, _MENDED)
                 if not isinstance(payload, dict):
                     session.malformed += 1
                     continue
                 mtimes = typed(payload.get("time"), dict, {})
                 message = message_from_data(message_path.stem, payload, as_ms(mtimes.get("created")) or 0)
                 for part_path in _json_files(self.storage_dir / "part" / message.id):
-                    part_data = _read_json(part_path)
+                    part_data = _read_json(part_path, _MENDED)
                     if not isinstance(part_data, dict):
                         session.malformed += 1
                         continue
@@ -561,10 +567,10 @@ def _json_files(directory: Path) -> list[Path]:
     return found
 
 
-def _read_json(path: Path) -> Any:
+def _read_json(path: Path, bad_bytes: str = "replace") -> Any:
     """A legacy JSON file's value; None (one malformed record) when it cannot be read or parsed."""
     try:
-        return _loads(path.read_text(encoding="utf-8", errors="replace"))
+        return _loads(path.read_text(encoding="utf-8", errors=bad_bytes))
     except FileNotFoundError:
         return None
     except OSError as exc:

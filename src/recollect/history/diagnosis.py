@@ -1,0 +1,105 @@
+"""`doctor`: what recollect found and what is wrong, without changing anything."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from recollect.config import Config, ConfigError, load_config
+from recollect.history.access import open_index
+from recollect.index import store, vectors
+from recollect.sources import SourceSpec, configured_specs
+from recollect.times import iso
+
+
+@dataclass
+class Diagnosis:
+    config_file: str
+    config_exists: bool
+    index_path: str
+    index_exists: bool
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    index_sessions: int = 0
+    index_bytes: int = 0
+    semantic: dict[str, Any] = field(default_factory=dict)  # search by meaning: vectors.semantic_state
+
+
+def doctor(config: Config | None = None) -> Diagnosis:
+    """What recollect found and what is wrong, without changing anything."""
+    config = config or load_config()
+    diagnosis = Diagnosis(
+        config_file=str(config.paths.config_file),
+        config_exists=config.paths.config_file.exists(),
+        index_path=str(config.index_path),
+        index_exists=config.index_path.exists(),
+    )
+    try:
+        configured_specs(config)
+    except ConfigError as exc:  # two sources naming one store, or the index is a store: nothing else is safe
+        diagnosis.problems.append(str(exc))
+        return diagnosis
+    recorded: dict[str, tuple[Any, ...]] = {}
+    bad: dict[str, tuple[int, str]] = {}  # sessions a sync could not read or store, per source
+    if diagnosis.index_exists:
+        try:
+            with open_index(config, readonly=True) as conn:
+                diagnosis.index_sessions = conn.execute("SELECT count(*) FROM session").fetchone()[0]
+                for row in conn.execute("SELECT id, status, message, sessions, malformed, time_synced FROM source"):
+                    recorded[row[0]] = row
+                for source_id, count, first in conn.execute(
+                    "SELECT source_id, count(*), min(native_id || ': ' || substr(reason, 6)) FROM skipped "
+                    "WHERE reason LIKE 'bad:%' GROUP BY source_id"
+                ):
+                    bad[source_id] = (count, first)
+            diagnosis.index_bytes = sum(  # the database, its WAL, and the vector matrices kept beside it
+                f.stat().st_size
+                for p in config.index_path.parent.glob(config.index_path.name + "*")
+                for f in ([p] if p.is_file() else p.rglob("*"))
+                if f.is_file()
+            )
+        except store.IndexUnavailable as exc:
+            diagnosis.problems.append(str(exc))
+    specs: list[SourceSpec] = configured_specs(config)
+    if not specs:
+        diagnosis.problems.append(
+            "no session store found: set OPENCODE_DB, or list a store under [[source]] in " + diagnosis.config_file
+        )
+    for spec in specs:
+        entry: dict[str, Any] = {
+            "id": spec.id,
+            "kind": spec.kind,
+            "path": str(spec.path),
+            "enabled": spec.enabled,
+            "discovered": spec.discovered,
+            "exists": spec.path.exists(),
+        }
+        if spec.id in recorded:
+            _, status, message, count, malformed, synced = recorded[spec.id]
+            entry.update(
+                status=status,
+                message=message or "",
+                indexed_sessions=count,
+                malformed=malformed,
+                synced=iso(synced or 0),
+            )
+            if status not in ("ok", None):
+                diagnosis.problems.append(f"{spec.id}: {message}")
+            if spec.id in bad:
+                count, first = bad[spec.id]
+                entry["bad_sessions"] = count
+                diagnosis.problems.append(
+                    f"{spec.id}: {count} sessions could not be read and are skipped until they change "
+                    f"(first: {first}); the rest of the store is indexed"
+                )
+        else:
+            entry.update(status="not indexed yet")
+        if not spec.path.exists() and spec.enabled:
+            diagnosis.problems.append(f"{spec.id}: store not found at {spec.path}")
+        diagnosis.sources.append(entry)
+    try:
+        diagnosis.semantic = vectors.semantic_state(config)
+    except Exception as exc:  # doctor must report, never crash
+        diagnosis.semantic = {"status": "broken", "problems": [f"search by meaning cannot be checked: {exc}"]}
+    diagnosis.problems.extend(diagnosis.semantic.get("problems", []))
+    return diagnosis

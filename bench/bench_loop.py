@@ -91,9 +91,10 @@ def recollect_cmd() -> list[str]:
     return [sys.executable, "-m", "recollect.cli"]
 
 
-def load_data(directory: Path = DATA) -> tuple[dict[str, Any], dict[str, Any]]:
+def load_data(directory: Path = DATA, messages_file: Path | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     world = json.loads((directory / "loop_world.json").read_text(encoding="utf-8"))
-    messages = json.loads((directory / "loop_messages.json").read_text(encoding="utf-8"))
+    path = messages_file or directory / "loop_messages.json"
+    messages = json.loads(path.read_text(encoding="utf-8"))
     return world, messages
 
 
@@ -150,7 +151,7 @@ class Turn:
     project: str
     session: str
     text: str
-    kind: str = ""  # cue | ordinary | "" (not scored for firing)
+    kind: str = ""  # cue | unknown (a cue about a topic never discussed) | ordinary | "" (not scored for firing)
     lang: str = ""
     expect: str | None = None  # the answering session's id
     pre_llm_ms: float = float("nan")  # message sent -> the model's first request
@@ -320,7 +321,7 @@ class LoopBench:
         for m in messages:
             sid = self.new_session(m["project"])
             expect = self.answering.get(m["expect"]) if m.get("expect") else None
-            kind = "cue" if m.get("expect") else "ordinary"
+            kind = m.get("kind") or ("cue" if m.get("expect") else "ordinary")
             self.say(
                 sid,
                 m["text"],
@@ -514,6 +515,15 @@ def score(bench: LoopBench, without: Sequence[Turn] = ()) -> tuple[list[Figure],
             )
         )
         raw[f"ordinary_silent_{lang}"] = [silent, len(plain)]
+    unknown = [t for t in live if t.kind == "unknown"]
+    if unknown:  # cues about topics no session ever discussed: nothing to recall, so no block
+        silent = sum(1 for t in unknown if t.seen and not t.seen.recall_blocks)
+        figures.append(
+            Figure(
+                "cues on never-discussed topics (silent)", ratio(silent, len(unknown)), "all", silent == len(unknown)
+            )
+        )
+        raw["unknown_silent"] = [silent, len(unknown)]
 
     # the answering session in the block, and its rank
     cues = [t for t in live if t.kind == "cue"]
@@ -725,6 +735,7 @@ def select(messages: dict[str, Any], quick: bool, seed: int) -> tuple[list[dict[
     """(live messages in their seeded order, growth messages)."""
     cues = list(messages["cue"])
     ordinary = list(messages["ordinary"])
+    unknown = [{**m, "kind": "unknown"} for m in messages.get("unknown", [])]
     if quick:
         # one English and one Chinese cue per topic where there is one, and every third ordinary message
         picked: dict[tuple[str, str], dict[str, Any]] = {}
@@ -732,7 +743,8 @@ def select(messages: dict[str, Any], quick: bool, seed: int) -> tuple[list[dict[
             picked.setdefault((c["expect"], c["lang"]), c)
         cues = list(picked.values())
         ordinary = ordinary[::3]
-    live = cues + ordinary
+        unknown = unknown[::2]
+    live = cues + unknown + ordinary
     random.Random(seed).shuffle(live)
     growth = [c for c in messages["cue"] if c["project"] == "atlas"]
     return live, growth
@@ -766,9 +778,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-baseline", action="store_true", help="skip the run without recollect (no latency figure)")
     ap.add_argument("--json", type=Path, help="write figures and per-turn records here")
     ap.add_argument("--keep", type=Path, help="build the world in this directory and keep it (for inspection)")
+    ap.add_argument(
+        "--messages",
+        type=Path,
+        help="the message set (default bench/loop_messages.json; the held-out set is bench/loop_messages_heldout.json)",
+    )
     a = ap.parse_args(argv)
 
-    world_data, messages = load_data()
+    world_data, messages = load_data(messages_file=a.messages)
     live, growth_msgs = select(messages, a.quick, a.seed)
     started = time.monotonic()
     phases: dict[str, float] = {}
@@ -821,7 +838,8 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.monotonic() - started
     commit = git_commit()
     print(
-        f"\nrecollect live-loop bench at {commit}: {len(live)} live messages, "
+        f"\nrecollect live-loop bench at {commit}: {len(live)} live messages "
+        f"({(a.messages or DATA / 'loop_messages.json').name}), "
         f"{'quick' if a.quick else 'full'}, {elapsed:.0f} s"
     )
     print(render(figures))
@@ -829,6 +847,7 @@ def main(argv: list[str] | None = None) -> int:
         out = {
             "commit": commit,
             "quick": a.quick,
+            "messages": str(a.messages or "bench/loop_messages.json"),
             "seconds": elapsed,
             "phases": phases,
             "figures": [f.__dict__ for f in figures],

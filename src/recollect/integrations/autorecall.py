@@ -269,26 +269,30 @@ def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = REC
     return kept[:limit]
 
 
-def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int) -> list[Entry]:
-    """Every session covering enough of `text`, best first, at most `limit`."""
-    from recollect.search.rank import fts_match
-    from recollect.search.scope import predicate
-    from recollect.search.terms import chunk_count, document_frequencies
+@dataclass
+class Plan:
+    """The message's words as the index knows them, and the few rare ones that pick candidates."""
+
+    units: list[Unit]
+    known: dict[str, int]  # term -> chunks of the index holding it
+    searchable: list[str]  # terms the index holds
+    selective: list[str]  # the rarest of them, within MATCH_ROWS matching chunks together
+
+
+def plan(conn: sqlite3.Connection, text: str) -> Plan | None:
+    """The words of `text` to look for, or None when the index holds none of them."""
+    from recollect.search.terms import document_frequencies
 
     units = message_units(text)
     terms = list(dict.fromkeys(t for u in units for t in u.terms))
     if not terms:
-        return []
+        return None
     known = document_frequencies(conn, terms)
     # A Chinese bigram nothing in the index ever contained is a cut across two words, not a word.
     units = [u for u in units if not u.cjk or any(known[t] for t in u.terms)]
     searchable = [t for t in terms if known[t]]
     if not units or not searchable:
-        return []
-    filters = filters.resolve(conn)
-    chunk_where, chunk_params = predicate(filters)
-    session_where, session_params = predicate(filters, chunk_alias=None)
-    chunks_total = chunk_count(conn)
+        return None
     # Candidates come from the rarest words, as many as fit a budget of matching chunks: ranking every
     # chunk that holds a common word costs more than a message may wait. On a small store that is every
     # word. The words left out still count, tested in the candidates' text.
@@ -299,6 +303,19 @@ def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int
             break
         selective.append(term)
         rows_planned += known[term]
+    return Plan(units, known, searchable, selective)
+
+
+def gather(
+    conn: sqlite3.Connection, text: str, selective: list[str], filters: Filters
+) -> tuple[dict[int, Evidence], dict[int, sqlite3.Row], bool]:
+    """(evidence per candidate session, their cards, whether every matching chunk was read), the
+    message being answered left out wherever the idle sync put it (a chunk, a card's first line)."""
+    from recollect.search.rank import fts_match
+    from recollect.search.scope import predicate
+
+    chunk_where, chunk_params = predicate(filters)
+    session_where, session_params = predicate(filters, chunk_alias=None)
     match = fts_match(selective)
     rows = conn.execute(
         "SELECT c.sid, c.class, c.message_id, c.text FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
@@ -314,16 +331,13 @@ def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int
         )
     ]
     order = list(dict.fromkeys([*(r[0] for r in rows), *card_sids]))
-    if not order:
-        return []
-    evidence = {sid: Evidence(sid) for sid in order}
     asking = " ".join(_fold(text).split())
 
     def is_this_message(line: str) -> bool:
-        # The message being answered, wherever the idle sync put it (a chunk, a card's first line or title).
         flat = " ".join(line.split())
         return bool(flat) and (asking.startswith(flat) or flat.startswith(asking))
 
+    evidence = {sid: Evidence(sid) for sid in order}
     for sid, klass, message_id, body in rows:
         item = (_fold(body), body, message_id)
         if klass in QUESTION_CLASSES and is_this_message(item[0]):
@@ -346,33 +360,58 @@ def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int
             if line.strip() and _fold(line) not in asked:
                 ev.answer.append((_fold(line), line, ""))
         ev.tools.append(_fold(card["identifiers"] + "\n" + card["files"] + "\n" + card["errors"]))
-    # Statistics over the candidates: exact when every matching chunk was read, else the index's own.
-    order = order[:SHORTLIST]  # in rank order: chunk matches first, then card matches
-    exact = len(rows) < CHUNK_ROWS and len(selective) == len(searchable) and len(evidence) <= SHORTLIST
-    total = conn.execute(f"SELECT count(*) FROM session s WHERE {session_where}", session_params).fetchone()[0]
-    # One joined text per kind and session: every word test below is a substring test in C.
-    kinds = {
-        sid: ("\n".join(a[0] for a in ev.answer), "\n".join(ev.tools), "\n".join(q[0] for q in ev.question))
-        for sid, ev in evidence.items()
-        if sid in cards and sid in order
-    }
-    found = {sid: [_kind_of(unit, texts) for unit in units] for sid, texts in kinds.items()}
+    shortlist = set(order[:SHORTLIST])  # in rank order: chunk matches first, then card matches
+    evidence = {sid: ev for sid, ev in evidence.items() if sid in shortlist and sid in cards}
+    return evidence, cards, len(rows) < CHUNK_ROWS and len(order) <= SHORTLIST
+
+
+def weigh(p: Plan, found: dict[int, list[float]], exact: bool, sessions: int, chunks_total: int) -> list[float]:
+    """Each unit's weight in words times its rarity: among the candidates when every matching chunk was
+    read (`exact`), else in the index's own chunk statistics."""
     weights: list[float] = []
-    for i, unit in enumerate(units):
+    for i, unit in enumerate(p.units):
         if exact:
-            n = max(total, MIN_STATS_SESSIONS)
+            n = max(sessions, MIN_STATS_SESSIONS)
             df = sum(1 for factors in found.values() if factors[i])
             if not df:
                 # In no candidate, but maybe common elsewhere ("something", "else"): weigh it by how often
                 # the index holds it, not as if it were the rarest word there is.
-                share = max((known[t] for t in unit.terms), default=0) / chunks_total
+                share = max((p.known[t] for t in unit.terms), default=0) / max(chunks_total, 1)
                 idf = _idf(n, min(n, share * n))
             else:
                 idf = _idf(max(n, df), df)
         else:
-            df = max((known[t] for t in unit.terms), default=0)
-            idf = _idf(chunks_total, df)
+            idf = _idf(chunks_total, max((p.known[t] for t in unit.terms), default=0))
         weights.append(unit.weight * idf)
+    return weights
+
+
+def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int) -> list[Entry]:
+    """Every session covering enough of `text`, best first, at most `limit`."""
+    from recollect.search.scope import predicate
+    from recollect.search.terms import chunk_count
+
+    p = plan(conn, text)
+    if p is None:
+        return []
+    filters = filters.resolve(conn)
+    evidence, cards, complete = gather(conn, text, p.selective, filters)
+    if not evidence:
+        return []
+    session_where, session_params = predicate(filters, chunk_alias=None)
+    sessions = conn.execute(f"SELECT count(*) FROM session s WHERE {session_where}", session_params).fetchone()[0]
+    # One joined text per kind and session: every word test below is a substring test in C.
+    found = {
+        sid: [
+            _kind_of(
+                unit, ("\n".join(a[0] for a in ev.answer), "\n".join(ev.tools), "\n".join(q[0] for q in ev.question))
+            )
+            for unit in p.units
+        ]
+        for sid, ev in evidence.items()
+    }
+    exact = complete and len(p.selective) == len(p.searchable)
+    weights = weigh(p, found, exact, sessions, chunk_count(conn))
     whole = sum(weights) or 1.0
     scored: list[tuple[float, int, int, float]] = []
     for sid, factors in found.items():
@@ -382,11 +421,10 @@ def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int
             scored.append((score, cards[sid]["time_updated"] or 0, sid, covered))
     scored.sort(key=lambda x: (-x[0], -x[1]))
     # Only the best few become entries (a snippet each); enough of them to collapse repeats.
-    entries = [
-        _entry(cards[sid], evidence[sid], units, weights, score, covered) for score, _, sid, covered in scored[:limit]
-    ]
-    for entry, (_, _, sid, _) in zip(entries, scored, strict=False):
-        entry.answered = ANSWER in found[sid]
+    entries = []
+    for score, _, sid, covered in scored[:limit]:
+        entries.append(_entry(cards[sid], evidence[sid], p.units, weights, score, covered))
+        entries[-1].answered = ANSWER in found[sid]
     return entries
 
 

@@ -302,3 +302,31 @@ def test_an_accented_word_counts_as_present(tmp_path: Path) -> None:
     found = autorecall.find(conn, "Last time: Müller résumé café?", Filters(scope="project", directory=fr))
     assert [e.session_id for e in found] == ["ses_fr"]
     conn.close()
+
+
+@pytest.mark.parametrize("scope", [None, "project"])
+def test_a_cue_message_detects_its_cue_and_resolves_its_project_once(
+    index: Path, monkeypatch: pytest.MonkeyPatch, scope: str | None
+) -> None:
+    from recollect.integrations import hooks
+    from recollect.search import ceiling
+    from recollect.search import scope as scope_mod
+
+    calls: dict[str, int] = {}
+
+    def counted(module: object, name: str) -> None:
+        real = getattr(module, name)
+
+        def wrapper(*args: object) -> object:
+            calls[name] = calls.get(name, 0) + 1
+            return real(*args)
+
+        monkeypatch.setattr(module, name, wrapper)
+
+    counted(hooks, "detect_cue")
+    counted(scope_mod, "resolve_project_root")
+    counted(ceiling, "resolve_project_root")
+    service = HookService(scope=scope)
+    out = service.on_message("ses_current", PROJ, CUE)
+    assert "ses_answer" in out["recall"]  # the real path ran, and found the answer
+    assert calls == {"detect_cue": 1, "resolve_project_root": 1}

@@ -226,13 +226,15 @@ class HookService:
 
         return injection_block(self._space(directory), text)
 
-    def recall_block(self, session: str, directory: str, text: str, message: str = "") -> tuple[str, str | None]:
+    def recall_block(
+        self, session: str, directory: str, text: str, message: str = "", cue: str | None = None
+    ) -> tuple[str, str | None]:
         """(block, cue). The block is empty without a cue, or when no earlier session answers well
         enough (integrations/autorecall.py). `message` is the id of the message being answered: it is
-        never a candidate, even when the idle sync already indexed it."""
+        never a candidate, even when the idle sync already indexed it. `cue`: already detected by the caller."""
         if not self.settings.auto_recall:
             return "", None
-        cue = detect_cue(text)
+        cue = cue or detect_cue(text)
         if cue is None:
             return "", None
         if word_count(strip_cues(text)) < 1:
@@ -301,9 +303,9 @@ class HookService:
         # A cue means a history search (SQLite, which releases the GIL) next to the injection
         # (pure Python): run them side by side, so the message waits for the slower one only.
         pending = None
-        if self.settings.auto_recall and detect_cue(text):
-            self._refresh()
-            pending = self._pool().submit(self.recall_block, session, directory, text, message)
+        cue = detect_cue(text) if self.settings.auto_recall else None
+        if cue:
+            pending = self._pool().submit(self.recall_block, session, directory, text, message, cue)
         try:
             out["inject"] = self.injection(directory, text)
         except Exception as exc:  # one failing tier must not cost the other

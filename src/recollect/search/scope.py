@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -137,9 +137,13 @@ class Filters:
     def resolve(self, conn: sqlite3.Connection) -> Filters:
         """Fill in what needs the index (the caller's project root, the ceiling's) and refuse what
         reaches beyond the ceiling (`ScopeCeilingError`). Every read path calls this."""
-        if self.project_root is None:
+        here = self.project_root is None
+        if here:
             self.project_root = resolve_project_root(conn, self.caller_directory())
         if self.ceiling is not None:
+            if here and self.ceiling.root is None and self.ceiling.anchor == self.caller_directory():
+                # Anchored where the caller is (the plugin helper's case): the same root, resolved once.
+                self.ceiling = replace(self.ceiling, root=self.project_root)
             self.ceiling = self.ceiling.resolved(conn)
             self.ceiling.check(self, conn)
         return self

@@ -1,10 +1,14 @@
 """kill -9 at random points of a cold index and of an incremental sync, with semantic search on.
 
-After each kill: SQLite's integrity check, no duplicated session, and the next `recollect index` must
-give an index equal to a fresh one, vectors included (the same (hash, model) set for every chunk and
-card that is embedded).
+After each kill: SQLite's integrity check, no session stored twice, and the next `recollect index`
+must give an index equal to a fresh one, vectors included (every chunk and card text embedded by the
+same models, each vector within 0.02 of the fresh one's, none missing).
 
-    python -m bench.bench_faults --trials 100 --sessions 40
+Half the kills land at a random time of the run (anywhere: inside a COMMIT too), half just before a
+random SQL statement of it (every statement boundary is an instrumented point). Each run is a fork of
+this process, which loaded both models once, so a kill costs the sync alone (tests/index/faults.py).
+
+    python -m bench.bench_faults --trials 200 --sessions 12
 """
 
 from __future__ import annotations
@@ -13,110 +17,98 @@ import argparse
 import os
 import random
 import shutil
-import signal
-import sqlite3
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: no BLAS threads across fork()
 
 from bench.storegen import generate_store
-
-
-def dump(path: Path) -> dict[str, Any]:
-    from tests.index.test_sync import dump as rows
-
-    conn = sqlite3.connect(path)
-    try:
-        out = rows(conn)
-        out["vectors"] = sorted(
-            conn.execute(
-                "SELECT DISTINCT v.model, v.hash FROM vector v WHERE v.hash IN (SELECT hash FROM chunk) "
-                "OR v.hash IN (SELECT card_hash FROM session)"
-            ).fetchall()
-        )
-        out["missing"] = conn.execute(
-            "SELECT count(*) FROM chunk c WHERE c.hash IS NOT NULL "
-            "AND NOT EXISTS (SELECT 1 FROM vector v WHERE v.hash = c.hash)"
-        ).fetchone()[0]
-        return out
-    finally:
-        conn.close()
-
-
-def index(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "recollect.cli", "index"], env=env, capture_output=True, text=True)
+from tests.index import faults
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--trials", type=int, default=10)
-    parser.add_argument("--sessions", type=int, default=40)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--trials", type=int, default=20, help="kills in all, half cold, half incremental")
+    parser.add_argument("--sessions", type=int, default=12, help="sessions before the store grows by half")
     parser.add_argument("--seed", type=int, default=14)
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    os.environ.pop("RECOLLECT_EMBEDDINGS", None)  # semantic search on
     work = Path(tempfile.mkdtemp(prefix="recollect-faults-"))
+    wall0, cpu0 = time.perf_counter(), _cpu()
     try:
-        old, new = work / "old.db", work / "new.db"
+        old, new, live = work / "old.db", work / "new.db", work / "live" / "opencode.db"
+        live.parent.mkdir()
         generate_store(old, sessions=args.sessions, seed=args.seed)
-        generate_store(new, sessions=args.sessions + args.sessions // 2, seed=args.seed)  # a grown store
-        base = {k: v for k, v in os.environ.items() if k != "RECOLLECT_EMBEDDINGS"}
-        base["RECOLLECT_SOURCES"] = "opencode"
+        generate_store(new, sessions=args.sessions + args.sessions // 2, seed=args.seed)  # the grown store
 
-        def env_for(home: Path, store: Path) -> dict[str, str]:
-            return {**base, "RECOLLECT_HOME": str(home), "OPENCODE_DB": str(store)}
+        def env(home: Path) -> dict[str, str]:
+            return {"RECOLLECT_HOME": str(home), "RECOLLECT_SOURCES": "opencode", "OPENCODE_DB": str(live)}
 
-        live = work / "live.db"
-        shutil.copy(new, live)
-        started = time.perf_counter()
-        assert index(env_for(work / "fresh", live)).returncode == 0
-        full = time.perf_counter() - started
-        fresh = dump(work / "fresh" / "index.db")
-        assert fresh["vectors"], "semantic search is off: install the [semantic] extra"
         shutil.copy(old, live)
-        assert index(env_for(work / "old-index", live)).returncode == 0
-        corrupt = duplicated = unequal = not_killed = 0
-        for trial in range(args.trials):
-            kind = "cold" if trial % 2 == 0 else "incremental"
-            home = work / f"t{trial}"
+        faults.index_here(env(work / "old-index"))  # loads both models, which every fork then has
+        shutil.copy(new, live)
+        faults.index_here(env(work / "fresh"))
+        fresh = faults.dump(work / "fresh" / "index.db")
+        assert fresh["vectors"] and not fresh["missing"], "semantic search is off"
+        models = sorted({model for _, model in fresh["vectors"]})
+
+        def home_for(kind: str, name: str) -> Path:
+            home = work / name
             if kind == "incremental":
                 shutil.copytree(work / "old-index", home)
-            shutil.copy(new, live)
-            env = env_for(home, live)
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "recollect.cli", "index"], env=env,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )  # fmt: skip
-            time.sleep(rng.uniform(0.3, full))
-            if proc.poll() is None:
-                os.kill(proc.pid, signal.SIGKILL)
+            return home
+
+        whole = {}
+        for kind in ("cold", "incremental"):
+            done = faults.run(env(home_for(kind, f"whole-{kind}")))
+            assert done.status == 0, f"a {kind} index failed"
+            whole[kind] = done
+        print(
+            f"sessions={args.sessions}->{args.sessions + args.sessions // 2} models={models} "
+            f"texts_embedded={len(fresh['vectors'])} "
+            + " ".join(f"{k}: {r.statements} statements {r.seconds:.2f}s" for k, r in whole.items()),
+            flush=True,
+        )
+        tally = {"killed": 0, "finished_before_kill": 0, "corrupt": 0, "duplicated": 0, "unequal": 0, "rerun_failed": 0}
+        for trial in range(args.trials):
+            kind = ("cold", "incremental")[trial % 2]
+            if (trial // 2) % 2 == 0:
+                kill = faults.Kill(after_s=rng.uniform(0.0, whole[kind].seconds))
+                where = f"at {kill.after_s:.2f}s"
             else:
-                not_killed += 1
-            proc.wait()
+                kill = faults.Kill(statement=rng.randint(1, whole[kind].statements))
+                where = f"before statement {kill.statement}"
+            home = home_for(kind, f"t{trial}")
+            result = faults.run(env(home), kill)
+            tally["killed" if result.killed else "finished_before_kill"] += 1
             db = home / "index.db"
             if db.exists():
-                conn = sqlite3.connect(db)
-                ok = conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-                dups = conn.execute(
-                    "SELECT count(*) FROM (SELECT native_id FROM session "
-                    "GROUP BY source_id, native_id HAVING count(*) > 1)"
-                ).fetchone()[0]
-                conn.close()
-                corrupt += not ok
-                duplicated += dups > 0
-            rerun = index(env)
-            same = rerun.returncode == 0 and dump(db) == fresh
-            unequal += not same
-            print(f"trial {trial} {kind}: {'equal' if same else 'UNEQUAL'}", flush=True)
+                ok, dups = faults.check(db)
+                tally["corrupt"] += not ok
+                tally["duplicated"] += dups > 0
+            rerun = faults.run(env(home))
+            why = faults.differs(faults.dump(db), fresh) if rerun.status == 0 else "the next index failed"
+            tally["rerun_failed"] += rerun.status != 0
+            tally["unequal"] += bool(why)
+            state = "killed" if result.killed else "finished"
+            print(f"trial {trial} {kind} {where}: {state}, {why or 'equal'}", flush=True)
             shutil.rmtree(home, ignore_errors=True)
+        load = " ".join(f"{x:.1f}" for x in os.getloadavg())
         print(
-            f"trials={args.trials} sessions={args.sessions} full_index_s={full:.1f} corrupt={corrupt} "
-            f"duplicated={duplicated} unequal={unequal} finished_before_kill={not_killed}"
+            f"trials={args.trials} sessions={args.sessions} "
+            + " ".join(f"{k}={v}" for k, v in tally.items())
+            + f" wall_s={time.perf_counter() - wall0:.0f} cpu_s={_cpu() - cpu0:.0f} loadavg={load}"
         )
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _cpu() -> float:
+    """User + system time of this process and of every fork it waited for."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 if __name__ == "__main__":

@@ -139,7 +139,7 @@ SURFACE_EXCEPTIONS: dict[str, tuple[str, ...]] = {
         "recollect.search",
         "recollect.text",
     ),
-    "integrations/opencode.py": ("recollect.text",),
+    "integrations/opencode/base.py": ("recollect.text",),
     "ui/pages.py": ("recollect.search",),
 }
 
@@ -173,13 +173,12 @@ MAX_MODULE_LINES = 600
 # Over the limits today, by name; the lists may only shrink (split one, then delete its entry).
 LONG_FUNCTIONS: set[str] = {
     "index/sync.py::_sync",
-    "integrations/opencode.py::install",
+    "integrations/opencode/installer.py::install",
     "search/deep.py::deep_search",
     "search/read.py::window",
     "sources/opencode.py::_read_db_batch",
 }
 LONG_MODULES: set[str] = {
-    "integrations/opencode.py",
     "sources/claude_code.py",
     "sources/codex.py",
 }

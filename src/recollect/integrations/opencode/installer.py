@@ -101,6 +101,43 @@ def _plan_file(path: Path, text: str, record: dict[str, Any], force: bool, label
     return True
 
 
+def _created_dirs(config_dir: Path, record: dict[str, Any]) -> set[str]:
+    """The directories this install creates (with those an earlier one did): uninstall removes them when empty."""
+    created_dirs = set(record.get("created_dirs") or [])
+    for d in ("agent", "plugin"):
+        if not (config_dir / d).exists():
+            created_dirs.add(d)
+    if not config_dir.exists():
+        created_dirs.add(".")
+    return created_dirs
+
+
+def _pre_install(
+    config_dir: Path, version: str, plan: tuple[bool, bool, str], report: Report, record: dict[str, Any]
+) -> None:
+    """The npm pre-install of the plugin package; `plan` is (asked for, needed, why)."""
+    npm, needed, why = plan
+    if npm and needed:
+        run_npm(config_dir, version, report, record)
+    elif npm:
+        report.notes.append(why)
+    else:
+        report.notes.append(
+            f"npm pre-install skipped: OpenCode installs {PLUGIN_PACKAGE} itself at start-up; offline, start it "
+            "with npm_config_fetch_retries=0 to avoid a ~71 s wait"
+        )
+
+
+def _check_runtime(python: str, paths: Paths | None, report: Report) -> None:
+    """Notes on what the installed pieces will do or lack: auto-extraction, the MCP SDK."""
+    report.notes.append(_auto_extract_note(paths))
+    if not _has_mcp_sdk(python):
+        report.notes.append(
+            f"the MCP SDK is not importable by {python}: install it (pip install 'recollect[mcp]'), else "
+            "OpenCode lists the recollect server as failed"
+        )
+
+
 def install(
     *,
     config_dir: Path | None = None,
@@ -148,31 +185,13 @@ def install(
         report.manifest = display(manifest_path(paths))
         return report
 
-    created_dirs = set(record.get("created_dirs") or [])
-    for d in ("agent", "plugin"):
-        if not (config_dir / d).exists():
-            created_dirs.add(d)
-    if not config_dir.exists():
-        created_dirs.add(".")
+    created_dirs = _created_dirs(config_dir, record)
     if new_config is not None:
         write_atomic(config_file, new_config)
     for path, text in writes:
         write_atomic(path, text)
-    if npm and needed:
-        run_npm(config_dir, version, report, npm_record)
-    elif npm:
-        report.notes.append(why)
-    else:
-        report.notes.append(
-            f"npm pre-install skipped: OpenCode installs {PLUGIN_PACKAGE} itself at start-up; offline, start it "
-            "with npm_config_fetch_retries=0 to avoid a ~71 s wait"
-        )
-    report.notes.append(_auto_extract_note(paths))
-    if not _has_mcp_sdk(python):
-        report.notes.append(
-            f"the MCP SDK is not importable by {python}: install it (pip install 'recollect[mcp]'), else "
-            "OpenCode lists the recollect server as failed"
-        )
+    _pre_install(config_dir, version, (npm, needed, why), report, npm_record)
+    _check_runtime(python, paths, report)
     manifest["installs"][str(config_dir)] = {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "python": python,

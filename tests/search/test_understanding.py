@@ -47,15 +47,18 @@ def test_time_words_become_a_window_and_leave_the_terms() -> None:
     assert understand("what changed last week", NOW, framing=False).window is None
 
 
-def test_a_pasted_node_id_is_split_into_test_name_file_and_parameter() -> None:
-    got = words("tests/test_tax.py::test_split_tax_empty[unicode-74]")
+def test_a_pasted_node_id_adds_its_bare_test_name_beside_the_whole_id() -> None:
+    node = "tests/test_tax.py::test_split_tax_empty[unicode-74]"
+    got = words(node)
+    # The bare name, which the tokenizer keeps whole only where the test was written apart from its file
+    # (a failure header, a def, a discussion), is a word of its own, first, at full weight.
     assert got[0] == (["test_split_tax_empty"], False)
-    assert (["tests/test_tax.py", "test_tax.py", "test_tax"], False) in got
-    assert (["unicode-74"], True) in got  # the parameter fills every run's listing: it counts little
-    # The generic pieces are not searched on their own.
-    terms = understand("tests/test_tax.py::test_split_tax_empty[unicode-74]", NOW).terms
-    assert "tests" not in terms and "py" not in terms and "split" not in terms
-    assert understand("tests/test_tax.py::test_split_tax_empty", NOW, test_ids=False).terms[0].startswith("tests/")
+    # Beside it, the id is read like any identifier: the whole id and its pieces.
+    terms = understand(node, NOW).terms
+    assert terms[1].startswith("tests/test_tax.py::test_split_tax_empty") and "unicode-74" in terms
+    # Negative, after the positive control: with the stage off the bare name is not added.
+    assert "test_split_tax_empty" not in understand(node, NOW, test_ids=False).terms
+    assert understand(node, NOW, test_ids=False).terms[0].startswith("tests/")
 
 
 def test_the_turn_that_answers_comes_first() -> None:

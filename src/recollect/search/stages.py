@@ -19,7 +19,7 @@ STAGES: dict[str, str] = {
     "coverage": "weighting a session by the share of the query's terms it covers",
     "priors": "same directory / project and recency priors",
     "correction": "typo correction for words the index does not know",
-    "test_id": "pasted test ids and paths split into file, module and test name",
+    "test_id": "a pasted test id's bare test name searched beside the whole id",
     "opening": "a query that restates a session's title or first request",
     "turn_rerank": "re-ranking the turns of each top session so its first hit is the turn that answers",
 }

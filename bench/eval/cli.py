@@ -59,17 +59,18 @@ def _table(report: EvalReport) -> Table:
     for metric in METRICS:
         table.add_column(metric.replace("recall", "R"), justify="right")
     table.add_column("turn@5", justify="right")
+    table.add_column("all@5", justify="right")
     baselines = [(name, s) for name, s in (("lexical", lexical), ("FTS5", fts5)) if s]
     for name, _ in baselines:
-        for metric in ("MRR", "R@5", "turn@5"):
+        for metric in ("MRR", "R@5", "turn@5", "all@5"):
             table.add_column(f"{name} {metric}", justify="right", style="dim")
     categories = ["overall", *ours["by_category"]]
     for i, category in enumerate(categories):
         m = _section(ours, category)
-        cells = [category, str(m["n"]), *(_cell(m[k]) for k in METRICS), _cell(m.get("turn@5"))]
+        cells = [category, str(m["n"]), *(_cell(m[k]) for k in METRICS), _cell(m.get("turn@5")), _cell(m.get("all@5"))]
         for _, other in baselines:
             b = _section(other, category)
-            cells += [_cell(b.get("mrr")), _cell(b.get("recall@5")), _cell(b.get("turn@5"))]
+            cells += [_cell(b.get(k)) for k in ("mrr", "recall@5", "turn@5", "all@5")]
         table.add_row(*cells, end_section=i == 0)
     return table
 
@@ -113,6 +114,24 @@ def _print_failures(report: EvalReport, limit: int) -> None:
         out.print(f"  [{r.query.category}] {r.query.id}: {r.query.query!r} — {rank}; first: {got}", markup=False)
 
 
+def _haystack(queries_path: Path, data_dir: Path, as_json: bool) -> None:
+    from bench.eval.haystack import MULTI_SESSION, evaluate_haystack
+
+    multi = _locate(None, MULTI_SESSION, "multi-session questions")
+    try:
+        report = evaluate_haystack(queries_path, multi, data_dir)
+    except EvalError as exc:
+        fail(str(exc))
+    if as_json:
+        print_json(report.to_dict())
+        return
+    out = console()
+    out.print(_table(report))
+    for metric in ("mrr", "recall@5", "all@5", "turn@5"):
+        out.print(_ablation_table(report, metric))
+    click.echo(f"* = better with that stage off; {report.seconds:.1f}s (indexing {report.index_seconds:.1f}s)")
+
+
 @click.command("eval")
 @click.option("--queries", type=click.Path(path_type=Path, dir_okay=False), help=f"Labelled queries [{QUERIES}].")
 @click.option("--data", type=click.Path(path_type=Path, file_okay=False), help=f"Corpus directory [{DATA}].")
@@ -131,6 +150,12 @@ def _print_failures(report: EvalReport, limit: int) -> None:
     type=click.Path(path_type=Path, dir_okay=False),
     help="Score labelled cases of your OWN history against your index instead of the corpus (docs/eval.md).",
 )
+@click.option(
+    "--haystack",
+    is_flag=True,
+    help="Instead: the conversation questions and bench/eval/multi_session.jsonl over an index of the conversations "
+    "alone (a chat benchmark's haystack), with all@5 and every stage off in turn.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full report (per query) as JSON.")
 def eval_cmd(
     queries: Path | None,
@@ -144,6 +169,7 @@ def eval_cmd(
     write_baseline: bool,
     show_failures: int,
     cases: Path | None,
+    haystack: bool,
     as_json: bool,
 ) -> None:
     """Measure search relevance: MRR and recall@1/5/10 on labelled queries, overall and per category,
@@ -157,6 +183,9 @@ def eval_cmd(
     data_dir = _locate(data, DATA, "the eval corpus")
     if (check or write_baseline) and categories:
         fail("--check and --write-baseline need the full query set; drop --category")
+    if haystack:
+        _haystack(queries_path, data_dir, as_json)
+        return
     if write_baseline and baseline_path is None:
         baseline_path = queries_path.parent / "baseline.json"
     try:

@@ -67,6 +67,7 @@ STORES = {  # file in the data dir -> source id in the index
     "opencode-conversations.db.gz": "eval-conversations",
 }
 TURN_METRICS = ("turn_mrr", "turn@1", "turn@5")
+ALL_METRICS = ("all@5",)  # over queries with several gold sessions: every one of them in the first five
 
 
 class EvalError(Exception):
@@ -183,12 +184,19 @@ def turn_rank_of(results: Sequence[Ranked], turns: Sequence[str]) -> int | None:
     return None
 
 
+def all_rank_of(results: Sequence[Ranked], gold: Sequence[str]) -> int | None:
+    """1-based rank by which every gold session (or a child of it) has appeared; None if one never does."""
+    ranks = [rank_of(results, [g]) for g in dict.fromkeys(gold)]
+    return None if None in ranks else max(r for r in ranks if r is not None)
+
+
 @dataclass
 class QueryResult:
     query: EvalQuery
     rank: int | None
     top: list[Ranked]
     turn_rank: int | None = None
+    all_rank: int | None = None  # for several gold sessions: the rank by which all of them are in
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -198,6 +206,7 @@ class QueryResult:
             "gold": self.query.gold,
             "rank": self.rank,
             "turn_rank": self.turn_rank,
+            "all_rank": self.all_rank,
             "top": [asdict(r) for r in self.top],
         }
 
@@ -208,11 +217,13 @@ class Metrics:
     mrr: float
     recall: dict[int, float]
     turns: dict[str, float] = field(default_factory=dict)  # over queries with turn gold, if any
+    every: dict[str, float] = field(default_factory=dict)  # over queries with several gold sessions, if any
 
     def to_dict(self) -> dict[str, float | int]:
         out: dict[str, float | int] = {"n": self.n, "mrr": round(self.mrr, 4)}
         out.update({f"recall@{k}": round(v, 4) for k, v in self.recall.items()})
         out.update({k: round(v, 4) for k, v in self.turns.items()})
+        out.update({k: round(v, 4) for k, v in self.every.items()})
         return out
 
 
@@ -232,7 +243,12 @@ def metrics(results: Sequence[QueryResult]) -> Metrics:
             "turn@1": sum(1 for r in with_turns if r.turn_rank == 1) / m,
             "turn@5": sum(1 for r in with_turns if r.turn_rank and r.turn_rank <= 5) / m,
         }
-    return Metrics(n, mrr, recall, turns)
+    several = [r for r in results if len(set(r.query.gold)) > 1]
+    every: dict[str, float] = {}
+    if several:
+        found = sum(1 for r in several if r.all_rank and r.all_rank <= 5)
+        every = {"all_n": len(several), "all@5": found / len(several)}
+    return Metrics(n, mrr, recall, turns, every)
 
 
 def summarize(results: Sequence[QueryResult]) -> dict[str, Any]:
@@ -249,7 +265,8 @@ def run_queries(queries: Sequence[EvalQuery], search: SearchFn, *, keep: int = 5
     for q in queries:
         ranked = list(search(q, q.to_filters()))
         turn = turn_rank_of(ranked, q.turns) if q.turns else None
-        out.append(QueryResult(q, rank_of(ranked, q.gold), ranked[:keep], turn))
+        every = all_rank_of(ranked, q.gold) if len(set(q.gold)) > 1 else None
+        out.append(QueryResult(q, rank_of(ranked, q.gold), ranked[:keep], turn, every))
     return out
 
 
@@ -264,7 +281,7 @@ def regressions(current: dict[str, Any], baseline: dict[str, Any], tolerance: fl
         if now is None:
             problems.append(f"{name}: missing from this run (the baseline has it)")
             continue
-        for metric in (*METRICS, *TURN_METRICS):
+        for metric in (*METRICS, *TURN_METRICS, *ALL_METRICS):
             if metric in base and now.get(metric, 0.0) < base[metric] - tolerance:
                 problems.append(f"{name}: {metric} {now.get(metric, 0.0):.4f} < baseline {base[metric]:.4f}")
     return problems
@@ -321,9 +338,10 @@ def _isolated_env(home: Path) -> Iterator[None]:
 class Corpus:
     """The eval corpus copied to a temporary home and indexed; use as a context manager."""
 
-    def __init__(self, data_dir: Path, *, workdir: Path | None = None) -> None:
+    def __init__(self, data_dir: Path, *, workdir: Path | None = None, stores: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
-        missing = [name for name in STORES if not (data_dir / name).is_file()]
+        self.store_names = dict(STORES if stores is None else stores)  # file in the data dir -> source id
+        missing = [name for name in self.store_names if not (data_dir / name).is_file()]
         if missing:
             raise EvalError(
                 f"corpus files missing in {data_dir}: {', '.join(missing)} (build them with "
@@ -366,7 +384,7 @@ class Corpus:
     def prepare(self) -> None:
         self.home.mkdir(parents=True, exist_ok=True)
         delta = int(time.time() * 1000) - CORPUS_ANCHOR_MS
-        for name, source_id in STORES.items():
+        for name, source_id in self.store_names.items():
             target = self.root / source_id / "opencode.db"
             target.parent.mkdir(parents=True, exist_ok=True)
             with gzip.open(self.data_dir / name, "rb") as src, open(target, "wb") as dst:
@@ -384,7 +402,7 @@ class Corpus:
         report = history.index(self.config)
         self.index_seconds = time.perf_counter() - started
         problems = [f"{s.id}: {s.status} ({s.message})" for s in report.sources if s.status != "ok"]
-        if problems or report.lease_busy or len(report.sources) != len(STORES):
+        if problems or report.lease_busy or len(report.sources) != len(self.store_names):
             raise EvalError(f"indexing the corpus failed: {'; '.join(problems) or report.summary()}")
         with history.open_index(self.config, readonly=True) as conn:
             self._titles = {r[0]: r[1] or "" for r in conn.execute("SELECT native_id, title FROM session")}

@@ -418,7 +418,7 @@ class LoopBench:
                 project=project,
             )
             outputs = self._search_outputs(sid)
-            for query, what, tid in queries:
+            for query, what, topic in queries:
                 output = outputs.get(query, "")
                 found = [s for s in hit_sessions(output) if s != sid]
                 self.searches.append(
@@ -426,7 +426,7 @@ class LoopBench:
                         "project": project,
                         "query": query,
                         "what": what,
-                        "topic": tid,
+                        "topic": topic,
                         "top": found[:TOP],
                         "ok": bool(output),
                     }

@@ -128,6 +128,11 @@ CUE = "What did we decide last time about the job queue library for the worker?"
         ("我们之前用的是哪个库", "之前"),
         ("还记得那个端口问题吗", "还记得"),
         ("和上次一样部署", "和上次一样"),
+        ("Didn't we fix that crash?", "didn't we"),
+        ("What was the fix in a previous session?", "a previous session"),
+        ("Which queue backend did we settle on?", "which queue backend did we"),
+        ("we hit this a while ago", "a while ago"),
+        ("前几天说的重试方案", "前几天"),
     ],
 )
 def test_cues_in_either_language(text: str, cue: str) -> None:
@@ -144,6 +149,8 @@ def test_cues_in_either_language(text: str, cue: str) -> None:
         "部署之前先跑测试",
         "在提交以前格式化代码",
         "修复登录页面的样式",
+        "Show the previous and the next file in the list output.",
+        "Which file did the test write?",
     ],
 )
 def test_not_cues(text: str) -> None:
@@ -330,3 +337,33 @@ def test_a_cue_message_detects_its_cue_and_resolves_its_project_once(
     out = service.on_message("ses_current", PROJ, CUE)
     assert "ses_answer" in out["recall"]  # the real path ran, and found the answer
     assert calls == {"detect_cue": 1, "resolve_project_root": 1}
+
+
+def test_a_paraphrase_sharing_few_words_comes_back_by_meaning(index: Path) -> None:
+    service = HookService()
+    # Few of its words are in the answering session (under MIN_COVERAGE), but it means the same.
+    paraphrase = "What background worker did we settle on for running tasks asynchronously, last time?"
+    block, _ = service.recall_block("ses_new", PROJ, paraphrase)
+    assert "ses_answer" in block
+    # A nearby word ("worker") and a different topic: neither words nor meaning suffice.
+    assert (
+        service.recall_block("ses_new", PROJ, "Last time, which icon set did we pick for the worker status page?")[0]
+        == ""
+    )
+
+
+def test_chinese_words_the_index_never_saw_still_count_as_missing(index: Path) -> None:
+    service = HookService()
+    assert (
+        "ses_answer" in service.recall_block("ses_new", PROJ, "上次 worker 的 job queue 用的是哪个库？")[0]
+    )  # control
+    # 监控面板 (dashboard), 图表 (charts): in no session. They are the topic, not cuts across words, so the
+    # one shared word ("worker") covers too little.
+    assert service.recall_block("ses_new", PROJ, "上次 worker 的监控面板用的是哪个图表库？")[0] == ""
+
+
+def test_a_latin_word_counts_where_a_word_starts_with_it() -> None:
+    (unit,) = autorecall.message_units("macOS")
+    assert autorecall._present(unit, "the macos build") and autorecall._present(unit, "os error 24")  # control
+    assert autorecall._present(unit, "the test_os_path helper")  # a part of an identifier starts a word
+    assert not autorecall._present(unit, "the cost of posts")  # the "os" of macOS, inside other words

@@ -263,7 +263,8 @@ def test_recollects_own_worker_directory_gets_nothing(indexed: Path, monkeypatch
 
 
 def test_auto_recall_never_searches_by_meaning(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The message's critical path stays cheap: words only, no embedding model is loaded or asked.
+    # The message's critical path stays cheap: no index model is loaded or asked (only auto-recall's
+    # rescue embeds two short texts with the shipped static model, for a session that covers too few words).
     from recollect.index import vectors
 
     block, _ = HookService().recall_block("ses_other", BETA, "please list files like last time")

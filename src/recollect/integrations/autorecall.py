@@ -15,8 +15,14 @@ a compaction summary, the card's decision and outcome lines) counts for more tha
 what someone asked. Sessions that asked the same question collapse into one entry. A session must
 cover at least 40 % of the message's words, counted in words of either script (a run of Chinese
 characters counts half a word per character, however it is cut into bigrams), weighted by how rare
-each word is among the candidates; below that the block stays empty. Nothing here syncs, embeds or
-waits on a model: it runs on the message's critical path.
+each word is among the candidates. A word no candidate holds still counts, as missing: that is what
+keeps a question about a topic never discussed silent.
+
+Words alone miss a paraphrase, an English question about a Chinese session and a Chinese question
+whose bigrams cut across words. So below 40 % a second signal decides for the best session that
+answered, if it covers at least 10 %: the message's meaning against its card's, by the static model
+that ships in the package (`rescue`). Nothing here syncs, searches by meaning or waits on a model
+server: it runs on the message's critical path. Cue detection is in cues.py.
 """
 
 from __future__ import annotations
@@ -31,6 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from recollect.integrations.cues import CUE_RE as CUE_RE  # re-exported: hooks and tests name them here
+from recollect.integrations.cues import derive_query as derive_query
+from recollect.integrations.cues import detect_cue as detect_cue
+from recollect.integrations.cues import strip_cues
 from recollect.text.tokenize import fold, query_terms
 
 if TYPE_CHECKING:
@@ -40,6 +50,10 @@ RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
 RECALL_MAX_CHARS = 1_200  # per block, like seed 002's maxInjectChars for memories
 RECALL_SESSIONS = 3
 MIN_COVERAGE = 0.4  # share of the message's (weighted) words a session must contain
+# Below that, the best session that answered still comes back when it covers RESCUE_COVERAGE and its
+# card means the same as the message (cosine by the shipped static model): see `rescue`.
+RESCUE_COVERAGE, RESCUE_MEANING = 0.1, 0.5
+GIST_CHARS = 1_000
 # Word weights are taken as if there were at least this many candidates: in a store of three sessions
 # a word in all of them would weigh nearly nothing against a word in none.
 MIN_STATS_SESSIONS = 20
@@ -54,81 +68,6 @@ FILES_PER_ENTRY = 3
 ANSWER, TOOLS, QUESTION = 1.0, 0.8, 0.55
 ANSWER_CLASSES = {"assistant_text", "summary"}
 QUESTION_CLASSES = {"user_text", "subtask"}
-
-# --- cues --------------------------------------------------------------------------------------
-#
-# A small lexicon per language of expressions that point at earlier work. English matches on word
-# boundaries, case-insensitively; "before" and "earlier" count only as adverbs (ending a clause, or
-# after like/as/than), never as "before the deploy". Chinese 之前/以前 count when they start a clause
-# or follow a subject or a comparison (我们之前, 跟之前), never as "部署之前" (before deploying).
-_EN = [  # point at a time or a decision: named as the cue when present
-    r"what (?:did|do|have) we (?:decide|agree|choose|pick|settle|conclude)\w*(?: on)?",
-    r"what we (?:decided|agreed|chose|picked|settled on)",
-    r"we (?:already |previously )?(?:decided|agreed|discussed|settled on|talked about)",
-    r"same (?:as|way as) (?:before|last time|earlier|we did)",
-    r"(?:just )?(?:like|as) (?:before|last time|earlier|we did)",
-    r"last time",
-    r"the other day",
-    r"last (?:week|month|session)",
-    r"previously",
-    r"yesterday",
-    r"(?:before|earlier)(?=\s*(?:[.?!,;:)]|$))",
-    r"earlier (?:session|conversation|discussion|chat)",
-]
-_EN_QUESTIONS = [  # ask about earlier work without naming when
-    r"(?:how|why|where|which|what|when) did we",
-    r"did we (?:ever|already)",
-    r"remind me",
-]
-_ZH = [
-    "跟之前一样",
-    "和之前一样",
-    "像之前那样",
-    "跟上次一样",
-    "和上次一样",
-    "像上次那样",
-    "上一次",
-    "上次",
-    "上回",
-    "那次",
-    "先前",
-    "此前",
-    "早先",
-    "以往",
-    "还记得",
-    "我们决定",
-    "决定过",
-    "讨论过",
-    "照旧",
-    "老样子",
-]
-_ZH_BEFORE = r"(?:(?<![\u4e00-\u9fff])|(?<=[跟和像同与按照如们我你]))(?:之前|以前)(?:一样|那样)?"
-
-
-def _en(patterns: list[str]) -> str:
-    return r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in patterns) + r")\b"
-
-
-_STRONG_RE = re.compile(_en(_EN) + "|" + "|".join(re.escape(c) for c in _ZH) + "|" + _ZH_BEFORE, re.I)
-_WEAK_RE = re.compile(_en(_EN_QUESTIONS), re.I)
-CUE_RE = re.compile(_STRONG_RE.pattern + "|" + _WEAK_RE.pattern, re.I)
-
-
-def detect_cue(text: str) -> str | None:
-    """The first history cue in `text` that names a time or a decision, else the first question about
-    earlier work ("how did we …"); normalised (lower case, single spaces), or None."""
-    m = _STRONG_RE.search(text) or _WEAK_RE.search(text)
-    return " ".join(m.group(0).lower().split()) if m else None
-
-
-def strip_cues(text: str) -> str:
-    return CUE_RE.sub(" ", text)
-
-
-def derive_query(text: str, max_words: int = 24) -> str:
-    """The message without its cues, bounded: what the block was looked up for (logged)."""
-    return " ".join(strip_cues(text).split()[:max_words])[:400]
-
 
 # --- the message's words ---------------------------------------------------------------------
 
@@ -151,6 +90,14 @@ class Unit:
     terms: tuple[str, ...]
     weight: float  # in words: 1 for a latin word, 0.5 for a CJK character
     cjk: bool
+    starts: re.Pattern[str] | None = field(default=None, repr=False)  # a latin term at the start of a word
+
+    def __post_init__(self) -> None:
+        # A latin term counts where a word starts with it ("fix" in "fixed", "token" in "test_token"),
+        # never inside another word: the "os" of "macOS" is not in "cost" nor in "posts".
+        if not self.cjk:
+            alternatives = "|".join(re.escape(t) for t in sorted(self.terms, key=len, reverse=True))
+            self.starts = re.compile(f"(?<![^\\W_])(?:{alternatives})")
 
 
 def message_units(text: str, max_words: int = QUERY_WORDS) -> list[Unit]:
@@ -217,6 +164,8 @@ class Entry:
     also_asked: int = 0
     answered: bool = True  # some of the message's words are in what the session concluded
     freshness: str = ""
+    gist: str = ""  # the card's title, first question, decisions and outcome: what `rescue` compares
+    meaning: float | None = None  # the message's cosine to `gist`, when `rescue` asked
 
 
 def _fold(text: str) -> str:
@@ -253,6 +202,8 @@ def _idf(n: float, df: float) -> float:
 
 
 def _present(unit: Unit, folded: str) -> bool:
+    if unit.starts is not None:
+        return unit.starts.search(folded) is not None
     for term in unit.terms:  # noqa: SIM110 - a loop: any() over a generator costs twice as much on this hot path
         if term in folded:
             return True
@@ -263,10 +214,28 @@ def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = REC
     """The best earlier sessions for `text` within `filters`, best first; empty when none covers enough.
     Sessions asking the same question are one entry; sessions that only asked are named only when no
     session answered."""
-    kept = collapse(candidates(conn, text, filters, limit * 6))
+    found = candidates(conn, text, filters, limit * 6, floor=RESCUE_COVERAGE)
+    kept = collapse([e for e in found if e.coverage >= MIN_COVERAGE])
+    if not kept:
+        kept = rescue(text, found)
     if any(e.answered for e in kept):
         kept = [e for e in kept if e.answered]
     return kept[:limit]
+
+
+def rescue(text: str, found: list[Entry]) -> list[Entry]:
+    """The best session that answered, when its words cover less than MIN_COVERAGE of the message but
+    it means the same: the message's cosine to its card (title, first question, decisions, outcome) by
+    the shipped static model is at least RESCUE_MEANING. Words alone miss a paraphrase, an English
+    question about a Chinese session, and Chinese bigrams cut across words; the meaning alone would
+    fire on any nearby topic, so the session must still hold some of the message's words."""
+    best = next((e for e in found if e.answered), None)
+    if best is None:
+        return []
+    from recollect.search.meaning import static_similarity
+
+    best.meaning = static_similarity(strip_cues(text), best.gist)
+    return [best] if best.meaning is not None and best.meaning >= RESCUE_MEANING else []
 
 
 @dataclass
@@ -288,8 +257,6 @@ def plan(conn: sqlite3.Connection, text: str) -> Plan | None:
     if not terms:
         return None
     known = document_frequencies(conn, terms)
-    # A Chinese bigram nothing in the index ever contained is a cut across two words, not a word.
-    units = [u for u in units if not u.cjk or any(known[t] for t in u.terms)]
     searchable = [t for t in terms if known[t]]
     if not units or not searchable:
         return None
@@ -386,8 +353,10 @@ def weigh(p: Plan, found: dict[int, list[float]], exact: bool, sessions: int, ch
     return weights
 
 
-def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int) -> list[Entry]:
-    """Every session covering enough of `text`, best first, at most `limit`."""
+def candidates(
+    conn: sqlite3.Connection, text: str, filters: Filters, limit: int, floor: float = MIN_COVERAGE
+) -> list[Entry]:
+    """Every session covering at least `floor` of `text`'s weighted words, best first, at most `limit`."""
     from recollect.search.scope import predicate
     from recollect.search.terms import chunk_count
 
@@ -416,7 +385,7 @@ def candidates(conn: sqlite3.Connection, text: str, filters: Filters, limit: int
     scored: list[tuple[float, int, int, float]] = []
     for sid, factors in found.items():
         covered = sum(w for w, f in zip(weights, factors, strict=True) if f) / whole
-        if covered >= MIN_COVERAGE:
+        if covered >= floor:
             score = sum(w * f for w, f in zip(weights, factors, strict=True)) / whole
             scored.append((score, cards[sid]["time_updated"] or 0, sid, covered))
     scored.sort(key=lambda x: (-x[0], -x[1]))
@@ -475,6 +444,7 @@ def _entry(
         coverage=covered,
         files=[f for f in card["files"].splitlines() if f],
         question_terms=frozenset(query_terms(strip_cues(card["first_human"] or card["title"] or ""))),
+        gist="\n".join(card[k] or "" for k in ("title", "first_human", "decisions", "last_outcome"))[:GIST_CHARS],
     )
 
 

@@ -1,12 +1,14 @@
 """`recollect mcp`: run the MCP server on stdio for an agent host (OpenCode, Claude Code, Codex…).
 
-The SDK is imported only when this command runs, so other commands never pay for it, and a
-missing SDK is a one-line install hint rather than a traceback.
+The SDK is imported only when a client speaks the 2026 protocol (mcp/wire.py serves the handshake
+without it), so no command pays for it at start-up, and a missing SDK is a one-line install hint
+rather than a traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 
 import click
@@ -44,6 +46,10 @@ def mcp_cmd(budget: int, default_scope: str) -> None:
     'directory' scope and for project memories. Logs go to <data dir>/log/mcp.log.
     """
     try:
+        # The handshake protocol is served without the SDK (mcp/wire.py), but the 2026 protocol needs
+        # it: look for it without importing it (importing it costs over a second).
+        if any(importlib.util.find_spec(name) is None for name in SDK_MODULES):
+            raise ImportError("the MCP SDK is not installed", name="mcp")
         from recollect.mcp.server import serve
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in SDK_MODULES:

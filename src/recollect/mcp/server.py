@@ -1,37 +1,43 @@
-"""`recollect mcp`: the MCP server over stdio, on the official SDK's low-level `Server`.
+"""`recollect mcp`: the MCP server over stdio.
+
+Two front ends share everything below the protocol (the tool table, `_call`, the log, the warm-up
+and the background refresh): `wire.py` serves the `initialize` handshake era that OpenCode and
+today's hosts speak, without importing the MCP SDK (importing it costs over a second of CPU, on
+the host's critical path); a client that opens with the 2026 protocol is handed, with what was
+read so far, to the SDK's low-level `Server` built here (`build_server`, `_serve`).
 
 The low-level server (not `MCPServer`'s decorated functions) because hosts do not validate
 arguments: OpenCode forwards whatever the model wrote, and pydantic's "1 validation error for
 history_searchArguments" is no help to a model. Here each tool's JSON schema and its checks come
 from one declaration (`args.py`), and every reply is bounded text plus structured content.
 
-What it must never do: write to stdout (the JSON-RPC wire; the SDK diverts fd 1 while serving and
-we log to a file under the data dir), or die on a request (`registry.call_tool` never raises).
+What it must never do: write to stdout (the JSON-RPC wire; `wire.Wire` moves the wire to private
+descriptors and points fd 1 at stderr while serving, and we log to a file under the data dir), or
+die on a request (`registry.call_tool` never raises).
 OpenCode runs one copy per project directory and more for `opencode run`, so nothing here
 assumes it is alone: the index and memory roots are shared through the library's lease and locks.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import os
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
-
-import anyio
-import anyio.to_thread
-import mcp_types as types
-from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from recollect import __version__
 from recollect.config import ensure_private_dir, resolve_paths
-from recollect.mcp import history_tools, registry
+from recollect.mcp import history_tools, registry, wire
 from recollect.mcp.base import Reply, ServerSettings
 from recollect.text.redact import redact, redact_value
+
+if TYPE_CHECKING:  # the SDK is imported only when a client speaks the 2026 protocol
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
 
 log = logging.getLogger("recollect.mcp")
 LOG_NAME = "mcp.log"
@@ -60,6 +66,8 @@ def setup_logging() -> str | None:
 
 
 def tool_list() -> list[types.Tool]:
+    import mcp_types as types
+
     return [
         types.Tool(
             name=tool.name,
@@ -82,6 +90,13 @@ _warm_up_started = threading.Event()
 # Held while the library is imported or called: two threads importing the same package cycle at
 # once can see a half-initialised module, so the warm-up import and a call never overlap.
 _library = threading.Lock()
+
+
+def start_warm_up() -> None:
+    """Once per process, when the host first lists the tools."""
+    if not _warm_up_started.is_set():
+        _warm_up_started.set()
+        threading.Thread(target=_warm_up, name="recollect-warm-up", daemon=True).start()
 
 
 def _warm_up() -> None:
@@ -107,6 +122,25 @@ def _call(name: str, arguments: dict[str, Any] | None, settings: ServerSettings)
         reply.text = _mend(reply.text)
         reply.structured = _mend(reply.structured)
         return reply, time.thread_time() - cpu
+
+
+def log_call(name: str, arguments: dict[str, Any] | None, reply: Reply, cpu: float, started: float) -> None:
+    log.info(
+        "%s %s %.1f ms (cpu %.1f ms), %d chars, args %s",
+        name,
+        "error" if reply.is_error else "ok",
+        (time.perf_counter() - started) * 1000,
+        cpu * 1000,
+        len(reply.text),
+        _args_for_log(_mend(arguments)),
+    )
+
+
+def run_and_log(name: str, arguments: dict[str, Any] | None, settings: ServerSettings, started: float) -> Reply:
+    """One call for the wire front end: run, then log it as the SDK path does."""
+    reply, cpu = _call(name, arguments, settings)
+    log_call(name, arguments, reply, cpu, started)
+    return reply
 
 
 def _mend(value: Any) -> Any:
@@ -195,6 +229,8 @@ async def _beat(ctx: Any, started: float) -> None:
     """Progress notifications while a call runs (when the client asked for them with a progress
     token, as OpenCode does): OpenCode resets its call timeout on each one, so a first search that
     must index a large store first is not cut off at the host's timeout."""
+    import anyio
+
     while True:
         await anyio.sleep(HEARTBEAT_SECONDS)
         elapsed = time.perf_counter() - started
@@ -206,14 +242,18 @@ async def _beat(ctx: Any, started: float) -> None:
 
 
 def build_server(settings: ServerSettings, refresher: Refresher | None = None) -> Server[Any]:
+    """The SDK's server for the same tools (the 2026 protocol, and the SDK's in-process client)."""
+    import anyio
+    import anyio.to_thread
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
     tools = tool_list()
     refresher = refresher or Refresher()
     lock = anyio.Lock()  # one call at a time: library calls are short, and memory writes stay ordered
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        if not _warm_up_started.is_set():
-            _warm_up_started.set()
-            threading.Thread(target=_warm_up, name="recollect-warm-up", daemon=True).start()
+        start_warm_up()
         return types.ListToolsResult(tools=tools)
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -224,15 +264,7 @@ def build_server(settings: ServerSettings, refresher: Refresher | None = None) -
             async with lock:
                 reply, cpu = await anyio.to_thread.run_sync(_call, params.name, params.arguments, settings)
             heartbeat.cancel_scope.cancel()
-        log.info(
-            "%s %s %.1f ms (cpu %.1f ms), %d chars, args %s",
-            params.name,
-            "error" if reply.is_error else "ok",
-            (time.perf_counter() - started) * 1000,
-            cpu * 1000,
-            len(reply.text),
-            _args_for_log(_mend(params.arguments)),
-        )
+        log_call(params.name, params.arguments, reply, cpu, started)
         refresher.call_ended(params.name)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=reply.text)],
@@ -241,18 +273,31 @@ def build_server(settings: ServerSettings, refresher: Refresher | None = None) -
         )
 
     return Server(
-        "recollect",
+        wire.SERVER_NAME,
         version=__version__,
-        title="recollect",
-        description="Search and read earlier coding-agent sessions; recall and keep curated memories.",
+        title=wire.SERVER_TITLE,
+        description=wire.SERVER_DESCRIPTION,
         instructions=registry.instructions(settings),
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
 
 
-async def _serve(server: Server[Any]) -> None:
-    async with stdio_server() as (read_stream, write_stream):
+class _Replay:
+    """The SDK's stdin when the 2026 protocol took over: the lines the wire already read, then the rest."""
+
+    def __init__(self, seen: list[bytes], rest: io.TextIOBase) -> None:
+        self.seen = [line.decode("utf-8", "replace") for line in seen]
+        self.rest = rest
+
+    def readline(self) -> str:
+        return self.seen.pop(0) if self.seen else self.rest.readline()
+
+
+async def _serve(server: Server[Any], stdin: Any = None, stdout: Any = None) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server(stdin, stdout) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
@@ -267,7 +312,31 @@ def serve(settings: ServerSettings) -> None:
         settings.default_scope,
         log_path,
     )
+    claimed = wire.Wire()
+    refresher = Refresher()
+    front = wire.WireServer(
+        settings,
+        claimed.writer,
+        run_call=run_and_log,
+        on_listed=start_warm_up,
+        on_call_started=refresher.call_started,
+        on_call_ended=refresher.call_ended,
+        heartbeat_seconds=lambda: HEARTBEAT_SECONDS,
+    )
     try:
-        anyio.run(_serve, build_server(settings))
+        seen = front.serve(iter(claimed.reader))
+        if seen is not None:
+            log.info("the client opened with the 2026 protocol: served by the MCP SDK")
+            _serve_sdk(settings, refresher, seen, claimed)
     finally:
+        claimed.release()
         log.info("stop")
+
+
+def _serve_sdk(settings: ServerSettings, refresher: Refresher, seen: list[bytes], claimed: wire.Wire) -> None:
+    import anyio
+
+    rest = io.TextIOWrapper(claimed.reader, encoding="utf-8", errors="replace")  # type: ignore[type-var]
+    stdin = anyio.wrap_file(cast("IO[str]", _Replay(seen, rest)))
+    stdout = anyio.wrap_file(io.TextIOWrapper(claimed.writer, encoding="utf-8"))  # type: ignore[type-var]
+    anyio.run(_serve, build_server(settings, refresher), stdin, stdout)

@@ -7,7 +7,9 @@ recollect.search.stages switched off in turn (not a timed test: it prints figure
 Reuses the store and index that bench_index.py left in the work directory (it indexes them if they
 are missing). The query set is bench_index's (identifiers, pasted errors, Chinese, generic words)
 plus question-shaped queries, time words and pasted test ids, since those are what the newer stages
-read. A stage's cost is the p50 / p95 with it on minus with it off.
+read. A stage's cost is the p50 / p95 with it on minus with it off. Each run reports wall and CPU time
+(user + sys of this process) per query and the load average, since a shared machine's wall figures are
+noise; `--profile` adds the functions that take the most time with everything on.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -40,20 +41,37 @@ QUESTIONS = [
 ]
 
 
-def _latencies(search, conn, queries, embedder, cards) -> list[float]:  # type: ignore[no-untyped-def]
-    out = []
+def _latencies(search, conn, queries, embedder, cards) -> tuple[list[float], list[float]]:  # type: ignore[no-untyped-def]
+    """Sorted wall and CPU milliseconds per query."""
+    wall, cpu = [], []
     for q in queries:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         search(conn, q, embedder=embedder, card_encoder=cards)
-        out.append((time.perf_counter() - t) * 1000)
-    out.sort()
-    return out
+        wall.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c) * 1000)
+    return sorted(wall), sorted(cpu)
+
+
+def _p(values: list[float], share: float) -> float:
+    return values[max(0, int(len(values) * share) - 1)] if share < 1 else values[-1]
+
+
+def _profile(search, conn, queries, embedder, cards) -> None:  # type: ignore[no-untyped-def]
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    _latencies(search, conn, queries, embedder, cards)
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/recollect-bench"))
+    parser.add_argument("--profile", action="store_true", help="also print a cProfile of the all-on run")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     store = args.workdir / f"store-{args.sessions}.db"
@@ -77,21 +95,24 @@ def main() -> None:
     queries = queries_for(manifest, random.Random(3)) + QUESTIONS
     for q in queries[:5]:
         search(conn, q, embedder=embedder, card_encoder=cards)  # warm the page cache and the vector matrices
+    load_before = os.getloadavg()
     runs = {"all on": _latencies(search, conn, queries, embedder, cards)}
     for stage in stages.STAGES:
         with stages.disabled(stage):
             runs[f"-{stage}"] = _latencies(search, conn, queries, embedder, cards)
-    full = runs["all on"]
-    p50, p95 = statistics.median(full), full[int(len(full) * 0.95) - 1]
+    load_after = os.getloadavg()
+    cpu = runs["all on"][1]
     print(
-        f"{args.sessions} sessions, {len(queries)} queries, semantic={embedder is not None}, cards={cards is not None}"
+        f"{args.sessions} sessions, {len(queries)} queries, semantic={embedder is not None}, "
+        f"cards={cards is not None}; load average {load_before[0]:.1f} -> {load_after[0]:.1f} on {os.cpu_count()} cores"
     )
-    print("| run | p50 ms | p95 ms | stage cost p50 | stage cost p95 |")
-    print("|---|--:|--:|--:|--:|")
-    for name, lat in runs.items():
-        q50, q95 = statistics.median(lat), lat[int(len(lat) * 0.95) - 1]
-        cost = "" if name == "all on" else f"{p50 - q50:+.1f} | {p95 - q95:+.1f}"
-        print(f"| {name} | {q50:.1f} | {q95:.1f} | {cost or ' | '} |")
+    print("| run | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms | stage cost CPU p50 | stage cost CPU p95 |")
+    print("|---|--:|--:|--:|--:|--:|--:|")
+    for name, (w, c) in runs.items():
+        cost = "| " if name == "all on" else f"{_p(cpu, 0.5) - _p(c, 0.5):+.1f} | {_p(cpu, 0.95) - _p(c, 0.95):+.1f}"
+        print(f"| {name} | {_p(w, 0.5):.1f} | {_p(w, 0.95):.1f} | {_p(c, 0.5):.1f} | {_p(c, 0.95):.1f} | {cost} |")
+    if args.profile:
+        _profile(search, conn, queries, embedder, cards)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,8 @@ RESCUE_NEAREST_CARDS = 3  # a session with no shared words enters if it is among
 RESCUE_MIN_COSINE = 0.2  # text about nothing in the history reached 0.164 on the eval corpus
 # title, head, idents, files, errors, outcome, decisions, summary (seed 000 weighs the summary 1.8 x the title)
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5, 5.4)
+COVERAGE_EXPONENT = 1.5  # a session's fused score x (share of the query's weight it covers) ** this
+COVERAGE_CHUNKS = 3  # a session's best matching chunks read for its coverage (beside its card)
 TIME_PREFERENCE = 0.25  # a session inside the time the query names scores this much more
 LITERAL_SCAN_LIMIT = 200  # chunks a literal retry returns at most
 LITERAL_SCAN_CHUNKS = 50_000  # how far back (newest first) a literal retry looks: a bounded scan
@@ -239,8 +241,11 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
     meaning = not filters.chunk_level and stages.on("meaning") and (embedder is not None or card_encoder is not None)
     models = [m for m in (embedder, card_encoder) if m is not None] if meaning else []
     if meaning:
+        # Masking is only needed when the scope leaves some session out: reading every in-scope session id
+        # into numpy (and testing each vector's session against them) cost every query at 5,000 sessions.
         session_where, session_params = predicate(filters, chunk_alias=None)
-        allowed = in_scope(conn, session_where, session_params)
+        everything = run.coverage.sessions_in_scope >= _count(conn, "1", [])
+        allowed = None if everything else in_scope(conn, session_where, session_params)
         text = run.plan.searched
         run.semantic = semantic_candidates(conn, embedder, text, allowed) if embedder is not None else {}
         # A query of identifiers only gives the card arm no weight (it is scaled by the prose share and never
@@ -299,7 +304,7 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
     shortlist = sorted(run.candidates, key=lambda sid: (-fused[sid], keys.get(sid, ("", ""))))
     shortlist = shortlist[: max(run.limit * 3, 30)]
     sessions = _rows_by_id(run.conn, "session", "sid", shortlist)
-    top_chunks = [cid for sid in shortlist for cid in run.session_chunks.get(sid, [])[: run.per_session + 1]]
+    top_chunks = [cid for sid in shortlist for cid in run.session_chunks.get(sid, [])[:COVERAGE_CHUNKS]]
     chunks = _rows_by_id(run.conn, "chunk", "id", top_chunks)
     caller = run.filters.caller_directory()
     caller_root = run.filters.project_root or caller
@@ -311,11 +316,11 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
         if stages.on("coverage") and sid not in run.rescued and total_weight:
             # no shared words by construction for a rescued session; its rank already reflects that
             texts = [str(row[k] or "") for k in _CARD_FIELDS]
-            texts += [chunks[cid]["text"] for cid in run.session_chunks.get(sid, [])[: run.per_session + 1]]
+            texts += [chunks[cid]["text"] for cid in run.session_chunks.get(sid, [])[:COVERAGE_CHUNKS]]
             haystack = _folded(" ".join(texts))
             # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).
             covered = run.terms.covered(haystack)
-            factor = max((covered / total_weight) ** 1.5, 0.05)
+            factor = max((covered / total_weight) ** COVERAGE_EXPONENT, 0.05)
         if stages.on("priors"):
             factor *= _place(row, caller, caller_root) * _recency(row, run.now_ms)
         if run.plan.window is not None:

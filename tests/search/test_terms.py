@@ -1,0 +1,46 @@
+"""Which query terms are matched and corrected, on real SQLite FTS5 indexes of known statistics."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from recollect.search.query import understand
+from recollect.search.terms import PRUNE_MIN_DF, plan_terms
+
+
+def _index(rows: list[str]) -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE chunk (id INTEGER PRIMARY KEY)")
+    conn.execute("CREATE VIRTUAL TABLE chunk_fts USING fts5(text)")
+    for i, text in enumerate(rows, 1):
+        conn.execute("INSERT INTO chunk (id) VALUES (?)", (i,))
+        conn.execute("INSERT INTO chunk_fts (rowid, text) VALUES (?, ?)", (i, text))
+    return conn
+
+
+def test_a_word_known_by_its_stem_is_not_corrected() -> None:
+    conn = _index(["the deadlin deadline is friday", "watch the watch", "unrelated text"])
+    # Positive control: a word the index does not know at all is corrected, beside the original.
+    assert plan_terms(conn, understand("watchh")).corrections == {"watchh": "watch"}
+    # "deadlines" is unknown as typed, but its stem is indexed: it is no typo.
+    plan = plan_terms(conn, understand("deadlines"))
+    assert plan.corrections == {} and "deadlin" in plan.match
+
+
+def _with_common_word(chunks: int, share: float) -> sqlite3.Connection:
+    common = int(chunks * share)
+    rows = [("food " if i < common else "") + f"filler{i % 7}" for i in range(chunks)]
+    rows[0] += " cat"
+    rows[1] += " vet"
+    rows[2] += " grams"
+    return _index(rows)
+
+
+def test_common_words_are_pruned_only_when_they_are_common_in_numbers_too() -> None:
+    query = understand("food cat vet grams")
+    # Positive control: in a big index a word in 10% of the chunks leaves the match when rarer ones exist.
+    big = plan_terms(_with_common_word(4000, 0.10), query)
+    assert "food" not in big.match and {"cat", "vet", "grams"} <= set(big.match)
+    # In a small one (a few dozen chat sessions) the same share is a handful of chunks: it stays.
+    small = plan_terms(_with_common_word(200, 0.10), query)
+    assert PRUNE_MIN_DF > 200 * 0.10 and "food" in small.match

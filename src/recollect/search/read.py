@@ -259,24 +259,7 @@ def window(
     only `budget` characters in all, with a note when the budget cuts."""
     messages = session.messages
     total = len(messages)
-    if mode not in ("around", "head", "tail", "message"):
-        raise FilterError("mode must be around, head, tail or message")
-    anchor = 0
-    if message_id:
-        found = [i for i, m in enumerate(messages) if m.id == message_id]
-        if not found:
-            raise ReadError(f"message {message_id} is no longer in session {session.id} (removed or reverted)")
-        anchor = found[0]
-    if mode == "tail":
-        anchor = max(0, total - 1)
-    if mode == "message":
-        start, end = anchor, anchor + 1
-    elif mode == "head":
-        start, end = 0, min(total, before + after + 1)
-    elif mode == "tail":
-        start, end = max(0, total - (before + after + 1)), total
-    else:
-        start, end = max(0, anchor - before), min(total, anchor + after + 1)
+    anchor, start, end = _span(session, message_id, mode, before, after)
     notes: list[str] = []
     if whole:
         if mode != "message":
@@ -287,18 +270,9 @@ def window(
         budget = max(budget, sum(_size(m) for m in rendered))  # the one message is never dropped
     else:
         rendered = [_render_message(session, i, messages[i], notes) for i in range(start, end)]
-    # Spend the budget nearest the anchor first; drop the farthest messages beyond it.
-    order = sorted(range(len(rendered)), key=lambda k: abs(rendered[k].index - anchor))
-    spent, keep = 0, set[int]()
-    for k in order:
-        size = _size(rendered[k])
-        if keep and spent + size > budget:
-            continue
-        keep.add(k)
-        spent += size
-    if len(keep) < len(rendered):
-        notes.append(f"{len(rendered) - len(keep)} message(s) left out to stay within {budget} characters")
-        rendered = [m for k, m in enumerate(rendered) if k in keep]
+    kept = _within_budget(rendered, anchor, budget, notes)
+    if len(kept) < len(rendered):
+        rendered = kept
         start, end = rendered[0].index, rendered[-1].index + 1
     first = rendered[0].index if rendered else 0
     last = rendered[-1].index if rendered else 0
@@ -327,6 +301,47 @@ def window(
         nav=nav,
         notes=notes,
     )
+
+
+def _span(session: Session, message_id: str | None, mode: str, before: int, after: int) -> tuple[int, int, int]:
+    """(anchor, start, end exclusive): the message a window is about and the messages it shows."""
+    messages = session.messages
+    total = len(messages)
+    if mode not in ("around", "head", "tail", "message"):
+        raise FilterError("mode must be around, head, tail or message")
+    anchor = 0
+    if message_id:
+        found = [i for i, m in enumerate(messages) if m.id == message_id]
+        if not found:
+            raise ReadError(f"message {message_id} is no longer in session {session.id} (removed or reverted)")
+        anchor = found[0]
+    if mode == "tail":
+        anchor = max(0, total - 1)
+    if mode == "message":
+        return anchor, anchor, anchor + 1
+    if mode == "head":
+        return anchor, 0, min(total, before + after + 1)
+    if mode == "tail":
+        return anchor, max(0, total - (before + after + 1)), total
+    return anchor, max(0, anchor - before), min(total, anchor + after + 1)
+
+
+def _within_budget(
+    rendered: list[RenderedMessage], anchor: int, budget: int, notes: list[str]
+) -> list[RenderedMessage]:
+    """Spend the budget nearest the anchor first; drop the farthest messages beyond it (with a note)."""
+    order = sorted(range(len(rendered)), key=lambda k: abs(rendered[k].index - anchor))
+    spent, keep = 0, set[int]()
+    for k in order:
+        size = _size(rendered[k])
+        if keep and spent + size > budget:
+            continue
+        keep.add(k)
+        spent += size
+    if len(keep) == len(rendered):
+        return rendered
+    notes.append(f"{len(rendered) - len(keep)} message(s) left out to stay within {budget} characters")
+    return [m for k, m in enumerate(rendered) if k in keep]
 
 
 def transcript(session: Session) -> Window:

@@ -50,8 +50,12 @@ _DECISION = re.compile(
     r"agreed|settled on|instead of|rather than|trade-?offs?|in favou?r of)\b|决定|选择了|采用|改用|而不是|不再使用"
 )
 MAX_DECISIONS, DECISION_CHARS = 20, 240
+# `\b(?:[A-Z][A-Za-z0-9]*(?:Error|Exception|Failure|Warning)|E[A-Z]{3,}|ERR_[A-Z0-9_]+|panic)\b:?[^\n]{0,100}`,
+# written to start with a character class (the boundary checked behind it), so the regex engine skips
+# to candidate letters instead of trying every position of every tool output: same matches.
 _ERROR_SIGNATURE = re.compile(
-    r"\b(?:[A-Z][A-Za-z0-9]*(?:Error|Exception|Failure|Warning)|E[A-Z]{3,}|ERR_[A-Z0-9_]+|panic)\b:?[^\n]{0,100}"
+    r"[A-Zp](?<=\b[A-Zp])(?:(?<=[A-Z])[A-Za-z0-9]*(?:Error|Exception|Failure|Warning)|(?<=E)[A-Z]{3,}"
+    r"|(?<=E)RR_[A-Z0-9_]+|(?<=p)anic)\b:?[^\n]{0,100}"
 )
 
 

@@ -175,11 +175,15 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})",
         (sid, *card_fts_values((*values, ""))),  # no summary yet: history.apply_summaries adds it
     )
-    for chunk in rows:
-        cur = conn.execute(
-            "INSERT INTO chunk (sid, message_id, part_id, ord, role, class, author, tool, time, text, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    # Row ids given here, so that chunks and their FTS rows go in as two executemany calls.
+    first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunk").fetchone()[0]
+    ids = range(first, first + len(rows))
+    conn.executemany(
+        "INSERT INTO chunk (id, sid, message_id, part_id, ord, role, class, author, tool, time, text, hash) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
             (
+                cid,
                 sid,
                 chunk.message_id,
                 chunk.part_id,
@@ -191,9 +195,14 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
                 chunk.time,
                 chunk.text,
                 embed_hash(chunk),
-            ),
-        )
-        conn.execute("INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)", (cur.lastrowid, fts_body(chunk.text)))
+            )
+            for cid, chunk in zip(ids, rows, strict=True)
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)",
+        [(cid, fts_body(chunk.text)) for cid, chunk in zip(ids, rows, strict=True)],
+    )
     vectors.bump_generation(conn)
     # New text waits for vectors: no model's pass is complete any more (a sync killed before its
     # embedding pass must leave the next one something to do, not a stale "complete" mark).

@@ -138,6 +138,8 @@ def clean_text(value: Any) -> str:
     """`value` as a string SQLite and JSON accept: lone surrogates become U+FFFD."""
     if not isinstance(value, str):
         value = "" if value is None else str(value)
+    if value.isascii():  # O(1) in CPython, and no ASCII text holds a surrogate: most tool output
+        return value
     if _SURROGATE.search(value):
         # A valid pair written as two escapes ("\ud83d\ude00") is joined; a lone half is replaced.
         value = value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")

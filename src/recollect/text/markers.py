@@ -77,7 +77,8 @@ def is_memory_path(path: str, global_prefix: str | None = None) -> bool:
     (`global_prefix`, from `global_memory_prefix()`; pass it when checking many paths)."""
     if not path:
         return False
-    if MEMORY_DIR_NAME in PurePath(path).parts:
+    # The substring test first: parsing every path of an index (~50,000 per 1,000 sessions) cost 10% of it.
+    if MEMORY_DIR_NAME in path and MEMORY_DIR_NAME in PurePath(path).parts:
         return True
     return (path.rstrip("/") + "/").startswith(global_prefix or _own_dirs()[0])
 

@@ -65,7 +65,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = [
     ),
     (
         "discord bot token",
-        _p(r"\b[MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![A-Za-z0-9_\-])"),
+        # Starts with its first letter, the boundary checked behind it: a pattern that starts with a
+        # character class lets the regex engine skip to the next M, N or O instead of trying every
+        # position (this pattern has no trigger, so it runs on all text; same matches as `\b[MNO]`).
+        _p(r"[MNO](?<=\b[MNO])[A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![A-Za-z0-9_\-])"),
         (),
     ),
     ("sendgrid key", _p(r"\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}"), ("sg.",)),
@@ -190,8 +193,12 @@ def find_secrets(text: str) -> list[SecretFinding]:
     lowered = text.lower()
     view = _unescaped_view(text)
     for kind, pattern, triggers in _PATTERNS:
-        if triggers and not any(t in lowered for t in triggers):
-            continue
+        for trigger in triggers:  # a plain loop: any() over a generator cost more than the searches
+            if trigger in lowered:
+                break
+        else:
+            if triggers:
+                continue
         for match in pattern.finditer(view):
             span = _span(kind, match)
             if span and not any(s < span[1] and span[0] < e for s, e, _ in spans):

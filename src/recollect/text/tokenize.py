@@ -22,6 +22,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import chain
 
 # Characters FTS5 must treat as part of a token (see FTS_TOKENIZE).
 JOINERS = "_./-:"
@@ -140,16 +141,17 @@ def _latin_tokens_uncached(raw: str) -> Iterator[str]:
         yield stemmed
 
 
+@lru_cache(maxsize=65_536)
+def _word_tokens(word: str) -> tuple[str, ...]:
+    if word[0] >= "\u3040" and _CJK_RUN.match(word):
+        return tuple(_cjk_tokens(word))
+    return _latin_tokens(word)
+
+
 def tokenize(text: str) -> list[str]:
     """Tokens of `text` in order, duplicates kept (term frequency matters to BM25)."""
-    tokens: list[str] = []
-    for match in _WORD.finditer(text):
-        word = match.group(0)
-        if word[0] >= "\u3040" and _CJK_RUN.match(word):
-            tokens.extend(_cjk_tokens(word))
-        else:
-            tokens.extend(_latin_tokens(word))
-    return tokens
+    # One cached lookup per word, the loop in C: tokenizing was a fifth of a cold index.
+    return list(chain.from_iterable(map(_word_tokens, _WORD.findall(text))))
 
 
 def query_terms(text: str) -> list[str]:

@@ -53,6 +53,8 @@ directory is touched. Results: docs/loop.md.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import itertools
 import json
 import random
 import re
@@ -144,6 +146,54 @@ def seen_in(request: dict[str, Any]) -> Seen:
     return Seen(size, injected, recall_blocks, sessions)
 
 
+@dataclass(frozen=True)
+class PromptShape:
+    """One request as a prompt cache sees it: a digest of its system prompt (every leading system
+    message) and of each message, and where its newest user message starts."""
+
+    system: str
+    messages: tuple[str, ...]
+    newest_user: int  # index into messages; len(messages) when there is none
+
+
+def prompt_shape(request: dict[str, Any]) -> PromptShape:
+    messages = request.get("messages") or []
+    digests = tuple(
+        hashlib.sha256(json.dumps(m, ensure_ascii=False, sort_keys=True).encode()).hexdigest() for m in messages
+    )
+    leading = 0
+    while leading < len(messages) and messages[leading].get("role") == "system":
+        leading += 1
+    users = [i for i, m in enumerate(messages) if m.get("role") == "user"]
+    system = hashlib.sha256("".join(digests[:leading]).encode()).hexdigest()
+    return PromptShape(system, digests, users[-1] if users else len(messages))
+
+
+def prefix_figures(turns: Sequence[Turn], label: str = "") -> list[Figure]:
+    """Prompt-cache friendliness over the growth session (one session, 20 turns, cues among them):
+    of each pair of consecutive model requests, how often the system prompt is byte-identical to the
+    previous request's, and how often the previous request's whole prefix before its newest user
+    message opens the new request unchanged (what a provider's prompt cache can reuse)."""
+    shapes = [s for t in turns if t.phase == "growth" for s in t.shapes]
+    pairs = list(itertools.pairwise(shapes))
+    same_system = sum(1 for a, b in pairs if a.system == b.system)
+    kept = sum(1 for a, b in pairs if b.messages[: a.newest_user] == a.messages[: a.newest_user])
+    return [
+        Figure(
+            f"system prompt same as the previous request's{label}",
+            ratio(same_system, len(pairs)),
+            "100%",
+            same_system == len(pairs) if pairs else None,
+        ),
+        Figure(
+            f"  prefix before the newest user message kept{label}",
+            ratio(kept, len(pairs)),
+            "100%",
+            kept == len(pairs) if pairs else None,
+        ),
+    ]
+
+
 @dataclass
 class Turn:
     phase: str
@@ -158,9 +208,10 @@ class Turn:
     total_ms: float = 0.0
     seen: Seen | None = None
     requests: list[Seen] = field(default_factory=list)  # every chat request of the turn
+    shapes: list[PromptShape] = field(default_factory=list)  # the same requests, for prefix_figures
 
     def to_json(self) -> dict[str, Any]:
-        out = {k: v for k, v in self.__dict__.items() if k not in ("seen", "requests")}
+        out = {k: v for k, v in self.__dict__.items() if k not in ("seen", "requests", "shapes")}
         out["seen"] = self.seen.__dict__ if self.seen else None
         return out
 
@@ -240,6 +291,7 @@ class LoopBench:
         if chats:
             turn.pre_llm_ms = (chats[0]["t"] - t0) * 1000
             turn.requests = [seen_in(c["request"]) for c in chats]
+            turn.shapes = [prompt_shape(c["request"]) for c in chats]
             turn.seen = turn.requests[0]
         self.turns.append(turn)
         return turn
@@ -652,6 +704,10 @@ def score(bench: LoopBench, without: Sequence[Turn] = ()) -> tuple[list[Figure],
             raw["growth_without"] = [base[0].seen.prompt_bytes, base[-1].seen.prompt_bytes]
         figures.append(Figure("  whole prompt, turn 1 -> last", line, "", None))
         raw["growth"] = [[t.seen.prompt_bytes, t.seen.injected, t.seen.recall_blocks] for t in growth if t.seen]
+
+    figures += prefix_figures(bench.turns)
+    if without:
+        figures += prefix_figures(without, " (without recollect)")
 
     # latency added per message: the same messages in the world without recollect, interleaved
     if without:

@@ -10,7 +10,8 @@ One world, in order:
 4. after a restart, one prompt with a history cue: the fake model calls
    `recollect_history_search` and `recollect_memory_recall`; their outputs, stored in OpenCode's
    `part.data`, hold the prior session and the memory. The requests the model received hold the
-   plugin's memory block and its auto-recall block (both in the system prompt, never in the transcript);
+   plugin's memory block (in the system prompt) and its auto-recall block (on the message it answers, in the
+   request only), neither ever in the transcript;
 5. the plugin's idle sync indexes the new session by itself; what the plugin injected is not
    indexed back; a compaction carries our context block; the recall subagent is listed;
    `opencode run` (its own process, plugin and helper included) still exits when done;
@@ -213,11 +214,13 @@ def test_install_tools_plugin_and_uninstall(opencode_world_factory: Callable[...
         system = system_text(request)
         assert "<recollect-memory>" in system, system[-2000:]
         assert memory_id in system and MEMORY_WORD in system, system[-2000:]
-        # Auto-recall on "what did we decide": the prior session, never the current one, in the system
-        # prompt (rebuilt every call), never in the user's message.
-        assert "<recollect-recall>" in system and prior in system.split("<recollect-recall>", 1)[1], system
-        assert current not in system.split("<recollect-recall>", 1)[1], system
-        assert "<recollect-recall>" not in last_user_text(request)
+        # Auto-recall on "what did we decide": the prior session, never the current one, appended to
+        # the message it answers in the request (so the system prompt stays the same bytes from turn
+        # to turn), never in the system prompt, never stored (below).
+        user = last_user_text(request)
+        assert "<recollect-recall>" in user and prior in user.split("<recollect-recall>", 1)[1], user
+        assert current not in user.split("<recollect-recall>", 1)[1], user
+        assert "<recollect-recall>" not in system
     stored = world.query(
         "select data from part where session_id = ? and json_extract(data, '$.type') = 'text'", (current,)
     )

@@ -6,7 +6,7 @@ and OpenCode's own store:
    `recollect_history_search`) repeats that answer;
 3. a later ordinary search finds the answering session (positive control) but neither the subagent's
    session nor its parent's copy of the answer; `--include-recall` finds the subagent's session;
-4. in a new session, cue messages: the model's system prompt holds exactly one auto-recall block,
+4. in a new session, cue messages: the message being answered holds exactly one auto-recall block,
    naming the session that answered; no block ever enters the transcript, so after four cue turns
    each request still carries one block, and the prompt grew only by the turns themselves.
 """
@@ -19,7 +19,7 @@ from collections.abc import Callable
 import pytest
 
 from .opencode import OpenCodeWorld
-from .test_integration_e2e import QUIET_ENV, cli_env, run, search_sessions, system_text
+from .test_integration_e2e import QUIET_ENV, cli_env, last_user_text, run, search_sessions, system_text
 
 pytestmark = pytest.mark.e2e
 
@@ -123,16 +123,17 @@ def test_auto_recall_and_the_recall_subagent_in_opencode(opencode_world_factory:
         assert requests, cue
         request = requests[-1]
         system = system_text(request)
-        assert system.count("<recollect-recall>") == 1, system[-3000:]
-        block = system.split("<recollect-recall>", 1)[1].split("</recollect-recall>", 1)[0]
+        user = last_user_text(request)  # the block rides on the message it answers, in the request only
+        assert user.count("<recollect-recall>") == 1 and "<recollect-recall>" not in system, user[-3000:]
+        block = user.split("<recollect-recall>", 1)[1].split("</recollect-recall>", 1)[0]
         assert answered in block and ANSWER_WORD in block, block
         for absent in (asked, child, parent, current):
             assert absent not in block, (absent, block)
         assert "verify before relying" in block
         everything = json.dumps(request["messages"], ensure_ascii=False)
         assert everything.count("<recollect-recall>") == 1  # the transcript carries none
-        sizes.append(len(system))
-    # The system prompt holds one block whatever the number of cue turns before it.
+        sizes.append(len(user) - len(cue))
+    # The request holds one block whatever the number of cue turns before it.
     assert max(sizes) - min(sizes) <= 1_200, sizes
     stored = world.query("select data from part where session_id = ?", (current,))
     assert stored and not any("<recollect-recall>" in r[0] for r in stored)

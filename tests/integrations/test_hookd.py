@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -73,6 +74,68 @@ def test_answers_errors_and_survives(tmp_path: Path) -> None:
         assert proc.stdin is not None
         proc.stdin.close()  # OpenCode went away
         assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"  # built at run time, a shape the redactor knows
+
+
+def test_log_stderr_mode_writes_the_text_redacted(tmp_path: Path) -> None:
+    # What the plugin pipes in when the helper wrote to stderr (hookd --log-stderr LOG).
+    log = tmp_path / "log" / "opencode-plugin.log"
+    r = subprocess.run(
+        [sys.executable, "-m", "recollect.integrations.hookd", "--log-stderr", str(log)],
+        input=f"Traceback (most recent call last):\n  config line: token {SECRET}\nValueError: bad\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    text = log.read_text()
+    assert "helper stderr: ValueError: bad" in text and "token [REDACTED:github token]" in text  # control
+    assert SECRET not in text
+    assert log.stat().st_mode & 0o077 == 0
+
+
+def test_the_running_helper_sends_its_stderr_to_the_log_redacted(tmp_path: Path, isolated_home: Path) -> None:
+    go = tmp_path / "go"  # created once the helper said hello: it writes to stderr after that
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import os, sys, threading, time, warnings\n"
+            "from recollect.integrations import hookd\n"
+            "def late():\n"
+            f"    while not os.path.exists({str(go)!r}): time.sleep(0.05)\n"
+            f"    warnings.warn('leaked {SECRET} in a warning')\n"
+            "    sys.stderr.write('plain line on stderr\\n')\n"
+            "threading.Thread(target=late, daemon=True).start()\n"
+            "sys.exit(hookd.main([]))\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        hello = json.loads(readline(proc.stdout))["hello"]
+        go.touch()
+        log_path = Path(hello["log"])
+        deadline = time.monotonic() + 30
+        while "plain line" not in (log_path.read_text() if log_path.exists() else ""):
+            assert time.monotonic() < deadline, "the helper's stderr never reached the log"
+            time.sleep(0.1)
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+        assert proc.stderr is not None
+        assert SECRET not in proc.stderr.read()
+        log = Path(hello["log"]).read_text()
+        assert "stderr: plain line on stderr" in log and "[REDACTED:github token] in a warning" in log, log
+        assert SECRET not in log
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -253,6 +253,7 @@ def test_recollects_own_worker_directory_gets_nothing(indexed: Path, monkeypatch
     assert service.on_message("s", ALPHA, "list files like last time")["inject"]  # positive control
     assert service.on_message("w", str(worker), "list files like last time") == {
         "inject": "",
+        "turn": "",
         "recall": "",
         "cue": None,
     }

@@ -25,9 +25,13 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None and not os.environ.
 FAKE_HELPER = r"""
 import json, os, sys, time
 mode = os.environ.get("FAKE_HELPER_MODE", "ok")
+if "--log-stderr" in sys.argv:
+    sys.exit(2)  # a redactor that cannot run (the stand-in has none)
 log = open(os.environ["FAKE_HELPER_LOG"], "a")
 if mode == "crash":
     sys.exit(3)
+if mode == "stderr":
+    sys.stderr.write("boom: " + os.environ["FAKE_SECRET"] + "\n"); sys.stderr.flush()
 print(json.dumps({"hello": {"protocol": 1, "timeout_ms": int(os.environ.get("FAKE_TIMEOUT_MS", "1000")),
                             "log": os.environ["FAKE_PLUGIN_LOG"]}}), flush=True)
 for line in sys.stdin:
@@ -37,7 +41,8 @@ for line in sys.stdin:
     if mode == "slow" and op == "message":
         time.sleep(3)
     if op == "message":
-        out = {"inject": "<recollect-memory>\nINJECT for " + req["text"] + "\n</recollect-memory>\n",
+        out = {"inject": "<recollect-memory>\nSTANDING\n</recollect-memory>\n",
+               "turn": "<recollect-memory for=\"this message\">\nBODIES for " + req["text"] + "\n</recollect-memory>\n",
                "recall": "<recollect-recall>\nRECALL\n</recollect-recall>" if "last time" in req["text"] else "",
                "cue": None}
     elif op == "system":
@@ -60,6 +65,7 @@ const results = []
 for (const step of script) {
   const t0 = performance.now()
   if (step.hook === "keys") { results.push(Object.keys(hooks)); continue }
+  if (step.hook === "wait") { await new Promise((r) => setTimeout(r, step.ms)); continue }
   const out = structuredClone(step.out ?? {})
   await hooks[step.hook](step.input, out)
   results.push({ hook: step.hook, out, ms: performance.now() - t0 })
@@ -68,15 +74,33 @@ console.log(JSON.stringify(results))
 """
 
 
-def chat(session: str, text: str) -> dict[str, Any]:
+def chat(session: str, text: str, message: str = "msg_1") -> dict[str, Any]:
     return {
         "hook": "chat.message",
-        "input": {"sessionID": session, "agent": "build", "messageID": "msg_1"},
+        "input": {"sessionID": session, "agent": "build", "messageID": message},
         "out": {
-            "message": {"id": "msg_1", "role": "user", "sessionID": session},
-            "parts": [{"type": "text", "text": text, "id": "prt_0", "messageID": "msg_1", "sessionID": session}],
+            "message": {"id": message, "role": "user", "sessionID": session},
+            "parts": [{"type": "text", "text": text, "id": "prt_0", "messageID": message, "sessionID": session}],
         },
     }
+
+
+def user(session: str, message: str, text: str) -> dict[str, Any]:
+    return {
+        "info": {"id": message, "role": "user", "sessionID": session},
+        "parts": [{"type": "text", "text": text, "id": f"prt_{message}", "messageID": message, "sessionID": session}],
+    }
+
+
+def messages(session: str, *history: tuple[str, str]) -> dict[str, Any]:
+    """experimental.chat.messages.transform over (message id, text) user messages, each followed by
+    an assistant reply (the newest without one, as in the request that answers it)."""
+    msgs: list[dict[str, Any]] = []
+    for i, (message, text) in enumerate(history):
+        msgs.append(user(session, message, text))
+        if i < len(history) - 1:
+            msgs.append({"info": {"id": f"ast_{message}", "role": "assistant", "sessionID": session}, "parts": []})
+    return {"hook": "experimental.chat.messages.transform", "input": {}, "out": {"messages": msgs}}
 
 
 def system(session: str) -> dict[str, Any]:
@@ -135,6 +159,7 @@ def test_one_turn(tmp_path: Path) -> None:
         system("ses_a"),  # step 2, then the title call: all from the cache
         system("ses_a"),
         system("ses_b"),  # a session this process saw no message for
+        messages("ses_a", ("msg_1", "how did we deploy last time?")),
         {
             "hook": "experimental.session.compacting",
             "input": {"sessionID": "ses_a"},
@@ -148,17 +173,21 @@ def test_one_turn(tmp_path: Path) -> None:
     assert requests[0]["text"] == "how did we deploy last time?" and requests[0]["directory"] == "/proj"
     assert requests[0]["message"] == "msg_1"  # the message being answered, never a recall candidate
 
-    # The recall block goes to the system prompt, never into the transcript.
+    # The system prompt gets the standing block only; the recall block and the bodies for this
+    # message ride on the message in the request, never in the transcript (chat.message's parts).
     assert len(results[1]["out"]["parts"]) == 1
     for i in (2, 3, 4):
-        assert results[i]["out"]["system"] == [
-            "base",
-            "<recollect-memory>\nINJECT for how did we deploy last time?\n</recollect-memory>\n",
-            "<recollect-recall>\nRECALL\n</recollect-recall>",
-        ]
+        assert results[i]["out"]["system"] == ["base", "<recollect-memory>\nSTANDING\n</recollect-memory>\n"]
     assert results[5]["out"]["system"][1].startswith("<recollect-memory>\nSYSTEM ONLY")
     assert len(results[5]["out"]["system"]) == 2
-    assert results[6]["out"]["context"] == [
+    parts = results[6]["out"]["messages"][0]["parts"]
+    assert [p["text"] for p in parts] == [
+        "how did we deploy last time?",
+        '<recollect-memory for="this message">\nBODIES for how did we deploy last time?\n</recollect-memory>\n'
+        "\n<recollect-recall>\nRECALL\n</recollect-recall>",
+    ]
+    assert parts[1]["synthetic"] is True and parts[1]["messageID"] == "msg_1"
+    assert results[7]["out"]["context"] == [
         "<recollect-context>\nCARD how did we deploy last time?\n</recollect-context>"
     ]
     assert "error" not in log.lower(), log
@@ -166,17 +195,50 @@ def test_one_turn(tmp_path: Path) -> None:
 
 def test_one_live_recall_block_per_session(tmp_path: Path) -> None:
     turns: list[dict[str, Any]] = []
+    history: list[tuple[str, str]] = []
     for i in range(20):
-        turns += [chat("ses_a", f"what about step {i:02d}, like last time?"), system("ses_a")]
-    turns += [chat("ses_a", "now list the files"), system("ses_a")]
+        text = f"what about step {i:02d}, like last time?"
+        history.append((f"msg_{i:02d}", text))
+        turns += [chat("ses_a", text, f"msg_{i:02d}"), system("ses_a"), messages("ses_a", *history)]
+    history.append(("msg_20", "now list the files"))
+    turns += [chat("ses_a", "now list the files", "msg_20"), system("ses_a"), messages("ses_a", *history)]
+    results, _, _, _ = run_plugin(tmp_path, turns)
+    requests = [r["out"]["messages"] for r in results if r["hook"] == "experimental.chat.messages.transform"]
+    texts = ["".join(p["text"] for m in msgs for p in m["parts"]) for msgs in requests]
+    # Positive control: every cue turn carries its block...
+    assert all(text.count("<recollect-recall>") == 1 for text in texts[:20])
+    # ...on its newest message only: one per request, and gone after a plain message.
+    assert all("<recollect" in "".join(p["text"] for p in msgs[-1]["parts"]) for msgs in requests)
+    assert all("<recollect" not in p["text"] for msgs in requests for m in msgs[:-1] for p in m["parts"])
+    assert "<recollect-recall>" not in texts[20]
+    # What is injected is the same size after 20 cue turns as after one.
+    injected = [sum(len(p["text"]) for p in msgs[-1]["parts"][1:]) for msgs in requests]
+    assert injected[19] == injected[0]
+    assert all(len(r["out"]["parts"]) == 1 for r in results if r["hook"] == "chat.message")
+
+
+def test_the_system_prompt_is_the_same_on_every_turn(tmp_path: Path) -> None:
+    # Positive control first: the standing block is there. Then, over plain and cue turns alike,
+    # the system prompt never changes (the old plugin put the recall block in it on cue turns).
+    turns: list[dict[str, Any]] = []
+    for i, text in enumerate(["list the files", "how did we deploy last time?", "now run the tests"]):
+        turns += [chat("ses_a", text, f"msg_{i}"), system("ses_a"), system("ses_a")]
     results, _, _, _ = run_plugin(tmp_path, turns)
     systems = [r["out"]["system"] for r in results if r["hook"] == "experimental.chat.system.transform"]
-    # Positive control: every cue turn carries its block...
-    assert all(sum("<recollect-recall>" in s for s in system) == 1 for system in systems[:20])
-    # ...one per prompt, the same size after 20 cue turns as after one, and gone after a plain message.
-    assert len("".join(systems[19])) == len("".join(systems[0]))
-    assert not any("<recollect-recall>" in s for s in systems[20])
-    assert all(len(r["out"]["parts"]) == 1 for r in results if r["hook"] == "chat.message")
+    assert systems[0] == ["base", "<recollect-memory>\nSTANDING\n</recollect-memory>\n"]
+    assert all(s == systems[0] for s in systems), systems
+
+
+def test_blocks_ride_only_on_the_message_they_were_made_for(tmp_path: Path) -> None:
+    steps = [
+        chat("ses_a", "how did we deploy last time?", "msg_1"),
+        messages("ses_a", ("msg_1", "how did we deploy last time?")),  # positive control
+        messages("ses_a", ("msg_0", "an older message"), ("msg_9", "a message chat.message never saw")),
+        messages("ses_b", ("msg_1", "another session")),
+    ]
+    results, _, _, _ = run_plugin(tmp_path, steps)
+    assert len(results[1]["out"]["messages"][0]["parts"]) == 2
+    assert all(len(m["parts"]) == 1 for r in results[2:] for m in r["out"]["messages"] if m["info"]["role"] == "user")
 
 
 def test_no_cue_adds_no_part(tmp_path: Path) -> None:
@@ -216,3 +278,51 @@ def test_the_helper_never_keeps_the_host_alive(tmp_path: Path) -> None:
     # The helper is still running when the driver finishes; node must exit anyway (`opencode run`).
     _, requests, _, elapsed = run_plugin(tmp_path, [chat("ses_a", "hi")])
     assert len(requests) == 1 and elapsed < 15
+
+
+# A secret built at run time (never a literal in the tree), in a shape the redactor knows.
+SECRET = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
+
+def test_helper_stderr_reaches_the_log_redacted(tmp_path: Path) -> None:
+    # The real helper, and a site hook that writes a secret to its stderr before recollect runs (as a
+    # broken install's traceback would): the plugin must route it through the redactor.
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import os, sys\n"
+        "flag = os.environ.get('STDERR_ONCE')\n"
+        "if flag and not os.path.exists(flag):\n"
+        "    open(flag, 'w').close()\n"
+        "    sys.stderr.write('startup warning: token ' + os.environ['FAKE_SECRET'] + ' in a config line\\n')\n"
+        "    sys.stderr.flush()\n"
+    )
+    plugin = tmp_path / "recollect.mjs"
+    plugin.write_text(oc.plugin_text(sys.executable))
+    (tmp_path / "driver.mjs").write_text(DRIVER)
+    (tmp_path / "script.json").write_text(json.dumps([chat("ses_a", "hi"), {"hook": "wait", "ms": 6000}]))
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(site), *filter(None, [os.environ.get("PYTHONPATH")])]),
+        "STDERR_ONCE": str(tmp_path / "once"),
+        "FAKE_SECRET": SECRET,
+    }
+    r = subprocess.run(
+        ["node", str(tmp_path / "driver.mjs"), str(plugin), str(tmp_path / "script.json")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert r.returncode == 0, r.stderr
+    log = (Path(os.environ["RECOLLECT_HOME"]) / "log" / "opencode-plugin.log").read_text()
+    assert "helper stderr: startup warning: token [REDACTED:github token] in a config line" in log, log
+    assert SECRET not in log
+
+
+def test_helper_stderr_is_not_logged_when_it_cannot_be_redacted(tmp_path: Path) -> None:
+    _, _, log, _ = run_plugin(
+        tmp_path, [chat("ses_a", "hi"), {"hook": "wait", "ms": 4000}], mode="stderr", FAKE_SECRET=SECRET
+    )
+    assert "helper wrote" in log and "not shown: they could not be redacted" in log, log
+    assert SECRET not in log and "boom" not in log

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
-from recollect.memory import INJECTION_END, INJECTION_MARKER, MemorySpace, injection_block, open_memory, remember
+from recollect.memory import (
+    INJECTION_END,
+    INJECTION_MARKER,
+    TURN_MARKER,
+    MemorySettings,
+    MemorySpace,
+    injection_block,
+    open_memory,
+    remember,
+    standing_block,
+    turn_block,
+)
 
 
 def test_empty_memory_injects_nothing(space: MemorySpace) -> None:
@@ -61,3 +73,75 @@ def test_memory_text_cannot_close_the_block_or_leak_a_secret(space: MemorySpace,
     block = injection_block(space, "pnpm")
     assert block.count(INJECTION_END) == 1
     assert "abcdef123456789" not in block
+
+
+def test_standing_block_is_the_same_bytes_until_its_memories_change(space: MemorySpace) -> None:
+    remember(space, "No force-push", category="rules", summary="Never force-push main")
+    remember(space, "Deploys use pnpm, not npm.", category="pitfalls", summary="Deploy uses pnpm")
+    remember(space, "The CI runs on Fridays only", category="facts", summary="CI schedule")
+    first = standing_block(space)
+    assert "Never force-push main" in first and "Deploy uses pnpm" in first  # positive control
+    # No message goes in, nothing of a clock or a counter comes out: the next requests see the same bytes.
+    assert standing_block(space) == first
+    assert standing_block(space, now=datetime(2031, 1, 1, tzinfo=UTC)) == first
+    assert "## Relevant memories" not in first and "pnpm, not npm" not in first  # bodies are per message
+    remember(space, "Releases are tagged vX.Y.Z", category="facts", summary="Release tags")
+    assert standing_block(space) != first and "Release tags" in standing_block(space)
+
+
+def test_turn_block_holds_the_bodies_for_this_message_only(space: MemorySpace) -> None:
+    remember(space, "Deploys use pnpm, not npm.", category="pitfalls", summary="Deploy uses pnpm")
+    turn = turn_block(space, "how do we deploy with pnpm?")
+    assert turn.startswith(TURN_MARKER + "\n") and turn.rstrip().endswith(INJECTION_END)
+    assert "Deploys use pnpm, not npm." in turn
+    assert turn_block(space, "weather") == ""
+
+
+def many(space: MemorySpace, rules: int, facts: int) -> None:
+    for i in range(rules):
+        remember(
+            space, f"rule body {i}", category="rules", summary=f"Hard rule number {i:02d} " + "r" * 60, slug=f"r{i}"
+        )
+    for i in range(facts):
+        body = f"pnpm detail {i}: " + "x" * 500
+        remember(space, body, category="facts", summary=f"pnpm note {i:02d} " + "f" * 40, slug=f"f{i}")
+
+
+def test_one_budget_covers_rules_outline_and_bodies_and_says_what_it_cut(project: Path) -> None:
+    big = MemorySettings(max_injected_chars=100_000, max_outline_chars=100_000, max_inject_chars=100_000)
+    roomy = open_memory(project, settings=big)
+    many(roomy, rules=30, facts=30)
+    everything = standing_block(roomy) + turn_block(roomy, "pnpm detail")
+    assert everything.count("- Hard rule number") == 30 and "not shown" not in everything  # positive control
+
+    tight = open_memory(project, settings=MemorySettings(max_injected_chars=2500))
+    standing = standing_block(tight)
+    turn = turn_block(tight, "pnpm detail", standing=standing)
+    assert len(standing) + len(turn) <= 2500
+    assert 0 < standing.count("- Hard rule number") < 30
+    shown = standing.count("- Hard rule number")
+    assert f"- … {30 - shown} more hard rules not shown (over the 2,500-character budget)" in standing
+    assert "Not shown, over the 2,500-character budget: the outline." in standing
+    assert "### facts/" in turn or "more matching memories not shown" in turn
+    # The single block (`recollect memory inject`) keeps the same budget.
+    assert len(injection_block(tight, "pnpm detail")) <= 2500
+
+
+def test_bodies_cut_by_the_budget_say_so(project: Path) -> None:
+    space = open_memory(project, settings=MemorySettings(max_injected_chars=100_000, max_inject_chars=900))
+    many(space, rules=0, facts=4)
+    turn = turn_block(space, "pnpm detail")
+    assert turn.count("### facts/") >= 1 and len(turn) <= 900 + 200
+    assert "(cut at the budget; memory_recall shows it whole)" in turn or "more matching memories not shown" in turn
+    whole = open_memory(project, settings=MemorySettings(max_injected_chars=100_000, max_inject_chars=100_000))
+    assert "not shown" not in turn_block(whole, "pnpm detail") and "cut at the budget" not in turn_block(
+        whole, "pnpm detail"
+    )
+
+
+def test_hard_rules_are_never_left_out_silently(project: Path) -> None:
+    space = open_memory(project, settings=MemorySettings(max_injected_chars=600))
+    many(space, rules=20, facts=3)
+    standing = standing_block(space)
+    assert len(standing) + len(turn_block(space, "pnpm detail", standing=standing)) <= 600
+    assert "more hard rules not shown" in standing or "the hard rules" in standing

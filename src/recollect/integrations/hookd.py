@@ -11,19 +11,28 @@ Ops: `ping`, `message`, `system`, `compact`, `idle` (see `hooks.HookService`). T
 written is `{"hello": {...}}` once the imports are done: the plugin's signal that answers will
 now be fast. Any failure becomes `{"id": n, "ok": false, "error": "…"}` and a line in the log; the
 loop never dies on a bad request. It exits when stdin closes (OpenCode went away).
+
+Its stderr never reaches a log unredacted: once `main` runs, Python's stderr (warnings, thread
+tracebacks) is written to the log through the redactor. What it wrote before that (an interpreter
+that cannot import recollect, a broken site package) reaches the plugin, which pipes it through
+`python -m recollect.integrations.hookd --log-stderr LOG`: read stdin, redact, append to LOG. That
+mode imports the redactor alone, so it works even when the rest of recollect would not import.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import sys
 import threading
 import time
 import traceback
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from recollect.integrations.hooks import LOG_NAME, HookService
+if TYPE_CHECKING:  # imported in main: `--log-stderr` must work when the rest of recollect cannot import
+    from recollect.integrations.hooks import HookService
 
 PROTOCOL = 1
 # Ops that may take long (subprocesses) run off the read loop, so a message never queues behind them.
@@ -112,13 +121,79 @@ def parse_args(argv: list[str]) -> str | None:
         return None
     if len(argv) == 2 and argv[0] == "--scope" and argv[1] in CEILINGS:
         return argv[1]
-    raise SystemExit(f"usage: python -m recollect.integrations.hookd [--scope {'|'.join(CEILINGS)}]; got {argv}")
+    raise SystemExit(
+        f"usage: python -m recollect.integrations.hookd [--scope {'|'.join(CEILINGS)} | --log-stderr LOG]; got {argv}"
+    )
+
+
+STDERR_MAX = 64_000  # characters one --log-stderr run reads
+
+
+def append_redacted(path: str, text: str, label: str) -> None:
+    """Append `text` to the log at `path`, redacted as a whole (a secret may span lines), one log line
+    per line of it. Owner-only, like every log of ours."""
+    from recollect.text.redact import redact
+
+    lines = [line.rstrip() for line in redact(text).splitlines() if line.strip()]
+    if not lines:
+        return
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime())
+    os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with os.fdopen(fd, "a", encoding="utf-8") as f:
+        f.writelines(f"{stamp} [hookd {os.getpid()}] {label}: {line}\n" for line in lines)
+
+
+def log_stderr(path: str, stream: TextIO) -> int:
+    """`--log-stderr LOG`: what the plugin got on the helper's stderr, redacted into the log."""
+    text = stream.read(STDERR_MAX)
+    rest = len(stream.read())
+    append_redacted(path, text, "helper stderr")
+    if rest:
+        append_redacted(path, f"{rest} more characters not kept", "helper stderr")
+    return 0
+
+
+class RedactingStderr(io.TextIOBase):
+    """sys.stderr for the running helper: whole lines go to the log through the redactor."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._buf = ""
+        self._lock = threading.Lock()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        with self._lock:
+            self._buf += text
+            head, sep, tail = self._buf.rpartition("\n")
+            if sep:
+                self._buf = tail
+                self._emit(head)
+        return len(text)
+
+    def flush(self) -> None:
+        with self._lock:
+            text, self._buf = self._buf, ""
+            self._emit(text)
+
+    def _emit(self, text: str) -> None:
+        with contextlib.suppress(OSError):  # nowhere to log to: stay silent rather than break the helper
+            append_redacted(self.path, text, "stderr")
 
 
 def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     os.umask(0o077)  # the plugin helper's files (log, index, state) are the user's alone
-    service = HookService(scope=parse_args(sys.argv[1:] if argv is None else argv))
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) == 2 and args[0] == "--log-stderr":
+        return log_stderr(args[1], sys.stdin)
+    from recollect.integrations.hooks import LOG_NAME, HookService
+
+    service = HookService(scope=parse_args(args))
+    sys.stderr = RedactingStderr(str(service.log.path))
     import recollect.memory  # noqa: F401 - needed by the first message; load before saying hello
 
     server = Server(service, sys.stdout)

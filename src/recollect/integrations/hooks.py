@@ -3,11 +3,15 @@ answers back; every decision is made in this module, so it can be tested without
 
 Four entry points, one per hook (see `docs/opencode.md`):
 
-* `on_message` (`chat.message`): the memory injection block for this user message and, when the
-  message carries a history cue ("last time", 上次 …), an auto-recall block of the earlier sessions
-  of this project that answered it (`autorecall.py`). The plugin caches both and puts them in every
-  system prompt of the turn, never in the transcript; the next message replaces them;
-* `on_system` (`experimental.chat.system.transform` with nothing cached): hard rules and outline;
+* `on_message` (`chat.message`): for this user message, `inject` (the standing memory block: hard
+  rules, goals, outline), `turn` (the memory bodies that bear on this message) and, when it carries
+  a history cue ("last time", 上次 …), `recall` (an auto-recall block of the earlier sessions of
+  this project that answered it, `autorecall.py`). The plugin caches them per session: `inject`
+  goes into every system prompt and is byte-identical from turn to turn until the memories it
+  shows change, so a provider's prompt cache keeps the conversation; `turn` and `recall` are
+  appended to this message only, in the request (`experimental.chat.messages.transform`), never in
+  the transcript; the next message replaces them, so at most one of each is alive;
+* `on_system` (`experimental.chat.system.transform` with nothing cached): the standing block;
 * `on_compact` (`experimental.session.compacting`): this session's card and its relevant memories,
   for the summary to keep;
 * `on_idle` (`event` `session.idle`): a detached, debounced `recollect index` and, when
@@ -219,12 +223,21 @@ class HookService:
 
     # --- hooks -----------------------------------------------------------------------------
 
-    def injection(self, directory: str, text: str) -> str:
+    def injection(self, directory: str) -> str:
+        """The standing memory block (memory/inject.py): the same bytes until its memories change."""
         if not self.settings.inject:
             return ""
-        from recollect.memory import injection_block
+        from recollect.memory import standing_block
 
-        return injection_block(self._space(directory), text)
+        return standing_block(self._space(directory))
+
+    def turn_injection(self, directory: str, text: str, standing: str) -> str:
+        """The memory bodies for this message, within what `standing` left of the budget."""
+        if not self.settings.inject or not text.strip():
+            return ""
+        from recollect.memory import turn_block
+
+        return turn_block(self._space(directory), text, standing=standing)
 
     def recall_block(
         self, session: str, directory: str, text: str, message: str = "", cue: str | None = None
@@ -296,7 +309,7 @@ class HookService:
             return False
 
     def on_message(self, session: str, directory: str, text: str, message: str = "") -> dict[str, Any]:
-        out: dict[str, Any] = {"inject": "", "recall": "", "cue": None}
+        out: dict[str, Any] = {"inject": "", "turn": "", "recall": "", "cue": None}
         if self.ours(directory):
             return out
         errors: list[str] = []
@@ -307,7 +320,8 @@ class HookService:
         if cue:
             pending = self._pool().submit(self.recall_block, session, directory, text, message, cue)
         try:
-            out["inject"] = self.injection(directory, text)
+            out["inject"] = self.injection(directory)
+            out["turn"] = self.turn_injection(directory, text, out["inject"])
         except Exception as exc:  # one failing tier must not cost the other
             errors.append(f"inject: {type(exc).__name__}: {exc}")
             self.log(f"message {session}: injection failed:\n{''.join(traceback.format_exception(exc))}")
@@ -324,7 +338,7 @@ class HookService:
         return out
 
     def on_system(self, directory: str) -> dict[str, Any]:
-        return {"inject": "" if self.ours(directory) else self.injection(directory, "")}
+        return {"inject": "" if self.ours(directory) else self.injection(directory)}
 
     def on_compact(self, session: str, directory: str, text: str = "") -> dict[str, Any]:
         if not self.settings.compaction_recall or self.ours(directory):

@@ -1,5 +1,8 @@
-// recollect for OpenCode: memory injection and auto-recall on history cues (both in the system prompt),
-// compaction recall, idle sync.
+// recollect for OpenCode: memory injection, auto-recall on history cues, compaction recall, idle sync.
+// The standing memory block (hard rules, goals, outline) goes into the system prompt and stays
+// byte-identical from turn to turn, so the provider's prompt cache keeps the conversation; what is
+// for one message (the memory bodies that bear on it, a recall block) is appended to that message in
+// the request only, never stored, and replaced by the next message's.
 // This file is managed by recollect (`recollect install opencode`); `recollect uninstall opencode` removes it.
 //
 // This file holds no logic of its own. It forwards hook inputs to one long-lived Python helper
@@ -23,6 +26,8 @@ const STARTUP_MS = 5000 // first answer: Python start + imports
 const RESPAWN_MS = 30000 // after the helper died, wait this long before starting another
 const COMPACT_MS = 5000
 const CACHE_SESSIONS = 64
+const STDERR_FLUSH_MS = 1000
+const STDERR_MAX = 16000 // characters per flush; the rest is counted, not kept
 
 let logPath = join(
   ENV.RECOLLECT_HOME ? ENV.RECOLLECT_HOME : join(ENV.XDG_DATA_HOME || join(homedir(), ".local", "share"), "recollect"),
@@ -44,11 +49,62 @@ function log(message) {
 
 const helper = { proc: null, hello: null, ready: null, pending: new Map(), nextId: 1, buf: "", spawnedAt: 0 }
 
+// What the helper writes to stderr may quote anything it read (a traceback quotes the line it failed
+// on), so it is never logged here as it is: it goes through the helper's own redactor
+// (`hookd --log-stderr LOG`, which writes it redacted to the log), one short run per burst. The helper
+// itself sends its Python-level stderr to the log redacted once it runs; what reaches us is mostly
+// what happened before that (a broken install). When the redactor cannot run either, only the size
+// is logged.
+const stderr = { text: "", dropped: 0, timer: null }
+
+function onStderr(chunk) {
+  const text = String(chunk)
+  const room = Math.max(STDERR_MAX - stderr.text.length, 0)
+  stderr.text += text.slice(0, room)
+  stderr.dropped += Math.max(text.length - room, 0)
+  if (!stderr.timer) {
+    stderr.timer = setTimeout(flushStderr, STDERR_FLUSH_MS)
+    stderr.timer.unref?.()
+  }
+}
+
+function flushStderr() {
+  clearTimeout(stderr.timer)
+  stderr.timer = null
+  const { text, dropped } = stderr
+  const size = text.length + dropped
+  stderr.text = ""
+  stderr.dropped = 0
+  if (!text.trim()) return
+  const notShown = (why) =>
+    log(
+      `helper wrote ${size} characters to stderr, not shown: they could not be redacted (${why}); ` +
+        `run ${PYTHON} -m recollect.integrations.hookd by hand to see them`,
+    )
+  let sink
+  try {
+    const args = ["-m", "recollect.integrations.hookd", "--log-stderr", logPath]
+    sink = spawn(PYTHON, args, { stdio: ["pipe", "ignore", "ignore"], env: ENV })
+  } catch (e) {
+    notShown(e?.message ?? e)
+    return
+  }
+  sink.on("error", (e) => notShown(e?.message ?? e))
+  sink.on("exit", (code, signal) => {
+    if (code !== 0) notShown(`the redactor exited ${code ?? signal}`)
+    else if (dropped) log(`helper stderr: ${dropped} more characters not kept`)
+  })
+  sink.stdin.on("error", () => {})
+  sink.stdin.end(text)
+  for (const handle of [sink, sink.stdin]) handle?.unref?.()
+}
+
 function settle(proc, why) {
   if (helper.proc !== proc) return
   log(`helper ${why}`)
   helper.proc = null
   helper.hello = null
+  if (stderr.timer) flushStderr()
   helper.resolveReady?.(false)
   for (const waiter of helper.pending.values()) waiter(null)
   helper.pending.clear()
@@ -105,7 +161,7 @@ function startHelper() {
     }
   })
   proc.stderr.setEncoding("utf8")
-  proc.stderr.on("data", (chunk) => log(`helper stderr: ${String(chunk).trim().slice(0, 4000)}`))
+  proc.stderr.on("data", onStderr)
   proc.stdin.on("error", () => {}) // EPIPE after the helper died: reported by "exit"
   proc.on("error", (e) => settle(proc, `failed: ${e?.message ?? e}`))
   proc.on("exit", (code, signal) => settle(proc, `exited (${code ?? signal})`))
@@ -159,10 +215,12 @@ async function call(op, payload, timeoutMs) {
 
 // --- per-session cache of the current message's injection --------------------------------------
 
-// The system transform runs for every LLM call of a turn (steps, title, compaction): it reuses the
-// blocks computed for the turn's user message instead of asking again. The entry is replaced by the
-// next user message, so a session has at most one live recall block, and only for the turn whose
-// message carried the cue: nothing is added to the transcript, so nothing piles up across turns.
+// The transforms run for every LLM call of a turn (steps, title, compaction): they reuse the blocks
+// computed for the turn's user message instead of asking again. `inject` (the standing block) goes
+// into the system prompt; `turn` and `recall` ride on the message they were computed for (`message`,
+// its id), in the request only. The entry is replaced by the next user message, so a session has at
+// most one live recall block, and only for the turn whose message carried the cue: nothing is added
+// to the transcript, so nothing piles up across turns, and the start of the prompt does not move.
 const cache = new Map()
 function remember(sessionID, entry) {
   cache.delete(sessionID)
@@ -208,7 +266,13 @@ export const RecollectPlugin = async (input) => {
         cache.delete(sessionID)
         return
       }
-      remember(sessionID, { inject: answer.inject || "", recall: answer.recall || "", text: text.slice(0, 2000) })
+      remember(sessionID, {
+        inject: answer.inject || "",
+        turn: answer.turn || "",
+        recall: answer.recall || "",
+        message,
+        text: text.slice(0, 2000),
+      })
     },
 
     "experimental.chat.system.transform": async (inp, out) => {
@@ -217,12 +281,32 @@ export const RecollectPlugin = async (input) => {
       if (!entry) {
         const answer = await call("system", { session: sessionID, directory })
         if (!answer) return
-        entry = { inject: answer.inject || "", recall: "", text: "" }
+        entry = { inject: answer.inject || "", turn: "", recall: "", message: "", text: "" }
         if (sessionID) remember(sessionID, entry)
       }
-      if (!Array.isArray(out?.system)) return
-      if (entry.inject) out.system.push(entry.inject)
-      if (entry.recall) out.system.push(entry.recall)
+      if (Array.isArray(out?.system) && entry.inject) out.system.push(entry.inject)
+    },
+
+    // Per request, in memory only (OpenCode builds the request from this array and stores nothing of
+    // it): this turn's blocks go at the end of the newest user message, the one they were computed
+    // for. Older messages go out as they were stored, so everything before the newest message is the
+    // same bytes as in the previous request.
+    "experimental.chat.messages.transform": async (_inp, out) => {
+      const messages = Array.isArray(out?.messages) ? out.messages : []
+      const newest = messages.findLast((m) => m?.info?.role === "user")
+      const info = newest?.info
+      const entry = info?.sessionID ? cache.get(info.sessionID) : undefined
+      if (!entry || !entry.message || entry.message !== info.id || !Array.isArray(newest.parts)) return
+      const text = [entry.turn, entry.recall].filter(Boolean).join("\n")
+      if (!text) return
+      newest.parts.push({
+        id: `${info.id}_recollect`,
+        sessionID: info.sessionID,
+        messageID: info.id,
+        type: "text",
+        text,
+        synthetic: true,
+      })
     },
 
     "experimental.session.compacting": async (inp, out) => {

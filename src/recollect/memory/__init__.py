@@ -25,7 +25,14 @@ from recollect.memory.files import (
     SecretRefused,
     find_project_root,
 )
-from recollect.memory.inject import INJECTION_END, INJECTION_MARKER, injection_block
+from recollect.memory.inject import (
+    INJECTION_END,
+    INJECTION_MARKER,
+    TURN_MARKER,
+    injection_block,
+    standing_block,
+    turn_block,
+)
 from recollect.memory.inspect import compile_memory, inspect
 from recollect.memory.recall import get_memory, list_memories, most_similar, proposals, read_log, recall
 from recollect.memory.results import ForgetResult, Inspection, MemoryEntry, Problem, Recalled, RememberResult
@@ -39,6 +46,7 @@ __all__ = [
     "DEFAULT_CATEGORIES",
     "INJECTION_END",
     "INJECTION_MARKER",
+    "TURN_MARKER",
     "AuditEntry",
     "ForgetResult",
     "Inspection",
@@ -73,5 +81,7 @@ __all__ = [
     "recall",
     "reject",
     "remember",
+    "standing_block",
     "supersede",
+    "turn_block",
 ]

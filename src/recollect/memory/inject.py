@@ -1,4 +1,4 @@
-"""The block of curated memory put in front of a model, in three tiers of falling budget:
+"""The curated memory put in front of a model, in three tiers:
 
 1. hard rules — always, whatever the message (global ones first, project ones appended);
 2. the outline — the hand-written goals and one line per live memory, bounded by
@@ -6,13 +6,27 @@
 3. bodies — the strongest matches for the current message: at most `max_inject_entries`,
    within `max_inject_chars` (both from `[memory]`).
 
-The block opens with `INJECTION_MARKER`: the history indexer skips text carrying it, so what we
+All three together stay within `max_injected_chars` per request, envelopes included: hard rules
+first, then goals, outline and bodies get what is left (each within its own cap too). Whatever a
+budget cuts is said in the block ("… 3 more hard rules not shown …"), never dropped silently.
+
+Two shapes (a host's prompt cache reuses a prompt only up to its first changed byte):
+
+* `standing_block` — tiers 1 and 2. It does not depend on the message and holds no clock, counter or
+  score, so it is byte-identical from request to request until the memories it shows change: the
+  OpenCode plugin puts it in the system prompt. `turn_block` — tier 3 for one message, within what
+  the standing block left of the budget: the plugin appends it to that message only.
+* `injection_block` — all three tiers in one block (`recollect memory inject` prints it).
+
+Every block opens with `INJECTION_MARKER`: the history indexer skips text carrying it, so what we
 inject is never indexed back as if someone had said it. This module only reads; it does not count
 hits (injection happens on every message, recall is the deliberate act the counters measure).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
@@ -26,8 +40,18 @@ from recollect.text.redact import redact
 
 INJECTION_MARKER = "<recollect-memory>"
 INJECTION_END = "</recollect-memory>"
+# The per-message block opens with the same tag (so the indexer and every reader treat it alike),
+# marked as belonging to the message it rides on.
+TURN_MARKER = '<recollect-memory for="this message">'
+_INTRO = "Curated memory (recollect): notes people keep for this work. Hard rules always apply."
+_TURN_INTRO = "Curated memories that bear on this message (added by recollect, not written by the person):"
 _TRUNCATED = "…"
 _MIN_LINE = len("- a/b — x")
+_MIN_BODY = 80  # a body stub shorter than this would mislead more than help
+_CUT_ROOM = 90  # kept free in the standing block for the line naming a tier left out whole
+# Kept free of the standing block for the per-message block: its frame and at least a short body
+# or the line saying the bodies were left out.
+_TURN_ROOM = len(TURN_MARKER) + len(_TURN_INTRO) + len(INJECTION_END) + 4 + 120
 
 
 def _safe(text: str) -> str:
@@ -67,6 +91,170 @@ def _outline_candidates(view: View, limit: int) -> tuple[list[Memory], int]:
     return picked, total
 
 
+def _envelope(marker: str, intro: str) -> int:
+    """Characters a block's frame takes: marker, intro, blank line, end tag, newlines."""
+    return len(marker) + len(intro) + len(INJECTION_END) + 4
+
+
+def _fit(lines: list[str], room: int, note: Callable[[int], str]) -> list[str]:
+    """The leading `lines` that fit in `room` characters (each with its newline). When some do
+    not, the last line is `note(n)`, naming the n left out, and it fits too."""
+    if sum(len(line) + 1 for line in lines) <= room:
+        return list(lines)
+    room -= len(note(len(lines))) + 1
+    kept: list[str] = []
+    for line in lines:
+        if room < len(line) + 1:
+            break
+        kept.append(line)
+        room -= len(line) + 1
+    return [*kept, note(len(lines) - len(kept))] if room >= 0 else []
+
+
+@dataclass(frozen=True)
+class _Standing:
+    sections: list[str]
+    rule_ids: set[tuple[str, str]]
+
+
+def _hard_rules(view: View) -> list[Memory]:
+    rules: list[Memory] = []
+    for scope in ("global", "project"):  # global hard rules first; project rules are appended
+        if scope in view.contents:
+            contents = view.contents[scope]
+            rows = np.flatnonzero(view.eligible(scope) & contents.columns.rule)
+            rules.extend(sorted((contents.order[r].memory for r in rows), key=lambda m: m.id))
+    return rules
+
+
+def _standing(space: MemorySpace, view: View, budget: int) -> _Standing:
+    """Hard rules, goals and outline as sections, within `budget` characters (newlines counted).
+    A tier the budget leaves no room for at all is named in a last line."""
+    settings = space.settings
+    total = settings.max_injected_chars
+    rules = _hard_rules(view)
+    sections: list[str] = []
+    left_out: list[str] = []
+    left = budget - _CUT_ROOM
+
+    def add(name: str, heading: str, lines: list[str], cap: int, note: Callable[[int], str]) -> None:
+        nonlocal left
+        kept = _fit(lines, min(cap, left) - len(heading) - 2, note)
+        if not kept:
+            left_out.append(name)
+            return
+        section = heading + "\n" + "\n".join(kept)
+        sections.append(section)
+        left -= len(section) + 2  # the blank line between sections
+
+    if rules:
+        add(
+            "hard rules",
+            "## Hard rules (always apply)",
+            [
+                _safe(f"- {_one_line(m.summary)}" + (f" — {_one_line(m.highlight)}" if m.highlight else ""))
+                for m in rules
+            ],
+            left,
+            lambda n: (
+                f"- … {n} more hard rules not shown (over the {total:,}-character budget); memory_recall finds them"
+            ),
+        )
+    goals = [
+        _safe(text)
+        for root in space.roots()
+        if (root.path / ROOT_FILE).is_file()
+        and (text := goals_text((root.path / ROOT_FILE).read_text(encoding="utf-8")))
+    ]
+    if goals:
+        add(
+            "goals",
+            "## Current goals",
+            "\n".join(goals).splitlines(),
+            left,
+            lambda n: f"- … {n} more lines of goals not shown (over the budget; ROOT.md has them)",
+        )
+    others, others_count = _outline_candidates(view, settings.max_outline_chars // _MIN_LINE + 1)
+    if others:
+        add(
+            "outline",
+            "## Memory outline (what exists; recall a topic for the full text)",
+            [_safe(_outline_line(m)) for m in others],
+            settings.max_outline_chars,
+            lambda n: f"- … and {others_count - len(others) + n} more; search them with memory_recall",
+        )
+    if left_out:
+        sections.append(f"(Not shown, over the {total:,}-character budget: the {', '.join(left_out)}.)")
+    return _Standing(sections, {(m.scope, m.id) for m in rules})
+
+
+def _more(n: int) -> str:
+    return f"(… {n} more matching memories not shown: over the budget; memory_recall finds them)"
+
+
+def _bodies(view: View, message: str, skip: set[tuple[str, str]], max_entries: int, budget: int) -> str:
+    """The section of the memories that best match `message`, within `budget` characters: whole
+    bodies while they fit, then the next one cut short (or left out when too little room is left),
+    and a line naming how many matches were not shown."""
+    heading = "## Relevant memories"
+    room = budget - len(heading) - 1
+    matched = match_memories(view, message, limit=max_entries + len(skip))
+    matched = [s for s in matched if (s.memory.scope, s.memory.id) not in skip][:max_entries]
+    out: list[str] = []
+    for i, scored in enumerate(matched):
+        memory = scored.memory
+        entry = _safe(f"### {memory.id} — {_one_line(memory.summary)}\n{memory.body}".rstrip())
+        rest = len(matched) - i - 1
+        reserve = len(_more(rest)) + 2 if rest else 0
+        if len(entry) + 2 <= room - reserve:
+            out.append(entry)
+            room -= len(entry) + 2
+            continue
+        suffix = f"{_TRUNCATED} (cut at the budget; memory_recall shows it whole)"
+        avail = room - reserve - 2 - len(suffix)
+        if avail >= _MIN_BODY:
+            out.append(entry[:avail].rstrip() + suffix)
+            if rest:
+                out.append(_more(rest))
+        elif len(_more(rest + 1)) + 2 <= room:
+            out.append(_more(rest + 1))
+        break
+    return heading + "\n" + "\n\n".join(out) if out else ""
+
+
+def _render(marker: str, intro: str, sections: list[str]) -> str:
+    return "\n".join([marker, intro, "", "\n\n".join(sections), INJECTION_END]) + "\n" if sections else ""
+
+
+def _view(space: MemorySpace, now: datetime | None) -> View:
+    now = now or utcnow()
+    honour_hand_successions(space, now)
+    return load_view(space, now)
+
+
+def _standing_budget(space: MemorySpace) -> int:
+    return space.settings.max_injected_chars - _envelope(INJECTION_MARKER, _INTRO) - _TURN_ROOM
+
+
+def standing_block(space: MemorySpace, *, now: datetime | None = None) -> str:
+    """Hard rules, goals and outline: the same bytes on every request until those memories change."""
+    view = _view(space, now)
+    return _render(INJECTION_MARKER, _INTRO, _standing(space, view, _standing_budget(space)).sections)
+
+
+def turn_block(space: MemorySpace, message: str, *, standing: str | None = None, now: datetime | None = None) -> str:
+    """The bodies of the memories that best match `message`, within `max_inject_chars` and what
+    `standing` (the standing block sent with it; computed when not given) left of `max_injected_chars`."""
+    settings = space.settings
+    view = _view(space, now)
+    skip: set[tuple[str, str]] = {(m.scope, m.id) for m in _hard_rules(view)}
+    if standing is None:
+        standing = _render(INJECTION_MARKER, _INTRO, _standing(space, view, _standing_budget(space)).sections)
+    left = settings.max_injected_chars - len(standing) - _envelope(TURN_MARKER, _TURN_INTRO)
+    section = _bodies(view, message, skip, settings.max_inject_entries, min(settings.max_inject_chars, left))
+    return _render(TURN_MARKER, _TURN_INTRO, [section] if section else [])
+
+
 def injection_block(
     space: MemorySpace,
     message: str,
@@ -75,67 +263,13 @@ def injection_block(
     max_chars: int | None = None,
     now: datetime | None = None,
 ) -> str:
-    """The text to put before a model for `message`; empty when there is no memory at all."""
+    """All three tiers for `message` in one block; empty when there is no memory at all."""
     settings = space.settings
     max_entries = settings.max_inject_entries if max_entries is None else max_entries
     max_chars = settings.max_inject_chars if max_chars is None else max_chars
-    now = now or utcnow()
-    honour_hand_successions(space, now)
-    view = load_view(space, now)
-    rules: list[Memory] = []
-    for scope in ("global", "project"):  # global hard rules first; project rules are appended
-        if scope in view.contents:
-            contents = view.contents[scope]
-            rows = np.flatnonzero(view.eligible(scope) & contents.columns.rule)
-            rules.extend(sorted((contents.order[r].memory for r in rows), key=lambda m: m.id))
-    rule_ids = {(m.scope, m.id) for m in rules}
-    others, others_count = _outline_candidates(view, settings.max_outline_chars // _MIN_LINE + 1)
-
-    sections: list[str] = []
-    if rules:
-        lines = [f"- {_one_line(m.summary)}" + (f" — {_one_line(m.highlight)}" if m.highlight else "") for m in rules]
-        sections.append("## Hard rules (always apply)\n" + "\n".join(lines))
-
-    goals = []
-    for root in space.roots():
-        path = root.path / ROOT_FILE
-        if path.is_file():
-            text = goals_text(path.read_text(encoding="utf-8"))
-            if text:
-                goals.append(text)
-    if goals:
-        sections.append("## Current goals\n" + "\n".join(goals))
-
-    if others:
-        lines, used = [], 0
-        for i, memory in enumerate(others):
-            line = _outline_line(memory)
-            if used + len(line) + 1 > settings.max_outline_chars:
-                lines.append(f"- … and {others_count - i} more; search them with memory_recall")
-                break
-            lines.append(line)
-            used += len(line) + 1
-        sections.append("## Memory outline (what exists; recall a topic for the full text)\n" + "\n".join(lines))
-
-    bodies: list[str] = []
-    budget = max_chars
-    for scored in match_memories(view, message, limit=max_entries + len(rule_ids)):
-        if len(bodies) >= max_entries or budget <= 0:
-            break
-        memory = scored.memory
-        if (memory.scope, memory.id) in rule_ids:
-            continue
-        entry = _safe(f"### {memory.id} — {_one_line(memory.summary)}\n{memory.body}".rstrip())
-        if len(entry) > budget:
-            if budget < 80:  # a stub this short would mislead more than help
-                break
-            entry = entry[: budget - len(_TRUNCATED)].rstrip() + _TRUNCATED
-        bodies.append(entry)
-        budget -= len(entry)
-    if bodies:
-        sections.append("## Relevant memories\n" + "\n\n".join(bodies))
-
-    if not sections:
-        return ""
-    intro = "Curated memory (recollect): notes people keep for this work. Hard rules always apply."
-    return "\n".join([INJECTION_MARKER, intro, "", _safe("\n\n".join(sections)), INJECTION_END]) + "\n"
+    view = _view(space, now)
+    budget = settings.max_injected_chars - _envelope(INJECTION_MARKER, _INTRO)
+    standing = _standing(space, view, _standing_budget(space))  # as standing_block shows it
+    left = budget - sum(len(s) + 2 for s in standing.sections)
+    section = _bodies(view, message, standing.rule_ids, max_entries, min(max_chars, left))
+    return _render(INJECTION_MARKER, _INTRO, [*standing.sections, *([section] if section else [])])

@@ -26,6 +26,9 @@ class MemorySettings:
     max_inject_entries: int = 4
     max_inject_chars: int = 1200  # budget for the bodies tier of the injection block
     max_outline_chars: int = 2000  # the outline is "cheap" only while it is bounded
+    # Everything memory injection adds to one model request: hard rules, goals, outline and bodies,
+    # their frames included (memory/inject.py). What it cuts is said in the block.
+    max_injected_chars: int = 4000
     recall_limit: int = 5
     # Jaccard similarity of distinct terms at or above which a new memory counts as a duplicate
     # of an existing one, or as a re-creation of a forgotten one.

@@ -75,16 +75,19 @@ def test_system_prompt_and_prefix_stay_the_same_across_turns(
     assert len(chats) == len(TURNS) + 1, len(chats)  # the tool turn takes two requests
 
     # Positive controls: the standing memory block is in the system prompt, and the cue turn's
-    # message carries one recall block naming the session that answered.
+    # request carries one recall block naming the session that answered.
     systems = [[m for m in r["messages"] if m.get("role") == "system"] for r in chats]
     assert "<recollect-memory>" in json.dumps(systems[0], ensure_ascii=False)
-    cue = chats[1]["messages"]
-    cue_text = content_text(cue[newest_user(cue)].get("content"))
-    assert cue_text.count("<recollect-recall>") == 1 and answered in cue_text, cue_text[-2000:]
+    cue_request = json.dumps(chats[1]["messages"], ensure_ascii=False)
+    assert cue_request.count("<recollect-recall>") == 1 and answered in cue_request, cue_request[-2000:]
 
     # The system prompt is the same on every request, cue turn included...
     for i, system in enumerate(systems):
         assert system == systems[0], (i, json.dumps(system, ensure_ascii=False)[-2000:])
+    # ...because the recall block rides on the message it answers...
+    cue = chats[1]["messages"]
+    cue_text = content_text(cue[newest_user(cue)].get("content"))
+    assert cue_text.count("<recollect-recall>") == 1 and answered in cue_text, cue_text[-2000:]
     # ...and each request opens with everything the previous one sent before its newest message.
     for i, (before, after) in enumerate(itertools.pairwise(chats)):
         n = newest_user(before["messages"])

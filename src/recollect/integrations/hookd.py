@@ -15,8 +15,8 @@ loop never dies on a bad request. It exits when stdin closes (OpenCode went away
 Its stderr never reaches a log unredacted: once `main` runs, Python's stderr (warnings, thread
 tracebacks) is written to the log through the redactor. What it wrote before that (an interpreter
 that cannot import recollect, a broken site package) reaches the plugin, which pipes it through
-`python -m recollect.integrations.hookd --log-stderr LOG`: read stdin, redact, append to LOG. That
-mode imports the redactor alone, so it works even when the rest of recollect would not import.
+`python -m recollect.integrations.hookd --log-stderr LOG`: read stdin, redact, append to LOG; when
+even that cannot run, the plugin logs only how many characters it was not shown.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import time
 import traceback
 from typing import TYPE_CHECKING, Any, TextIO
 
-if TYPE_CHECKING:  # imported in main: `--log-stderr` must work when the rest of recollect cannot import
+if TYPE_CHECKING:  # imported in main, after the --log-stderr branch (which needs less)
     from recollect.integrations.hooks import HookService
 
 PROTOCOL = 1
@@ -129,23 +129,10 @@ def parse_args(argv: list[str]) -> str | None:
 STDERR_MAX = 64_000  # characters one --log-stderr run reads
 
 
-def append_redacted(path: str, text: str, label: str) -> None:
-    """Append `text` to the log at `path`, redacted as a whole (a secret may span lines), one log line
-    per line of it. Owner-only, like every log of ours."""
-    from recollect.text.redact import redact
-
-    lines = [line.rstrip() for line in redact(text).splitlines() if line.strip()]
-    if not lines:
-        return
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime())
-    os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    with os.fdopen(fd, "a", encoding="utf-8") as f:
-        f.writelines(f"{stamp} [hookd {os.getpid()}] {label}: {line}\n" for line in lines)
-
-
 def log_stderr(path: str, stream: TextIO) -> int:
     """`--log-stderr LOG`: what the plugin got on the helper's stderr, redacted into the log."""
+    from recollect.integrations.hooks import append_redacted
+
     text = stream.read(STDERR_MAX)
     rest = len(stream.read())
     append_redacted(path, text, "helper stderr")
@@ -180,6 +167,8 @@ class RedactingStderr(io.TextIOBase):
             self._emit(text)
 
     def _emit(self, text: str) -> None:
+        from recollect.integrations.hooks import append_redacted
+
         with contextlib.suppress(OSError):  # nowhere to log to: stay silent rather than break the helper
             append_redacted(self.path, text, "stderr")
 

@@ -120,6 +120,19 @@ class Logger:
                 f.write(f"{stamp} [hookd {os.getpid()}] {redact(message)}\n")
 
 
+def append_redacted(path: str, text: str, label: str) -> None:
+    """Append `text` to the log at `path`, redacted as a whole (a secret may span lines), one log line
+    per line of it, each after `label` (the helper's stderr: hookd.py). Owner-only, like every log of ours."""
+    lines = [line.rstrip() for line in redact(text).splitlines() if line.strip()]
+    if not lines:
+        return
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime())
+    ensure_private_dir(Path(path).parent)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    with os.fdopen(fd, "a", encoding="utf-8") as f:
+        f.writelines(f"{stamp} [hookd {os.getpid()}] {label}: {line}\n" for line in lines)
+
+
 class HookService:
     """Long-lived state for one helper process: config and memory spaces, cached until the config
     file changes; debounce clocks for the idle work."""

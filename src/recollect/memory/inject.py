@@ -7,8 +7,9 @@
    within `max_inject_chars` (both from `[memory]`).
 
 All three together stay within `max_injected_chars` per request, envelopes included: hard rules
-first, then goals, outline and bodies get what is left (each within its own cap too). Whatever a
-budget cuts is said in the block ("… 3 more hard rules not shown …"), never dropped silently.
+first; then the bodies' cap is kept free and goals and outline get what is left; the bodies get
+their cap and whatever else is left (each tier within its own cap too). Whatever a budget cuts is
+said in the block ("… 3 more hard rules not shown …"), never dropped silently.
 
 Two shapes (a host's prompt cache reuses a prompt only up to its first changed byte):
 
@@ -160,6 +161,9 @@ def _standing(space: MemorySpace, view: View, budget: int) -> _Standing:
                 f"- … {n} more hard rules not shown (over the {total:,}-character budget); memory_recall finds them"
             ),
         )
+    # Goals and outline yield to the bodies: the bodies' own cap stays free for them (hard rules
+    # may take it, they always apply). A fixed reserve, so the standing block stays message-free.
+    left -= settings.max_inject_chars
     goals = [
         _safe(text)
         for root in space.roots()

@@ -90,14 +90,6 @@ class Unit:
     terms: tuple[str, ...]
     weight: float  # in words: 1 for a latin word, 0.5 for a CJK character
     cjk: bool
-    starts: re.Pattern[str] | None = field(default=None, repr=False)  # a latin term at the start of a word
-
-    def __post_init__(self) -> None:
-        # A latin term counts where a word starts with it ("fix" in "fixed", "token" in "test_token"),
-        # never inside another word: the "os" of "macOS" is not in "cost" nor in "posts".
-        if not self.cjk:
-            alternatives = "|".join(re.escape(t) for t in sorted(self.terms, key=len, reverse=True))
-            self.starts = re.compile(f"(?<![^\\W_])(?:{alternatives})")
 
 
 def message_units(text: str, max_words: int = QUERY_WORDS) -> list[Unit]:
@@ -155,17 +147,18 @@ class Entry:
     title: str
     directory: str
     time: int
-    cursor: str
-    snippet: str
     score: float
     coverage: float
     files: list[str]
     question_terms: frozenset[str]
+    cursor: str = ""  # filled by `show`, for the few entries a block names
+    snippet: str = ""
     also_asked: int = 0
     answered: bool = True  # some of the message's words are in what the session concluded
     freshness: str = ""
     gist: str = ""  # the card's title, first question, decisions and outcome: what `rescue` compares
     meaning: float | None = None  # the message's cosine to `gist`, when `rescue` asked
+    shown_from: tuple[Evidence, list[Unit], list[float]] | None = field(default=None, repr=False)
 
 
 def _fold(text: str) -> str:
@@ -202,11 +195,18 @@ def _idf(n: float, df: float) -> float:
 
 
 def _present(unit: Unit, folded: str) -> bool:
-    if unit.starts is not None:
-        return unit.starts.search(folded) is not None
-    for term in unit.terms:  # noqa: SIM110 - a loop: any() over a generator costs twice as much on this hot path
-        if term in folded:
-            return True
+    """Whether `folded` holds `unit`. A latin term counts where a word starts with it ("fix" in "fixed",
+    "token" in "test_token"), never inside another word: the "os" of "macOS" is not in "cost"."""
+    for term in unit.terms:
+        at = folded.find(term)  # str.find, in C: this runs for every word of every candidate
+        if unit.cjk:
+            if at >= 0:
+                return True
+            continue
+        while at >= 0:
+            if at == 0 or not folded[at - 1].isalnum():
+                return True
+            at = folded.find(term, at + 1)
     return False
 
 
@@ -220,7 +220,7 @@ def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = REC
         kept = rescue(text, found)
     if any(e.answered for e in kept):
         kept = [e for e in kept if e.answered]
-    return kept[:limit]
+    return [show(e) for e in kept[:limit]]
 
 
 def rescue(text: str, found: list[Entry]) -> list[Entry]:
@@ -356,7 +356,8 @@ def weigh(p: Plan, found: dict[int, list[float]], exact: bool, sessions: int, ch
 def candidates(
     conn: sqlite3.Connection, text: str, filters: Filters, limit: int, floor: float = MIN_COVERAGE
 ) -> list[Entry]:
-    """Every session covering at least `floor` of `text`'s weighted words, best first, at most `limit`."""
+    """The sessions covering at least MIN_COVERAGE of `text`'s weighted words, best first, at most `limit`;
+    when none does, the best that answered among those covering at least `floor` (for `rescue`)."""
     from recollect.search.scope import predicate
     from recollect.search.terms import chunk_count
 
@@ -370,15 +371,10 @@ def candidates(
     session_where, session_params = predicate(filters, chunk_alias=None)
     sessions = conn.execute(f"SELECT count(*) FROM session s WHERE {session_where}", session_params).fetchone()[0]
     # One joined text per kind and session: every word test below is a substring test in C.
-    found = {
-        sid: [
-            _kind_of(
-                unit, ("\n".join(a[0] for a in ev.answer), "\n".join(ev.tools), "\n".join(q[0] for q in ev.question))
-            )
-            for unit in p.units
-        ]
-        for sid, ev in evidence.items()
-    }
+    found: dict[int, list[float]] = {}
+    for sid, ev in evidence.items():
+        texts = ("\n".join(a[0] for a in ev.answer), "\n".join(ev.tools), "\n".join(q[0] for q in ev.question))
+        found[sid] = [_kind_of(unit, texts) for unit in p.units]
     exact = complete and len(p.selective) == len(p.searchable)
     weights = weigh(p, found, exact, sessions, chunk_count(conn))
     whole = sum(weights) or 1.0
@@ -389,9 +385,13 @@ def candidates(
             score = sum(w * f for w, f in zip(weights, factors, strict=True)) / whole
             scored.append((score, cards[sid]["time_updated"] or 0, sid, covered))
     scored.sort(key=lambda x: (-x[0], -x[1]))
-    # Only the best few become entries (a snippet each); enough of them to collapse repeats.
+    # Only the best few become entries (a snippet each); enough of them to collapse repeats. Below
+    # MIN_COVERAGE only one can ever be used (`rescue`'s): the best that answered.
+    picked = [x for x in scored if x[3] >= MIN_COVERAGE][:limit]
+    if not picked:
+        picked = [x for x in scored if ANSWER in found[x[2]]][:1]
     entries = []
-    for score, _, sid, covered in scored[:limit]:
+    for score, _, sid, covered in picked:
         entries.append(_entry(cards[sid], evidence[sid], p.units, weights, score, covered))
         entries[-1].answered = ANSWER in found[sid]
     return entries
@@ -422,30 +422,39 @@ def _cards(conn: sqlite3.Connection, sids: list[int]) -> dict[int, sqlite3.Row]:
 def _entry(
     card: sqlite3.Row, ev: Evidence, units: list[Unit], weights: list[float], score: float, covered: float
 ) -> Entry:
-    from recollect.search.results import make_cursor, snippet
-
-    terms = [t for u in units for t in u.terms]
-
-    def weight_in(text: str) -> float:
-        return sum(w for u, w in zip(units, weights, strict=True) if _present(u, text))
-
-    best = max(ev.answer, key=lambda a: weight_in(a[0]), default=None)
-    shown = best if best is not None and weight_in(best[0]) > 0 else (ev.question[0] if ev.question else None)
-    message_id = shown[2] if shown and shown[2] else ""
     return Entry(
         session_id=card["native_id"],
         source=card["source_id"],
         title=card["title"] or card["first_human"][:80],
         directory=card["directory"],
         time=card["time_updated"] or 0,
-        cursor=make_cursor(card["source_id"], card["native_id"], message_id),
-        snippet=snippet(shown[1], terms) if shown else "",
         score=score,
         coverage=covered,
         files=[f for f in card["files"].splitlines() if f],
         question_terms=frozenset(query_terms(strip_cues(card["first_human"] or card["title"] or ""))),
         gist="\n".join(card[k] or "" for k in ("title", "first_human", "decisions", "last_outcome"))[:GIST_CHARS],
+        shown_from=(ev, units, weights),
     )
+
+
+def show(entry: Entry) -> Entry:
+    """Fill in the entry's cursor and snippet: the answer holding most of the message's weighted words
+    (else the question). Only for the entries a block names: it costs more than scoring them."""
+    from recollect.search.results import make_cursor, snippet
+
+    if entry.shown_from is None:
+        return entry
+    ev, units, weights = entry.shown_from
+
+    def weight_in(text: str) -> float:
+        return sum(w for u, w in zip(units, weights, strict=True) if _present(u, text))
+
+    best = max(ev.answer, key=lambda a: weight_in(a[0]), default=None)
+    shown = best if best is not None and weight_in(best[0]) > 0 else (ev.question[0] if ev.question else None)
+    entry.cursor = make_cursor(entry.source, entry.session_id, shown[2] if shown and shown[2] else "")
+    entry.snippet = snippet(shown[1], [t for u in units for t in u.terms]) if shown else ""
+    entry.shown_from = None
+    return entry
 
 
 def collapse(entries: list[Entry]) -> list[Entry]:

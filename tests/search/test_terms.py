@@ -44,3 +44,22 @@ def test_common_words_are_pruned_only_when_they_are_common_in_numbers_too() -> N
     # In a small one (a few dozen chat sessions) the same share is a handful of chunks: it stays.
     small = plan_terms(_with_common_word(200, 0.10), query)
     assert PRUNE_MIN_DF > 200 * 0.10 and "food" in small.match
+
+
+def test_a_word_the_language_knows_is_not_corrected_but_a_piece_of_code_may_be() -> None:
+    conn = _index(["the plan for the move", "cert manager renews the certificate", "watch the logs"])
+    # Positive control: a word neither the index nor the language knows is corrected.
+    assert plan_terms(conn, understand("watchh")).corrections == {"watchh": "watch"}
+    # "plant" is a word: absent from this index, not a typo of "plan".
+    assert plan_terms(conn, understand("where did I move the plant")).corrections == {}
+    # Inside a compound it is code, where a slip is likely: "cert-manger" still finds "manager".
+    assert plan_terms(conn, understand("cert-manger not renewing")).corrections.get("manger") == "manager"
+
+
+def test_a_framing_words_correction_frames_too() -> None:
+    conn = _index(["we picked the moving company", "moving boxes", "the company picked a date"])
+    plan = plan_terms(conn, understand("which moving company did we pickd"))
+    # Positive control: the slip after "we" (a framing word) is corrected ...
+    assert plan.corrections == {"pickd": "picked"}
+    # ... and its correction frames too: it does not pick the sessions, the content words do.
+    assert "picked" not in plan.match and {"moving", "company"} <= set(plan.match)

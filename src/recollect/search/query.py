@@ -81,6 +81,7 @@ class Word:
 
     variants: list[str]
     framing: bool = False
+    part: bool = False  # a piece of a compound the person typed (`cert` of `cert-manger`): code, not a word
 
 
 @dataclass
@@ -181,7 +182,7 @@ def understand(text: str, now_ms: int | None = None, *, framing: bool = True, te
             plan.words += [Word([t], is_frame) for t in parts]  # CJK: every two-character word counts alone
         elif len(parts) > 1 and any(j in parts[0] for j in "_./-:"):
             plan.words.append(Word([parts[0]], is_frame))  # a compound, then its parts as words of their own
-            plan.words += [Word([p], is_frame) for p in parts[1:]]
+            plan.words += [Word([p], is_frame, part=True) for p in parts[1:]]
         else:
             plan.words.append(Word(parts, is_frame))
     return plan

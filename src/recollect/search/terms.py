@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 import sqlite3
 from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
 
 from recollect.search.query import FRAMING_WEIGHT, QueryPlan
 
@@ -28,6 +30,23 @@ def document_frequencies(conn: sqlite3.Connection, terms: list[str]) -> dict[str
     marks = ",".join("?" * len(terms))
     found = dict(conn.execute(f"SELECT term, doc FROM temp.chunk_vocab WHERE term IN ({marks})", terms).fetchall())
     return {t: int(found.get(t, 0)) for t in terms}
+
+
+# The shipped static model's vocabulary (recollect.embed.static.SHIPPED_DIR; named here so that a search
+# with no unknown word never imports numpy): its whole-word pieces are words of the languages the
+# encoder was trained on.
+LANGUAGE_PIECES = Path(__file__).resolve().parent.parent / "data" / "model" / "static-muse-v1" / "pieces.txt"
+_WORD_START = "\u2581"
+
+
+@lru_cache(maxsize=1)
+def language_words() -> frozenset[str]:
+    """Words the multilingual encoder knows whole (empty if the model files are missing)."""
+    try:
+        pieces = LANGUAGE_PIECES.read_text(encoding="utf-8").split("\n")
+    except OSError:
+        return frozenset()
+    return frozenset(p[1:] for p in pieces if p.startswith(_WORD_START) and len(p) > 2)
 
 
 def _edit_distance(a: str, b: str, limit: int) -> int:
@@ -115,8 +134,14 @@ def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = Tru
     total = chunk_count(conn)
     corrections: dict[str, str] = {}
     derived = {v for w in plan.words for v in w.variants[1:]}  # stems are not corrected on their own
-    # A word the index knows by one of its variants ("deadlines" by its stem "deadlin") is no typo.
+    # A word the index knows by one of its variants ("deadlines" by its stem "deadlin") is no typo, nor
+    # is a word typed on its own that the language knows ("plant", "taking"): in a small index most
+    # unknown words are merely absent. A piece of a compound is code (`cert-manger`): it may be a typo.
     known = {v for w in plan.words if any(df[x] > 0 for x in w.variants) for v in w.variants}
+    unknown = [t for t in terms if correct and df[t] == 0 and t not in derived and t not in known]
+    if unknown and any(not w.part for w in plan.words if w.variants[0] in unknown):
+        words_known = language_words()
+        known |= {w.variants[0] for w in plan.words if not w.part and w.variants[0] in words_known}
     for term in terms:
         if correct and df[term] == 0 and term not in derived and term not in known:
             fixed = correct_typo(conn, term)
@@ -127,6 +152,7 @@ def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = Tru
     present = [t for t in dict.fromkeys(v for vs in variants for v in vs) if df.get(t, 0) > 0]
     idf = {t: math.log(1 + (total - df[t] + 0.5) / (df[t] + 0.5)) for t in present}
     framing = plan.framing_terms
+    framing |= {corrections[t] for t in framing if t in corrections}  # a framing word's correction frames too
     content = [t for t in present if t not in framing]
     keep = _prune(content or present, df, total) if prune else (content or present)
     words = []

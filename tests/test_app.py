@@ -74,3 +74,24 @@ def test_one_app_serves_several_library_calls(indexed: Path, monkeypatch: pytest
         window = history.read(found.hits[0].cursor, app=app)
     assert found.hits and listed and window.messages
     assert counts == Counter(load_config=1, connect=1)
+
+
+def test_an_mcp_read_loads_the_config_once_and_opens_the_index_once(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cursor = history.search("readme", sync_first=False).hits[0].cursor
+    counts = count_calls(monkeypatch)
+    reply = call_tool("history_read", {"cursor": cursor}, ServerSettings(cwd="/"))
+    assert not reply.is_error and (reply.structured or {}).get("messages"), reply.text  # the call really read
+    assert counts == Counter(load_config=1, connect=1)
+
+
+def test_the_history_calls_beside_search_use_the_callers_app(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    found = history.search("readme", sync_first=False).hits[0]
+    counts = count_calls(monkeypatch)
+    with Recollect() as app:
+        card = history.session_card(f"{found.source}::{found.session_id}", app=app)
+        projects = history.activity(app=app)
+        hidden = history.hidden_sessions(app=app)
+    assert card is not None and projects and hidden == []
+    assert counts == Counter(load_config=1, connect=1)

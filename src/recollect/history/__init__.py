@@ -62,20 +62,31 @@ __all__ = [
 ]
 
 
-def index(config: Config | None = None, *, progress: Progress | None = None, wait: bool = False) -> SyncReport:
+def index(
+    config: Config | None = None,
+    *,
+    progress: Progress | None = None,
+    wait: bool = False,
+    app: Recollect | None = None,
+) -> SyncReport:
     """Sync every configured source into the index and embed new text."""
-    config = config or load_config()
-    embedder = vectors.embedder_for(config)
-    with open_index(config) as conn:
+    with _surface(config, app) as app:
+        return _index(app, progress=progress, wait=wait)
+
+
+def _index(app: Recollect, *, progress: Progress | None, wait: bool) -> SyncReport:
+    config = app.config
+    embedder = app.embedder
+    with app.index() as conn:
 
         def run() -> SyncReport:
             return sync(
                 conn,
-                configured_specs(config),
+                app.specs,
                 progress=progress,
                 wait=wait,
                 embedder=embedder,
-                card_encoder=vectors.card_encoder_for(config),
+                card_encoder=app.card_encoder,
             )
 
         report = run()

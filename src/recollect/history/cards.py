@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from recollect.config import Config, load_config
-from recollect.history.access import open_index, scoped
+from recollect.app import Recollect
+from recollect.config import Config
+from recollect.history.access import scoped, surface
 from recollect.search.scope import Filters, predicate
 from recollect.times import iso
 
@@ -37,12 +38,13 @@ class SessionCard:
         return data
 
 
-def session_card(session: str, filters: Filters | None = None, *, config: Config | None = None) -> SessionCard | None:
+def session_card(
+    session: str, filters: Filters | None = None, *, config: Config | None = None, app: Recollect | None = None
+) -> SessionCard | None:
     """The card of one session (a native or `SOURCE::ID` id) if the scope admits it, else None."""
-    config = config or load_config()
-    base = scoped(filters, config)
-    narrowed = replace(base, sessions=[session], scope="session" if base.scope == "all" else base.scope)
-    with open_index(config, readonly=True) as conn:
+    with surface(config, app) as app, app.index(readonly=True) as conn:
+        base = scoped(filters, app.config)
+        narrowed = replace(base, sessions=[session], scope="session" if base.scope == "all" else base.scope)
         where, params = predicate(narrowed.resolve(conn), chunk_alias=None)
         row = conn.execute(
             "SELECT native_id, source_id, title, directory, coalesce(project_root, ''), time_created, time_updated, "
@@ -86,11 +88,12 @@ class ProjectActivity:
     per_day: dict[str, int]  # "YYYY-MM-DD" -> sessions active (updated) that day
 
 
-def activity(filters: Filters | None = None, *, config: Config | None = None, limit: int = 50) -> list[ProjectActivity]:
+def activity(
+    filters: Filters | None = None, *, config: Config | None = None, app: Recollect | None = None, limit: int = 50
+) -> list[ProjectActivity]:
     """Sessions per project and day, busiest projects first, through the scope predicate."""
-    config = config or load_config()
-    with open_index(config, readonly=True) as conn:
-        where, params = predicate(scoped(filters, config).resolve(conn), chunk_alias=None)
+    with surface(config, app) as app, app.index(readonly=True) as conn:
+        where, params = predicate(scoped(filters, app.config).resolve(conn), chunk_alias=None)
         rows = conn.execute(
             "SELECT coalesce(nullif(project_root, ''), directory) AS project, "
             "strftime('%Y-%m-%d', time_updated / 1000, 'unixepoch') AS day, count(*), "

@@ -9,19 +9,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from recollect import hidden as hiding
+from recollect.app import Recollect
 from recollect.config import Config, load_config
-from recollect.history.access import HistoryError, open_index
+from recollect.history.access import HistoryError, surface
 from recollect.search.ceiling import Ceiling
 from recollect.search.ceiling import from_config as ceiling_from_config
-from recollect.sources import configured_specs
 
 
-def _qualify(conn: sqlite3.Connection, ref: str, config: Config) -> str:
+def _qualify(conn: sqlite3.Connection, ref: str, app: Recollect) -> str:
     """`source::native` for a session reference (a qualified id, a cursor, or a raw id the index knows)."""
     pieces = ref.strip().split("::")
     if len(pieces) >= 2 and pieces[0] and pieces[1]:
         source, native = pieces[0], pieces[1]
-        known = {s.id for s in configured_specs(config)} | {r[0] for r in conn.execute("SELECT id FROM source")}
+        known = {s.id for s in app.specs} | {r[0] for r in conn.execute("SELECT id FROM source")}
         if source not in known:
             raise HistoryError(f"no source {source!r}; use one of {', '.join(sorted(known)) or '(none configured)'}")
         return f"{source}::{native}"
@@ -48,7 +48,9 @@ def _audit(config: Config, *, op: str, session: str, by: str, note: str) -> None
     record(root, actor=by, op=op, memory_id=f"session:{session}", before=None, after=None, now=utcnow(), note=note)
 
 
-def hide_session(ref: str, *, why: str, by: str = "person", config: Config | None = None) -> hiding.HiddenSession:
+def hide_session(
+    ref: str, *, why: str, by: str = "person", config: Config | None = None, app: Recollect | None = None
+) -> hiding.HiddenSession:
     """Hide a session from every read path (search, read, listings, MCP tools, auto-recall).
 
     `ref` is a session id, `SOURCE::ID`, or a cursor. The hide is a tombstone in recollect's data
@@ -57,18 +59,20 @@ def hide_session(ref: str, *, why: str, by: str = "person", config: Config | Non
     why = " ".join(why.split())
     if not why:
         raise HistoryError("say why the session is hidden (--why TEXT); the reason goes to the audit log")
-    config = config or load_config()
-    with open_index(config) as conn:
-        session = _qualify(conn, ref, config)
+    with surface(config, app) as app, app.index() as conn:
+        session = _qualify(conn, ref, app)
+    config = app.config
     entry = hiding.HiddenSession(session=session, at=hiding.now_iso(), by=by, why=why)
     hiding.append(config.paths.data_dir, {"op": "hide", **entry.to_dict()})
     _audit(config, op="hide", session=session, by=by, note=why)
     return entry
 
 
-def unhide_session(ref: str, *, by: str = "person", config: Config | None = None) -> hiding.HiddenSession:
+def unhide_session(
+    ref: str, *, by: str = "person", config: Config | None = None, app: Recollect | None = None
+) -> hiding.HiddenSession:
     """Bring a hidden session back into every read path; written to the audit log. Returns the lifted tombstone."""
-    config = config or load_config()
+    config = app.config if app is not None else config or load_config()
     current = hiding.read_hidden(config.paths.data_dir)
     pieces = ref.strip().split("::")
     matches = [h for h in current.values() if h.session == "::".join(pieces[:2]) or h.key[1] == pieces[0]]
@@ -97,18 +101,20 @@ class HiddenInfo:
         return self.__dict__.copy()
 
 
-def hidden_sessions(config: Config | None = None, *, ceiling: Ceiling | None = None) -> list[HiddenInfo]:
+def hidden_sessions(
+    config: Config | None = None, *, ceiling: Ceiling | None = None, app: Recollect | None = None
+) -> list[HiddenInfo]:
     """The hidden sessions, newest hide first, with their title and directory where the index has them.
 
     Under a bounded scope ceiling (default: the config's `[scope] ceiling`, anchored here) only the
     hidden sessions inside it are listed: a title or directory from beyond it is never shown, and a
     session the index no longer holds cannot be placed, so it is left out too."""
-    config = config or load_config()
+    config = app.config if app is not None else config or load_config()
     ceiling = ceiling if ceiling is not None else ceiling_from_config(config)
     entries = sorted(hiding.read_hidden(config.paths.data_dir).values(), key=lambda h: h.at, reverse=True)
     known: dict[tuple[str, str], tuple[str, str]] = {}
     if entries and config.index_path.exists():
-        with open_index(config, readonly=True) as conn:
+        with surface(config, app) as app, app.index(readonly=True) as conn:
             bound = ceiling.resolved(conn)
             params: list[object] = []
             inside = bound.clause("s", params)

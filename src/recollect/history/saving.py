@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from recollect.config import Config, load_config
-from recollect.history.access import HistoryError, open_index, scoped
+from recollect.app import Recollect
+from recollect.config import Config
+from recollect.history.access import HistoryError, scoped, surface
 from recollect.search import read as reading
 from recollect.search.scope import Filters
-from recollect.sources import configured_specs
 
 SAVE_DIR = "recall"  # where an agent may save transcripts: <project>/recall/
 
@@ -50,15 +50,16 @@ def save_transcript(
     *,
     within: Path | None = None,
     config: Config | None = None,
+    app: Recollect | None = None,
 ) -> SavedTranscript:
     """Write the whole session at `cursor` as ChatML to `path` (secrets redacted, no per-part caps).
 
     With `within` (a project directory) the path must lie under `<within>/recall/`, and defaults to
     `recall/<session id>.chatml`. A source store or the index is never a target."""
-    config = config or load_config()
-    specs = {s.id: s for s in configured_specs(config)}
-    filters = scoped(filters, config)
-    with open_index(config) as conn:
+    with surface(config, app) as app, app.index() as conn:
+        config = app.config
+        specs = app.specs_by_id()
+        filters = scoped(filters, config)
         row, _ = reading.resolve_cursor(conn, cursor, filters)
     if path is None:
         if within is None:

@@ -253,23 +253,23 @@ READ_DESCRIPTION = (
 
 def run_read(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect import history
+    from recollect.app import Recollect
     from recollect.search.read import render_chatml
 
-    filters = build_filters(
-        {"scope": args["scope"], "directory": args["directory"]},
-        settings,
-    )
     overhead = 1_500  # ChatML headers and nav around the window's own budget
     budget = min(args["budget"] or settings.budget, settings.budget) - overhead
-    window = history.read(
-        args["cursor"],
-        filters,
-        before=args["before"],
-        after=args["after"],
-        budget=max(budget, 500),
-        mode=args["mode"],
-        whole=args["whole"],
-    )
+    with Recollect() as app:  # one config load and one index connection for the whole call
+        filters = build_filters({"scope": args["scope"], "directory": args["directory"]}, settings, app)
+        window = history.read(
+            args["cursor"],
+            filters,
+            before=args["before"],
+            after=args["after"],
+            budget=max(budget, 500),
+            mode=args["mode"],
+            whole=args["whole"],
+            app=app,
+        )
     text = fit(render_chatml(window), settings.budget)
     return Reply(text, window.to_dict())
 
@@ -312,9 +312,11 @@ def project_dir(settings: ServerSettings) -> Path:
 
 def run_save(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect import history
+    from recollect.app import Recollect
 
-    filters = build_filters({"scope": args["scope"], "directory": args["directory"]}, settings)
-    saved = history.save_transcript(args["cursor"], args["path"], filters, within=project_dir(settings))
+    with Recollect() as app:  # one config load and one index connection for the whole call
+        filters = build_filters({"scope": args["scope"], "directory": args["directory"]}, settings, app)
+        saved = history.save_transcript(args["cursor"], args["path"], filters, within=project_dir(settings), app=app)
     shown = os.path.relpath(saved.path, project_dir(settings).resolve())
     text = f"saved {count(saved.messages, 'message')} ({saved.bytes} bytes) to {shown}"
     return Reply(text, {**saved.to_dict(), "path": shown})

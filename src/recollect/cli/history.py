@@ -13,8 +13,8 @@ import click
 from rich.markup import escape
 
 from recollect import history
+from recollect.cli.app import current_app
 from recollect.cli.output import console, is_terminal, print_json
-from recollect.config import load_config
 from recollect.search.ceiling import from_config
 from recollect.search.filters import FILTER_SPEC, filter_values
 from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
@@ -58,7 +58,7 @@ def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
 def build_filters(**options: Any) -> Filters:
     """`Filters` from the filter options' values (keyed by click parameter name)."""
     # The config's [scope] ceiling, anchored here: the default, and the widest a --scope may ask for.
-    ceiling = from_config(load_config())
+    ceiling = from_config(current_app().config)
     values = filter_values(options, key="dest")
     if values.get("sessions") and values.get("scope") in (None, "all"):
         values["scope"] = "session"
@@ -111,7 +111,7 @@ def index_cmd(wait: bool, as_json: bool) -> None:
     """Read every session store (read-only) and bring the index up to date."""
     first_use_config(quiet=as_json)
     with progress_bar() as progress:
-        report = history.index(progress=progress, wait=wait)
+        report = history.index(progress=progress, wait=wait, app=current_app())
     if as_json:
         print_json({"summary": report.summary(), **asdict(report)})
     else:
@@ -159,18 +159,19 @@ def search_cmd(
     """Search past sessions. QUERY can be words, an identifier, a file path, an error message, or Chinese."""
     text = " ".join(query)
     filters = build_filters(**kw)
-    config = load_config()
+    app = current_app()
+    config = app.config
     if not no_sync and not ephemeral and not config.index_path.exists():
         # The very first search builds the whole index: say so and show progress, rather than sit silent.
         click.echo("Building the index for the first time (read-only; later searches are quick)…", err=True)
         with progress_bar() as progress:
-            report = history.index(config, progress=progress)
+            report = history.index(progress=progress, app=app)
         click.echo(report.summary(), err=True)
     result = history.search(
         text,
         filters,
         limit=limit,
-        config=config,
+        app=app,
         sync_first=not no_sync,
         deep=deep,
         ephemeral=ephemeral,
@@ -252,14 +253,16 @@ def read_cmd(
     """Read a bounded window of the real transcript around CURSOR (from a search hit, or a session id)."""
     filters = build_filters(**kw)
     if save is not None:
-        saved = history.save_transcript(cursor, save, filters)
+        saved = history.save_transcript(cursor, save, filters, app=current_app())
         if fmt == "json":
             print_json(saved.to_dict())
         else:
             click.echo(f"saved {saved.messages} messages ({saved.bytes} bytes) to {saved.path}")
         return
     chars = budget or (WHOLE_BUDGET if whole else DEFAULT_BUDGET)
-    w = history.read(cursor, filters, before=before, after=after, budget=chars, mode=mode, whole=whole)
+    w = history.read(
+        cursor, filters, before=before, after=after, budget=chars, mode=mode, whole=whole, app=current_app()
+    )
     if fmt == "json":
         print_json(w.to_dict())
     elif fmt == "chatml":
@@ -287,7 +290,7 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
         return
     filters = build_filters(**kw)
     filters.parent = parent
-    rows = history.sessions(filters, limit=limit, offset=offset)
+    rows = history.sessions(filters, limit=limit, offset=offset, app=current_app())
     if as_json:
         print_json({"sessions": [r.to_dict() for r in rows]})
         return
@@ -316,7 +319,7 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
 
 
 def _print_hidden(as_json: bool) -> None:
-    entries = history.hidden_sessions()
+    entries = history.hidden_sessions(app=current_app())
     if as_json:
         print_json({"hidden": [e.to_dict() for e in entries]})
         return
@@ -341,7 +344,7 @@ def hide_cmd(session: str, why: str, as_json: bool) -> None:
     The session is not deleted and its store is not touched: the hide is kept outside the index, so it
     survives re-indexing. 'recollect unhide SESSION' brings it back.
     """
-    entry = history.hide_session(session, why=why)
+    entry = history.hide_session(session, why=why, app=current_app())
     if as_json:
         print_json(entry.to_dict())
     else:
@@ -353,7 +356,7 @@ def hide_cmd(session: str, why: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def unhide_cmd(session: str, as_json: bool) -> None:
     """Show a session hidden with 'recollect hide' again."""
-    entry = history.unhide_session(session)
+    entry = history.unhide_session(session, app=current_app())
     if as_json:
         print_json(entry.to_dict())
     else:
@@ -364,7 +367,7 @@ def unhide_cmd(session: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def doctor_cmd(as_json: bool) -> None:
     """Say what recollect found (config, index, sources) and what is wrong. Changes nothing."""
-    d = history.doctor()
+    d = history.doctor(current_app().config)
     if as_json:
         print_json(asdict(d))
     else:

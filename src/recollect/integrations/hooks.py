@@ -277,12 +277,15 @@ class HookService:
                 if session and session not in self._own:
                     # The session asking and its family, in its own store only (not by raw id in every store).
                     self._own[session] = history.own_session(session, config) or [session]
-                filters = Filters(
-                    scope=ceiling.narrow("project"),
-                    directory=directory,
-                    exclude_sessions=autorecall.family(conn, self._own[session] if session else []),
-                    exclude_messages=[message] if message else [],
-                    ceiling=ceiling,
+                filters = history.scoped(  # the hides of this helper's config, not of the default data dir
+                    Filters(
+                        scope=ceiling.narrow("project"),
+                        directory=directory,
+                        exclude_sessions=autorecall.family(conn, self._own[session] if session else []),
+                        exclude_messages=[message] if message else [],
+                        ceiling=ceiling,
+                    ),
+                    config,
                 )
                 entries = autorecall.find(conn, text, filters)
         except IndexUnavailable as exc:

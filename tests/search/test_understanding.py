@@ -154,3 +154,12 @@ def test_eval_cases_refuses_a_line_that_is_not_an_object_and_leaves_hidden_sessi
 
     monkeypatch.setattr(cli, "_in_checkout", lambda: False)  # as an installed wheel sees it
     assert "eval" in cli.main.list_commands(None) and cli.main.get_command(None, "eval") is not None  # type: ignore[arg-type]
+
+
+def test_a_months_name_is_a_time_preference_and_stays_a_word() -> None:
+    plan = understand("which events are coming up in July", NOW)
+    assert plan.window is not None and plan.time_words == ["in July"]
+    assert "july" in plan.terms  # the text says "July 9", "July 18"
+    # Negative, after the positive control: a relative expression leaves the terms.
+    relative = understand("what did I say about my knee last month", NOW)
+    assert relative.window is not None and "month" not in relative.terms

@@ -12,7 +12,8 @@ a time it points at, and the parts of a pasted test id.
   position in the question decides, and the weight comes from the index's idf like any other word's.
 * **Time.** "yesterday", "last week", "last month", "three weeks ago", "in March", "上个月", "上周":
   when a span of the query is plainly a time expression it becomes a time preference (a window in
-  milliseconds; sessions updated inside it are preferred, not required) and leaves the terms.
+  milliseconds; sessions updated inside it are preferred, not required) and leaves the terms; a
+  month's name stays a word as well, since it is often what the text says ("the events in July").
 * **Test ids.** `path/to/test_x.py::test_name[param]` is read like any identifier (the whole id, then
   its pieces, which every run of the file shares) and, beside that, the bare test name as a word of its
   own: the tokenizer keeps `test_name` whole only where it was written apart from its file (`def
@@ -145,7 +146,8 @@ def extract_time(text: str, now_ms: int) -> tuple[str, tuple[int, int] | None, l
         if window[0] >= window[1]:
             window = span
         found.append(match.group(0))
-        text = text[: match.start()] + " " + text[match.end() :]
+        if kind != "month":  # a month's name is also a word the text may hold ("coming up in July", "July 9")
+            text = text[: match.start()] + " " + text[match.end() :]
     return text, window, found
 
 

@@ -367,3 +367,20 @@ def test_a_latin_word_counts_where_a_word_starts_with_it() -> None:
     assert autorecall._present(unit, "the macos build") and autorecall._present(unit, "os error 24")  # control
     assert autorecall._present(unit, "the test_os_path helper")  # a part of an identifier starts a word
     assert not autorecall._present(unit, "the cost of posts")  # the "os" of macOS, inside other words
+
+
+def test_a_chinese_question_about_an_english_session_is_weighed_by_its_latin_words(index: Path) -> None:
+    service = HookService()
+    # No session holds any of its Chinese ("keeps being unstable, on and off; which one did we pick last
+    # time?"), which outweighs its two latin words: those decide, and the meaning confirms.
+    block, _ = service.recall_block("ses_new", PROJ, "worker 的 library 最近老是不稳定，时好时坏，上次选的是哪个？")
+    assert "ses_answer" in block
+    # The same frame with one shared latin word and a topic never discussed: the meaning says no.
+    assert service.recall_block("ses_new", PROJ, "上次 worker 的监控面板用的是哪个图表库？")[0] == ""
+
+
+def test_a_meta_word_leaves_no_chinese_bigram_behind() -> None:
+    # 怎么 is a meta word: neither its characters nor the bigram 是怎 (是 + 怎) are looked for.
+    terms = {t for u in autorecall.message_units("测试又失败了，是怎么修好的？") for t in u.terms}
+    assert {"测试", "修好"} <= terms  # control: the topic's words are there
+    assert not terms & {"怎么", "是怎", "怎", "么"}

@@ -53,6 +53,7 @@ MIN_COVERAGE = 0.4  # share of the message's (weighted) words a session must con
 # Below that, the best session that answered still comes back when it covers RESCUE_COVERAGE and its
 # card means the same as the message (cosine by the shipped static model): see `rescue`.
 RESCUE_COVERAGE, RESCUE_MEANING = 0.1, 0.5
+RESCUE_TRIES = 3  # sessions that answered which `rescue` compares, best words first
 GIST_CHARS = 1_000
 # Word weights are taken as if there were at least this many candidates: in a store of three sessions
 # a word in all of them would weigh nearly nothing against a word in none.
@@ -100,20 +101,17 @@ def message_units(text: str, max_words: int = QUERY_WORDS) -> list[Unit]:
         if words >= max_words:
             break
         if piece[0] >= "\u3040" and re.match(f"[{_CJK}]", piece):
-            for run in _ZH_PARTICLES.split(piece):
-                if not run:
+            # A particle ends a word; a meta word (什么, 怎么 …) is not looked for, nor is a bigram that
+            # takes one of its characters with a neighbour (是怎 of 是怎么): that cuts across two words.
+            meta = {j for i in range(len(piece) - 1) if piece[i : i + 2] in META_WORDS for j in (i, i + 1)}
+            stops = meta | {i for i, ch in enumerate(piece) if _ZH_PARTICLES.match(ch)}
+            for i, ch in enumerate(piece):
+                if i in stops:
                     continue
-                if len(run) == 1:
-                    units.append(Unit((run,), 0.5, True))
-                    words += 0.5
-                    continue
-                bigrams = [run[i : i + 2] for i in range(len(run) - 1)]
-                for i in range(len(run)):
-                    cover = tuple(b for b in (bigrams[i - 1] if i else "", bigrams[i] if i < len(bigrams) else "") if b)
-                    cover = tuple(b for b in cover if b not in META_WORDS)
-                    if cover:
-                        units.append(Unit(cover, 0.5, True))
-                words += len(run) / 2
+                sides = (i - 1, i + 1)
+                cover = tuple(piece[min(i, j) : max(i, j) + 1] for j in sides if 0 <= j < len(piece) and j not in stops)
+                units.append(Unit(cover or (ch,), 0.5, True))
+                words += 0.5
         else:
             terms = tuple(t for t in query_terms(piece) if t not in META_WORDS)
             if terms:
@@ -158,6 +156,7 @@ class Entry:
     freshness: str = ""
     gist: str = ""  # the card's title, first question, decisions and outcome: what `rescue` compares
     meaning: float | None = None  # the message's cosine to `gist`, when `rescue` asked
+    one_script: bool = False  # the message's Chinese was set aside (no candidate holds any of it)
     shown_from: tuple[Evidence, list[Unit], list[float]] | None = field(default=None, repr=False)
 
 
@@ -215,27 +214,30 @@ def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = REC
     Sessions asking the same question are one entry; sessions that only asked are named only when no
     session answered."""
     found = candidates(conn, text, filters, limit * 6, floor=RESCUE_COVERAGE)
-    kept = collapse([e for e in found if e.coverage >= MIN_COVERAGE])
-    if not kept:
-        kept = rescue(text, found)
+    kept = collapse([e for e in found if e.coverage >= MIN_COVERAGE and not e.one_script])
+    if not any(e.answered for e in kept):
+        kept = rescue(text, [e for e in found if e.answered]) or kept
     if any(e.answered for e in kept):
         kept = [e for e in kept if e.answered]
     return [show(e) for e in kept[:limit]]
 
 
-def rescue(text: str, found: list[Entry]) -> list[Entry]:
-    """The best session that answered, when its words cover less than MIN_COVERAGE of the message but
-    it means the same: the message's cosine to its card (title, first question, decisions, outcome) by
-    the shipped static model is at least RESCUE_MEANING. Words alone miss a paraphrase, an English
-    question about a Chinese session, and Chinese bigrams cut across words; the meaning alone would
-    fire on any nearby topic, so the session must still hold some of the message's words."""
-    best = next((e for e in found if e.answered), None)
-    if best is None:
-        return []
+def rescue(text: str, answered: list[Entry]) -> list[Entry]:
+    """The first of the best few sessions that answered (best words first) whose card means the same as
+    the message, when words alone did not decide: each covers less than MIN_COVERAGE of the message, or
+    the message's Chinese was set aside (`Entry.one_script`). "The same" is a cosine of at least
+    RESCUE_MEANING by the shipped static model between the message and the card (title, first question,
+    decisions, outcome). Words alone miss a paraphrase, an English question about a Chinese session and
+    Chinese bigrams cut across words; meaning alone would fire on any nearby topic, so the session must
+    still hold some of the message's words (RESCUE_COVERAGE)."""
     from recollect.search.meaning import static_similarity
 
-    best.meaning = static_similarity(strip_cues(text), best.gist)
-    return [best] if best.meaning is not None and best.meaning >= RESCUE_MEANING else []
+    query = strip_cues(text)
+    for entry in answered[:RESCUE_TRIES]:
+        entry.meaning = static_similarity(query, entry.gist)
+        if entry.meaning is not None and entry.meaning >= RESCUE_MEANING:
+            return [entry]
+    return []
 
 
 @dataclass
@@ -377,6 +379,14 @@ def candidates(
         found[sid] = [_kind_of(unit, texts) for unit in p.units]
     exact = complete and len(p.selective) == len(p.searchable)
     weights = weigh(p, found, exact, sessions, chunk_count(conn))
+    one_script = any(u.cjk for u in p.units) and not any(
+        f[i] for f in found.values() for i, u in enumerate(p.units) if u.cjk
+    )
+    if one_script:
+        # No candidate holds any of the message's Chinese: a Chinese question about sessions held in
+        # English. Its Chinese is the frame, not the topic: the latin words decide, and `find` asks
+        # the meaning too (half the message was not weighed).
+        weights = [0.0 if u.cjk else w for u, w in zip(p.units, weights, strict=True)]
     whole = sum(weights) or 1.0
     scored: list[tuple[float, int, int, float]] = []
     for sid, factors in found.items():
@@ -385,15 +395,16 @@ def candidates(
             score = sum(w * f for w, f in zip(weights, factors, strict=True)) / whole
             scored.append((score, cards[sid]["time_updated"] or 0, sid, covered))
     scored.sort(key=lambda x: (-x[0], -x[1]))
-    # Only the best few become entries (a snippet each); enough of them to collapse repeats. Below
-    # MIN_COVERAGE only one can ever be used (`rescue`'s): the best that answered.
+    # Only the best few become entries; enough of them to collapse repeats. When none of them answered
+    # (or words alone cannot decide), the best that answered below MIN_COVERAGE too, for `rescue`.
     picked = [x for x in scored if x[3] >= MIN_COVERAGE][:limit]
-    if not picked:
-        picked = [x for x in scored if ANSWER in found[x[2]]][:1]
+    if one_script or not any(ANSWER in found[x[2]] for x in picked):
+        picked += [x for x in scored if x[3] < MIN_COVERAGE and ANSWER in found[x[2]]][:RESCUE_TRIES]
     entries = []
     for score, _, sid, covered in picked:
         entries.append(_entry(cards[sid], evidence[sid], p.units, weights, score, covered))
         entries[-1].answered = ANSWER in found[sid]
+        entries[-1].one_script = one_script
     return entries
 
 

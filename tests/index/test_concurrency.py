@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from recollect.index import store
+from recollect.index import migrations, store
 
 SCRIPT = """
 import sys
@@ -39,7 +39,7 @@ def test_many_processes_open_and_sync_a_new_index_together(sample_db: Path, tmp_
     assert all(code == 0 for code, _ in results), [err[-400:] for code, err in results if code]
     conn = store.connect(index)
     assert conn.execute("SELECT count(*) FROM session").fetchone()[0] == 12
-    assert conn.execute("SELECT count(*) FROM migrations").fetchone()[0] == len(store.MIGRATIONS)
+    assert conn.execute("SELECT count(*) FROM migrations").fetchone()[0] == len(migrations.MIGRATIONS)
 
 
 def test_threads_opening_a_new_index_at_once_never_see_locked(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from recollect.config import SCOPE_CEILINGS, Config, ConfigError
-from recollect.search.scope import FilterError, resolve_project_root, scope_clause, split_session_ref
+from recollect.search.scope import FilterError, resolve_project_root, scope_clause, session_ref_clause
 
 if TYPE_CHECKING:
     from recollect.search.scope import Filters
@@ -119,16 +119,13 @@ class Ceiling:
             return
         params: list[object] = []
         inside = self.clause("s", params)
+        rows = "session s JOIN chunk c ON c.sid = s.sid" if by_message else "session s"
         for ref in refs:
-            source, native = split_session_ref(ref)
-            if by_message:
-                sql, args = "SELECT s.sid FROM session s JOIN chunk c ON c.sid = s.sid WHERE c.message_id = ?", [native]
-            else:
-                sql, args = "SELECT s.sid FROM session s WHERE s.native_id = ?", [native]
-            if source:
-                sql += " AND s.source_id = ?"
-                args.append(source)
-            outside = conn.execute(f"{sql} AND NOT ({inside}) LIMIT 1", [*args, *params]).fetchone()
+            args: list[object] = []
+            ref_is = session_ref_clause(ref, args, id_column="c.message_id" if by_message else "s.native_id")
+            outside = conn.execute(
+                f"SELECT s.sid FROM {rows} WHERE {ref_is} AND NOT ({inside}) LIMIT 1", [*args, *params]
+            ).fetchone()
             if outside is not None:
                 what = "message" if by_message else "session"
                 raise self._refusal(

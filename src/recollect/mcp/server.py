@@ -92,11 +92,19 @@ _warm_up_started = threading.Event()
 _library = threading.Lock()
 
 
+# After listing our tools the host builds its first model request: that CPU is on the person's wait,
+# ours is not, so the warm-up waits this long. A host that exits sooner (a short `opencode run`) never
+# pays for it; a call that comes sooner loads what it needs itself.
+WARM_UP_DELAY = 1.0
+
+
 def start_warm_up() -> None:
-    """Once per process, when the host first lists the tools."""
+    """Once per process, `WARM_UP_DELAY` after the host first lists the tools."""
     if not _warm_up_started.is_set():
         _warm_up_started.set()
-        threading.Thread(target=_warm_up, name="recollect-warm-up", daemon=True).start()
+        timer = threading.Timer(WARM_UP_DELAY, _warm_up)
+        timer.name, timer.daemon = "recollect-warm-up", True
+        timer.start()
 
 
 def _warm_up() -> None:

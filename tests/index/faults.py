@@ -133,6 +133,8 @@ def check(path: Path) -> tuple[bool, int]:
     conn = sqlite3.connect(path)
     try:
         ok = conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'session'").fetchone() is None:
+            return ok, 0  # killed before the schema was made: an empty index, which the next run makes
         dups = conn.execute(
             "SELECT count(*) FROM (SELECT 1 FROM session GROUP BY source_id, native_id HAVING count(*) > 1)"
         ).fetchone()[0]

@@ -199,7 +199,7 @@ HANDSHAKE_AND_CALLS: list[bytes | dict[str, Any]] = [
     {"jsonrpc": "2.0", "id": 20, "error": {"code": 1, "message": "x"}},
     rpc(21, "ping", {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
     rpc(22, "ping", {"_meta": {"progressToken": 1}}),
-    # lines that are not JSON-RPC requests are dropped by both
+    # lines that are not JSON-RPC requests: both answer each with the same error (mcp/stdio.py)
     b"not json",
     b"[]",
     b'[{"jsonrpc":"2.0","id":5,"method":"ping"}]',

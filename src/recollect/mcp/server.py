@@ -305,7 +305,12 @@ class _Replay:
 async def _serve(server: Server[Any], stdin: Any = None, stdout: Any = None) -> None:
     from mcp.server.stdio import stdio_server
 
-    async with stdio_server(stdin, stdout) as (read_stream, write_stream):
+    from recollect.mcp.stdio import Screened
+
+    screened = None if stdin is None else Screened(stdin)  # every malformed request answered
+    async with stdio_server(screened, stdout) as (read_stream, write_stream):  # type: ignore[arg-type]
+        if screened is not None:
+            screened.attach(write_stream)
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

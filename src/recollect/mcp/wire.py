@@ -15,8 +15,9 @@ client's version when it is a handshake version, else the newest), `ping`, `tool
 `tools/call` (progress notifications while a call runs, when the request carries a progress
 token), `notifications/initialized` and `notifications/cancelled` (a cancelled call is never
 answered; OpenCode cancels every call after its answer, which is ignored). Other methods are
-"Method not found". Lines that are not JSON-RPC messages are logged and dropped, as the SDK drops
-them; a request holding a lone surrogate ("\\ud800") is answered (the SDK's reader drops it).
+"Method not found". Every line is screened first (`mcp/stdio.py`): a request that is not JSON or not
+JSON-RPC is answered with an error that says what to fix (the SDK's reader drops it, unanswered),
+and lone surrogates ("\\ud800") are mended, so such a request is answered as usual.
 
 Calls run one at a time, in order, on a worker thread; `ping`, `tools/list` and cancellations are
 answered by the reader meanwhile. While serving, fd 0 reads /dev/null and fd 1 goes to stderr, so
@@ -40,6 +41,7 @@ from typing import Any, BinaryIO, cast
 from recollect import __version__
 from recollect.mcp import registry
 from recollect.mcp.base import ServerSettings
+from recollect.mcp.stdio import screen
 
 log = logging.getLogger("recollect.mcp")
 
@@ -124,27 +126,8 @@ def opens_modern(message: dict[str, Any]) -> bool:
 
 
 def parse(line: bytes) -> dict[str, Any] | None:
-    """One JSON-RPC message, or None for a line the SDK would drop (logged, never echoed: it may
-    hold anything the model wrote)."""
-    text = line.decode("utf-8", "replace").strip()
-    if not text:
-        return None
-    try:
-        message = json.loads(text)
-    except ValueError:
-        log.warning("dropped an unreadable line (%d bytes)", len(line))
-        return None
-    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
-        log.warning("dropped a line that is not a JSON-RPC 2.0 message (%d bytes)", len(line))
-        return None
-    rid = message.get("id")
-    if "id" in message and (isinstance(rid, bool) or not isinstance(rid, (int, str))):
-        log.warning("dropped a message with an unusable id (%d bytes)", len(line))
-        return None
-    if "method" in message and not isinstance(message["method"], str):
-        log.warning("dropped a message whose method is not a string")
-        return None
-    return message
+    """One JSON-RPC message, or None for a line that is not one (`stdio.screen` says what to answer)."""
+    return screen(line)[0]
 
 
 class Output:
@@ -224,7 +207,10 @@ class WireServer:
         opened = False
         try:
             for line in lines:
-                message = parse(line)
+                message, reply = screen(line)
+                if reply is not None:  # a request that cannot be read: answered with what to fix
+                    self.output.send(reply)
+                    continue
                 if not opened:
                     seen.append(line)
                     if message is not None and "method" in message and "id" in message:

@@ -173,7 +173,6 @@ MAX_MODULE_LINES = 600
 # Over the limits today, by name; the lists may only shrink (split one, then delete its entry).
 LONG_FUNCTIONS: set[str] = {
     "index/sync.py::_sync",
-    "sources/opencode.py::_read_db_batch",
 }
 LONG_MODULES: set[str] = set()
 

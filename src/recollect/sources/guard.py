@@ -2,7 +2,7 @@
 
 What this module owns: the promise that one bad record never costs more than its session, and
 never a whole store. A record an adapter cannot parse is skipped and counted by the adapter's own
-shared helpers (`jsonl.parse_line`, `opencode._loads`); whatever still escapes an adapter — a
+shared helpers (`jsonl.parse_line`, `opencode_records.loads`); whatever still escapes an adapter — a
 RecursionError from JSON nested very deep, a TypeError from a time that is not a number, an
 OSError from a symlink loop — is caught here:
 

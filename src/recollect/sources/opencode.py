@@ -13,7 +13,6 @@ tree into SQLite at start-up, so duplicates are expected).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -23,9 +22,10 @@ from typing import Any
 
 from recollect.config import xdg_dir
 from recollect.jsonish import typed
-from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
+from recollect.model import Message, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.guard import as_ms, note
+from recollect.sources.opencode_records import loads, message_from_data, model_name, part_from_data, v2_message
 
 KIND = "opencode"
 _BATCH = 200  # sessions per read transaction: short enough not to hold the WAL back
@@ -60,157 +60,6 @@ def discover() -> list[SourceSpec]:
         # Only a legacy JSON tree: still history worth reading.
         specs.append(SourceSpec(id=KIND, kind=KIND, path=stores_dir.parent / "opencode.db", discovered=True))
     return specs
-
-
-def _loads(text: Any) -> Any:
-    if not isinstance(text, str):
-        return None
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-
-
-def _text_of(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _model_name(value: Any) -> str | None:
-    if isinstance(value, str):
-        parsed = _loads(value)
-        value = parsed if parsed is not None else value
-    if isinstance(value, dict):
-        model = value.get("id") or value.get("modelID")
-        provider = value.get("providerID")
-        return f"{provider}/{model}" if provider and model else model
-    return value if isinstance(value, str) and value else None
-
-
-def _files_from_input(tool_input: Any) -> list[str]:
-    if not isinstance(tool_input, dict):
-        return []
-    return [v for k in ("filePath", "path", "file") if isinstance(v := tool_input.get(k), str) and v]
-
-
-def part_from_data(part_id: str, data: dict[str, Any], created: int | None) -> Part:
-    """Map one OpenCode part payload (v1 `part.data`) onto our Part."""
-    raw_type = str(data.get("type") or "")
-    time_info = typed(data.get("time"), dict, {})
-    when = typed(time_info.get("start"), int, created)
-    if raw_type in ("text", "reasoning"):
-        return Part(
-            id=part_id,
-            kind=raw_type,
-            raw_type=raw_type,
-            text=_text_of(data.get("text")),
-            synthetic=bool(data.get("synthetic") or data.get("ignored")),
-            time=when,
-        )
-    if raw_type == "tool":
-        state = typed(data.get("state"), dict, {})
-        state_time = typed(state.get("time"), dict, {})
-        metadata = typed(state.get("metadata"), dict, {})
-        tool_input = state.get("input")
-        child = typed(metadata.get("sessionId"), str, None)
-        return Part(
-            id=part_id,
-            kind="tool",
-            raw_type=raw_type,
-            tool=str(data.get("tool") or ""),
-            tool_status=state.get("status"),
-            tool_input=tool_input,
-            tool_output=_text_of(state.get("output")) if state.get("output") is not None else None,
-            tool_error=_text_of(state.get("error")) if state.get("error") is not None else None,
-            files=_files_from_input(tool_input),
-            time=typed(state_time.get("start"), int, created),
-            child_session_id=child,
-        )
-    if raw_type == "patch":
-        files = [f for f in data.get("files") or [] if isinstance(f, str)]
-        return Part(id=part_id, kind="patch", raw_type=raw_type, files=files, time=created)
-    if raw_type == "file":
-        url = typed(data.get("url"), str, "")
-        path = url.removeprefix("file://") if url.startswith("file://") else ""
-        name = str(data.get("filename") or path or "")
-        return Part(id=part_id, kind="file", raw_type=raw_type, text=name, files=[path] if path else [], time=created)
-    if raw_type == "subtask":
-        text = "\n".join(str(data.get(k)) for k in ("description", "prompt") if data.get(k))
-        return Part(id=part_id, kind="subtask", raw_type=raw_type, text=text, time=created)
-    if raw_type == "agent":
-        return Part(id=part_id, kind="agent", raw_type=raw_type, text=str(data.get("name") or ""), time=created)
-    if raw_type == "compaction":
-        return Part(id=part_id, kind="compaction", raw_type=raw_type, time=created)
-    if raw_type in ("step-start", "step-finish", "snapshot"):
-        return Part(id=part_id, kind="step", raw_type=raw_type, time=created)
-    # retry and whatever a newer OpenCode adds: kept, with any text it carries.
-    text = typed(data.get("text"), str, "")
-    return Part(id=part_id, kind="other", raw_type=raw_type, text=text, time=created)
-
-
-def message_from_data(message_id: str, data: dict[str, Any], created: int) -> Message:
-    role = str(data.get("role") or "user")
-    time_info = typed(data.get("time"), dict, {})
-    error = data.get("error")
-    error_text = None
-    if isinstance(error, dict):
-        inner = typed(error.get("data"), dict, {})
-        error_text = ": ".join(str(x) for x in (error.get("name"), inner.get("message")) if x)
-    return Message(
-        id=message_id,
-        role=role,
-        time=created,
-        agent=data.get("agent") or data.get("mode"),
-        model=_model_name({"id": data.get("modelID"), "providerID": data.get("providerID")})
-        if data.get("modelID")
-        else None,
-        # A user message's `summary` is a diff object; only an assistant's `summary: true` is a compaction.
-        summary=role == "assistant" and data.get("summary") is True,
-        error=error_text,
-        completed=role != "assistant" or "completed" in time_info or error is not None,
-    )
-
-
-def _v2_message(message_id: str, kind: str, data: dict[str, Any], created: int) -> tuple[Message, int]:
-    """A message of the experimental v2 engine (`session_message`); returns it and its malformed count."""
-    role = "user" if kind == "user" else "assistant" if kind == "assistant" else kind
-    message = Message(id=message_id, role=role, time=created, agent=data.get("agent"))
-    message.model = _model_name(data.get("model"))
-    if isinstance(data.get("text"), str):
-        message.parts.append(Part(id=f"{message_id}:text", kind="text", raw_type="text", text=data["text"]))
-    malformed = 0
-    for i, item in enumerate(data.get("content") or []):
-        if not isinstance(item, dict):
-            malformed += 1
-            continue
-        item_id = f"{message_id}:{item.get('id') or i}"
-        item_type = item.get("type")
-        if item_type in ("text", "reasoning"):
-            message.parts.append(Part(id=item_id, kind=item_type, raw_type=item_type, text=_text_of(item.get("text"))))
-        elif item_type == "tool":
-            state = typed(item.get("state"), dict, {})
-            output = "\n".join(
-                c.get("text", "") for c in state.get("content") or [] if isinstance(c, dict) and c.get("type") == "text"
-            )
-            message.parts.append(
-                Part(
-                    id=item_id,
-                    kind="tool",
-                    raw_type="tool",
-                    tool=str(item.get("name") or ""),
-                    tool_status=state.get("status"),
-                    tool_input=state.get("input"),
-                    tool_output=output or None,
-                    tool_error=_text_of(state.get("error")) if state.get("error") is not None else None,
-                    files=_files_from_input(state.get("input")),
-                )
-            )
-        else:
-            message.parts.append(Part(id=item_id, kind="other", raw_type=str(item_type or "")))
-    return message, malformed
 
 
 class OpenCodeSource:
@@ -355,6 +204,24 @@ class OpenCodeSource:
 
     def _read_db_batch(self, conn: sqlite3.Connection, ids: list[str]) -> list[Session]:
         tables = self._tables(conn)
+        sessions = self._db_sessions(conn, tables, ids)
+        if not sessions:
+            return []
+        found = list(sessions)
+        marks = ",".join("?" * len(found))
+        messages: dict[str, Message] = {}
+        if "message" in tables:
+            messages = _db_messages(conn, sessions, found, marks)
+        if "part" in tables:
+            _db_parts(conn, sessions, messages, found, marks)
+        if "session_message" in tables:
+            _db_v2_messages(conn, sessions, found, marks)
+        for session in sessions.values():
+            session.messages.sort(key=lambda m: (m.time, m.id))
+        return list(sessions.values())
+
+    def _db_sessions(self, conn: sqlite3.Connection, tables: dict[str, set[str]], ids: list[str]) -> dict[str, Session]:
+        """The session rows of `ids`, each a Session without messages yet (columns a version lacks read as NULL)."""
         marks = ",".join("?" * len(ids))
         columns = tables["session"]
 
@@ -386,60 +253,13 @@ class OpenCodeSource:
                 project_root=root,
                 parent_id=parent,
                 agent=agent,
-                model=_model_name(model),
+                model=model_name(model),
                 time_created=as_ms(created) or 0,
                 time_updated=as_ms(updated) or as_ms(created) or 0,
                 time_archived=as_ms(archived),
             )
             sessions[sid].malformed += _not_times(created, updated, archived)
-        if not sessions:
-            return []
-        found = list(sessions)
-        marks = ",".join("?" * len(found))
-        messages: dict[str, Message] = {}
-        if "message" in tables:
-            for mid, sid, created, data in conn.execute(
-                f"SELECT id, session_id, time_created, data FROM message WHERE session_id IN ({marks}) "
-                "ORDER BY session_id, time_created, id",
-                found,
-            ):
-                payload = _loads(data)
-                if not isinstance(payload, dict):
-                    sessions[sid].malformed += 1
-                    continue
-                message = message_from_data(mid, payload, as_ms(created) or 0)
-                sessions[sid].malformed += _not_times(created)
-                messages[mid] = message
-                sessions[sid].messages.append(message)
-        if "part" in tables:
-            for pid, mid, sid, created, data in conn.execute(
-                f"SELECT id, message_id, session_id, time_created, data FROM part WHERE session_id IN ({marks}) "
-                "ORDER BY message_id, id",
-                found,
-            ):
-                payload = _loads(data)
-                owner = messages.get(mid)
-                if not isinstance(payload, dict) or owner is None:
-                    sessions[sid].malformed += 1
-                    continue
-                owner.parts.append(part_from_data(pid, payload, as_ms(created)))
-                sessions[sid].malformed += _not_times(created)
-        if "session_message" in tables:
-            for mid, sid, kind, created, data in conn.execute(
-                f"SELECT id, session_id, type, time_created, data FROM session_message "
-                f"WHERE session_id IN ({marks}) ORDER BY session_id, seq",
-                found,
-            ):
-                payload = _loads(data)
-                if not isinstance(payload, dict):
-                    sessions[sid].malformed += 1
-                    continue
-                message, bad = _v2_message(mid, str(kind), payload, as_ms(created) or 0)
-                sessions[sid].malformed += bad + _not_times(created)
-                sessions[sid].messages.append(message)
-        for session in sessions.values():
-            session.messages.sort(key=lambda m: (m.time, m.id))
-        return list(sessions.values())
+        return sessions
 
     # -- legacy JSON tree (OpenCode before the SQLite store) ---------------------------------
 
@@ -497,7 +317,7 @@ class OpenCodeSource:
         paths = known if len(known) == len(wanted) else self._legacy_session_files()
         for path in paths:
             try:
-                data = _loads(path.read_text(encoding="utf-8", errors=_MENDED))
+                data = loads(path.read_text(encoding="utf-8", errors=_MENDED))
             except FileNotFoundError:  # deleted since the scan: the sync counts it as gone
                 continue
             except OSError as exc:  # there but unreadable: kept as indexed, reported
@@ -570,12 +390,67 @@ def _json_files(directory: Path) -> list[Path]:
 def _read_json(path: Path, bad_bytes: str = "replace") -> Any:
     """A legacy JSON file's value; None (one malformed record) when it cannot be read or parsed."""
     try:
-        return _loads(path.read_text(encoding="utf-8", errors=bad_bytes))
+        return loads(path.read_text(encoding="utf-8", errors=bad_bytes))
     except FileNotFoundError:
         return None
     except OSError as exc:
         note(f"{path} cannot be read ({exc.strerror or exc})")
         return None
+
+
+def _db_messages(
+    conn: sqlite3.Connection, sessions: dict[str, Session], found: list[str], marks: str
+) -> dict[str, Message]:
+    """The `message` rows of the sessions, appended to each; a row that is not a JSON object is counted malformed."""
+    messages: dict[str, Message] = {}
+    for mid, sid, created, data in conn.execute(
+        f"SELECT id, session_id, time_created, data FROM message WHERE session_id IN ({marks}) "
+        "ORDER BY session_id, time_created, id",
+        found,
+    ):
+        payload = loads(data)
+        if not isinstance(payload, dict):
+            sessions[sid].malformed += 1
+            continue
+        message = message_from_data(mid, payload, as_ms(created) or 0)
+        sessions[sid].malformed += _not_times(created)
+        messages[mid] = message
+        sessions[sid].messages.append(message)
+    return messages
+
+
+def _db_parts(
+    conn: sqlite3.Connection, sessions: dict[str, Session], messages: dict[str, Message], found: list[str], marks: str
+) -> None:
+    """The `part` rows, added to their messages; a part without its message is counted malformed."""
+    for pid, mid, sid, created, data in conn.execute(
+        f"SELECT id, message_id, session_id, time_created, data FROM part WHERE session_id IN ({marks}) "
+        "ORDER BY message_id, id",
+        found,
+    ):
+        payload = loads(data)
+        owner = messages.get(mid)
+        if not isinstance(payload, dict) or owner is None:
+            sessions[sid].malformed += 1
+            continue
+        owner.parts.append(part_from_data(pid, payload, as_ms(created)))
+        sessions[sid].malformed += _not_times(created)
+
+
+def _db_v2_messages(conn: sqlite3.Connection, sessions: dict[str, Session], found: list[str], marks: str) -> None:
+    """The `session_message` rows (the newer store's one-row-per-message table), appended to each session."""
+    for mid, sid, kind, created, data in conn.execute(
+        f"SELECT id, session_id, type, time_created, data FROM session_message "
+        f"WHERE session_id IN ({marks}) ORDER BY session_id, seq",
+        found,
+    ):
+        payload = loads(data)
+        if not isinstance(payload, dict):
+            sessions[sid].malformed += 1
+            continue
+        message, bad = v2_message(mid, str(kind), payload, as_ms(created) or 0)
+        sessions[sid].malformed += bad + _not_times(created)
+        sessions[sid].messages.append(message)
 
 
 register(KIND, OpenCodeSource, discover)

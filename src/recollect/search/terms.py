@@ -158,10 +158,10 @@ def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = Tru
     words = []
     turn_words = [([v for v in vs if v in idf], max((idf[v] for v in vs if v in idf), default=0.0)) for vs in variants]
     for word, vs in zip(plan.words, variants, strict=True):
-        known = sorted((v for v in vs if v in idf and v in keep), key=lambda v: -idf[v])  # most specific first
-        if known:
-            weight = max(idf[v] for v in known) * (FRAMING_WEIGHT if word.framing and content else 1.0)
-            words.append((known, weight))
+        kept = sorted((v for v in vs if v in idf and v in keep), key=lambda v: -idf[v])  # most specific first
+        if kept:
+            weight = max(idf[v] for v in kept) * (FRAMING_WEIGHT if word.framing and content else 1.0)
+            words.append((kept, weight))
     # Terms the index has never seen still go into the match: the card arm may know them.
     unknown = [t for t in terms if df.get(t, 0) == 0 and t not in corrections and t not in derived]
     turn_words = [(vs, w) for vs, w in turn_words if vs]

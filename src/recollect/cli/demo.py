@@ -19,9 +19,8 @@ from pathlib import Path
 
 import click
 
+from recollect.cli.app import current_app
 from recollect.cli.history import progress_bar
-from recollect.config import load_config
-from recollect.sources import configured_specs
 
 # (what the step shows, the command's arguments). The searches are chosen against the shipped store:
 # the paraphrase and the Chinese question share no word with the session they find.
@@ -103,8 +102,8 @@ def _demo_builtin() -> None:
 @click.option("--builtin", is_flag=True, help="Use the built-in demo store even if a real OpenCode store exists.")
 def demo_cmd(builtin: bool) -> None:
     """Show recollect at work in seconds: your real OpenCode store if there is one, else a built-in demo."""
-    config = load_config()
-    real = [s for s in configured_specs(config) if s.path.exists()]
+    app = current_app()
+    real = [s for s in app.specs if s.path.exists()]
     if builtin or not real:
         _demo_builtin()
         return
@@ -113,9 +112,9 @@ def demo_cmd(builtin: bool) -> None:
     click.echo(f"Indexing your session stores ({', '.join(str(s.path) for s in real)}) — read-only.")
     t0 = time.perf_counter()
     with progress_bar() as progress:
-        report = history.index(config, progress=progress)
+        report = history.index(progress=progress, app=app)
     click.echo(f"{report.summary()} ({time.perf_counter() - t0:.1f} s)")
-    for row in history.sessions(limit=5, config=config, sync_first=False):
+    for row in history.sessions(limit=5, app=app, sync_first=False):
         click.echo(f"  {history.iso(row.time_updated)[:10]}  {row.title or '(untitled)'}  [{row.directory}]")
     click.echo(
         "\nTry: recollect search 'an error message you remember'   ·   recollect sessions\n"

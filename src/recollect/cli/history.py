@@ -15,10 +15,16 @@ from rich.markup import escape
 from recollect import history
 from recollect.cli.app import current_app
 from recollect.cli.output import console, is_terminal, print_json
-from recollect.search.ceiling import from_config
-from recollect.search.filters import FILTER_SPEC, filter_values
-from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
-from recollect.search.scope import Filters
+from recollect.history import (
+    DEFAULT_BUDGET,
+    FILTER_SPEC,
+    WHOLE_BUDGET,
+    Filters,
+    filter_values,
+    render_chatml,
+    render_text,
+)
+from recollect.history import ceiling_from_config as from_config
 
 MAX_OFFSET = 1_000_000_000  # past any history; larger numbers do not fit SQLite's integers
 

@@ -23,16 +23,29 @@ from recollect.index import store, vectors
 from recollect.index.cardsummary import apply_summaries
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
+from recollect.search.ceiling import from_config as ceiling_from_config
 from recollect.search.deep import deep_search
+from recollect.search.filters import FILTER_SPEC, filter_values
 from recollect.search.rank import SearchResult, make_cursor
 from recollect.search.rank import search as rank_search
-from recollect.search.scope import Filters, predicate
+from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
+from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters, predicate
 from recollect.sources import configured_specs
 from recollect.times import iso
 
+# What the surfaces (CLI, UI) build calls from and print results with is named here too, so that
+# they reach the library only through history (tests/test_architecture.py).
 __all__ = [
+    "AUTHORS",
+    "CLASSES",
+    "DEFAULT_BUDGET",
+    "FILTER_SPEC",
+    "ROLES",
     "SAVE_DIR",
+    "SCOPES",
+    "WHOLE_BUDGET",
     "Diagnosis",
+    "Filters",
     "HiddenInfo",
     "HistoryError",
     "ProjectActivity",
@@ -41,8 +54,10 @@ __all__ = [
     "SessionCard",
     "SessionInfo",
     "activity",
+    "ceiling_from_config",
     "configured_specs",
     "doctor",
+    "filter_values",
     "hidden_sessions",
     "hide_session",
     "index",
@@ -51,6 +66,8 @@ __all__ = [
     "own_session",
     "read",
     "refresh",
+    "render_chatml",
+    "render_text",
     "save_target",
     "save_transcript",
     "scoped",

@@ -115,7 +115,7 @@ def _warm(service: HookService) -> None:
 
 def parse_args(argv: list[str]) -> str | None:
     """`--scope all|project|directory`: the ceiling `recollect install opencode --scope` wrote into the plugin."""
-    from recollect.search.ceiling import CEILINGS
+    from recollect.config import SCOPE_CEILINGS as CEILINGS
 
     if not argv:
         return None

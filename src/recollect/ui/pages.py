@@ -26,8 +26,7 @@ from recollect import history
 from recollect import memory as mem
 from recollect.config import Config, load_config
 from recollect.errors import RecollectError
-from recollect.search.filters import FILTER_SPEC, filter_values
-from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters
+from recollect.history import AUTHORS, CLASSES, FILTER_SPEC, ROLES, SCOPES, Filters, filter_values
 from recollect.ui.chart import activity_svg
 from recollect.ui.guard import Guard, csrf_token
 from recollect.ui.render import diff_lines, markdown

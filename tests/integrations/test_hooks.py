@@ -126,6 +126,23 @@ def test_message_injects_memory_and_caches_nothing_stale(indexed: Path, service:
     assert "eza" in service.on_system(ALPHA)["inject"]
 
 
+def test_the_system_block_is_the_same_bytes_for_every_message(indexed: Path, service: HookService) -> None:
+    # A provider's prompt cache reuses the prompt up to its first changed byte: what goes into the
+    # system prompt must not depend on the message; what does (bodies, recall) comes apart.
+    space = open_memory(no_project=True)
+    remember(space, "Listing files uses eza, not ls, in every project.", category="preferences")
+    body = "Deploys go through staging first; the prod push waits for a green staging run."
+    remember(space, body, category="facts", summary="How we deploy to prod")
+    files = service.on_message("s", ALPHA, "please list files")
+    deploy = service.on_message("s", ALPHA, "how do we deploy to prod?")
+    cue = service.on_message("s", ALPHA, "list files like last time")
+    # Positive control: the per-message part differs by message, and the cue found its session.
+    assert "Listing files uses eza" in files["turn"] and "green staging run" in deploy["turn"]
+    assert files["turn"] != deploy["turn"] and cue["recall"]
+    assert files["inject"] == deploy["inject"] == cue["inject"] == service.on_system(ALPHA)["inject"]
+    assert "green staging run" not in files["inject"] and "<recollect-recall" not in cue["inject"]
+
+
 def test_compaction_context_holds_the_card_and_memories(indexed: Path, service: HookService) -> None:
     remember(open_memory(no_project=True), "Listing files uses eza, not ls.", category="preferences")
     context = service.on_compact(ALPHA_MAIN, ALPHA, "")["context"]

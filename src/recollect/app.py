@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from recollect.config import Config, load_config
-from recollect.index import store, vectors
+from recollect.index import queries, store, vectors
 from recollect.index.cardsummary import apply_summaries
 from recollect.index.sync import SyncReport, sync
 from recollect.sources import SourceSpec, configured_specs
@@ -79,8 +79,8 @@ class Recollect:
         """The freshness policy: sync unless the index is fresher than `max_age` seconds and knows
         every enabled source. Never waits for another writer."""
         specs = self.specs
-        if max_age > 0 and time.time() * 1000 - _last_sync_ms(conn) < max_age * 1000:
-            recorded = {r[0] for r in conn.execute("SELECT id FROM source")}
+        if max_age > 0 and time.time() * 1000 - queries.last_sync_ms(conn) < max_age * 1000:
+            recorded = queries.recorded_sources(conn)
             if recorded == {s.id for s in specs if s.enabled}:
                 return None
         report = sync(
@@ -94,8 +94,3 @@ class Recollect:
         if not report.lease_busy:
             apply_summaries(conn, self.config.paths, resynced=report.changed > 0)
         return report
-
-
-def _last_sync_ms(conn: sqlite3.Connection) -> int:
-    row = conn.execute("SELECT min(time_synced) FROM source").fetchone()
-    return int(row[0] or 0)

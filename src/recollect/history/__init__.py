@@ -19,7 +19,7 @@ from recollect.history.cards import ProjectActivity, SessionCard, activity, sess
 from recollect.history.diagnosis import Diagnosis, doctor
 from recollect.history.hides import HiddenInfo, hidden_sessions, hide_session, unhide_session
 from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
-from recollect.index import store, vectors
+from recollect.index import queries, store, vectors
 from recollect.index.cardsummary import apply_summaries
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
@@ -179,16 +179,8 @@ def _search_ephemeral(
     return result
 
 
-# The listing columns, in SessionInfo's order (a row of `session s`).
-_SESSION_COLUMNS = (
-    "native_id, source_id, agent_kind, title, directory, parent_id, time_created, time_updated, message_count, "
-    "turns, assistant_messages, tool_messages, text_parts, approx_context_chars, ended, first_human, last_outcome, "
-    "tools, summary"
-)
-
-
 @dataclass
-class SessionInfo:
+class SessionInfo:  # fields in queries.SESSION_COLUMNS' order, then the cursor
     session_id: str
     source: str
     agent_kind: str
@@ -231,10 +223,7 @@ def sessions(
         if sync_first:
             app.refresh(conn)
         where, params = predicate(filters.resolve(conn), chunk_alias=None)
-        rows = conn.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM session s WHERE {where} ORDER BY time_updated DESC LIMIT ? OFFSET ?",
-            [*params, limit, offset],
-        ).fetchall()
+        rows = queries.session_rows(conn, where, params, limit, offset)
     infos = []
     for r in rows:
         values: dict[str, Any] = {f.name: value for f, value in zip(fields(SessionInfo), r, strict=False)}

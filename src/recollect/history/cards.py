@@ -8,6 +8,7 @@ from typing import Any
 from recollect.app import Recollect
 from recollect.config import Config
 from recollect.history.access import scoped, surface
+from recollect.index import queries
 from recollect.search.scope import Filters, predicate
 from recollect.times import iso
 
@@ -46,12 +47,7 @@ def session_card(
         base = scoped(filters, app.config)
         narrowed = replace(base, sessions=[session], scope="session" if base.scope == "all" else base.scope)
         where, params = predicate(narrowed.resolve(conn), chunk_alias=None)
-        row = conn.execute(
-            "SELECT native_id, source_id, title, directory, coalesce(project_root, ''), time_created, time_updated, "
-            "message_count, first_human, last_outcome, files, tools, errors, coalesce(decisions, ''), identifiers "
-            f"FROM session s WHERE {where} ORDER BY time_updated DESC LIMIT 1",
-            params,
-        ).fetchone()
+        row = queries.card_row(conn, where, params)
     if row is None:
         return None
     return SessionCard(
@@ -94,12 +90,7 @@ def activity(
     """Sessions per project and day, busiest projects first, through the scope predicate."""
     with surface(config, app) as app, app.index(readonly=True) as conn:
         where, params = predicate(scoped(filters, app.config).resolve(conn), chunk_alias=None)
-        rows = conn.execute(
-            "SELECT coalesce(nullif(project_root, ''), directory) AS project, "
-            "strftime('%Y-%m-%d', time_updated / 1000, 'unixepoch') AS day, count(*), "
-            f"min(time_created), max(time_updated) FROM session s WHERE {where} GROUP BY project, day",
-            params,
-        ).fetchall()
+        rows = queries.activity_rows(conn, where, params)
     projects: dict[str, ProjectActivity] = {}
     for project, day, count, first, last in rows:
         entry = projects.setdefault(project, ProjectActivity(project, 0, first, last, {}))

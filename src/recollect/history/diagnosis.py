@@ -7,7 +7,7 @@ from typing import Any
 
 from recollect.config import Config, ConfigError, load_config
 from recollect.history.access import open_index
-from recollect.index import store, vectors
+from recollect.index import queries, store, vectors
 from recollect.sources import SourceSpec, configured_specs
 from recollect.times import iso
 
@@ -44,14 +44,9 @@ def doctor(config: Config | None = None) -> Diagnosis:
     if diagnosis.index_exists:
         try:
             with open_index(config, readonly=True) as conn:
-                diagnosis.index_sessions = conn.execute("SELECT count(*) FROM session").fetchone()[0]
-                for row in conn.execute("SELECT id, status, message, sessions, malformed, time_synced FROM source"):
-                    recorded[row[0]] = row
-                for source_id, count, first in conn.execute(
-                    "SELECT source_id, count(*), min(native_id || ': ' || substr(reason, 6)) FROM skipped "
-                    "WHERE reason LIKE 'bad:%' GROUP BY source_id"
-                ):
-                    bad[source_id] = (count, first)
+                diagnosis.index_sessions = queries.session_count(conn)
+                recorded.update(queries.source_states(conn))
+                bad.update(queries.unreadable_sessions(conn))
             diagnosis.index_bytes = sum(  # the database, its WAL, and the vector matrices kept beside it
                 f.stat().st_size
                 for p in config.index_path.parent.glob(config.index_path.name + "*")

@@ -12,6 +12,7 @@ from recollect import hidden as hiding
 from recollect.app import Recollect
 from recollect.config import Config, load_config
 from recollect.history.access import HistoryError, surface
+from recollect.index import queries
 from recollect.search.ceiling import Ceiling
 from recollect.search.ceiling import from_config as ceiling_from_config
 
@@ -21,13 +22,13 @@ def _qualify(conn: sqlite3.Connection, ref: str, app: Recollect) -> str:
     pieces = ref.strip().split("::")
     if len(pieces) >= 2 and pieces[0] and pieces[1]:
         source, native = pieces[0], pieces[1]
-        known = {s.id for s in app.specs} | {r[0] for r in conn.execute("SELECT id FROM source")}
+        known = {s.id for s in app.specs} | queries.recorded_sources(conn)
         if source not in known:
             raise HistoryError(f"no source {source!r}; use one of {', '.join(sorted(known)) or '(none configured)'}")
         return f"{source}::{native}"
     if len(pieces) != 1 or not pieces[0]:
         raise HistoryError(f"cannot read the session {ref!r}; pass a session id or SOURCE::ID")
-    rows = conn.execute("SELECT source_id, native_id FROM session WHERE native_id = ?", (pieces[0],)).fetchall()
+    rows = queries.sessions_named(conn, pieces[0])
     if not rows:
         raise HistoryError(
             f"no indexed session {ref!r}; run 'recollect index' first, or name it as SOURCE::ID (e.g. opencode::{ref})"
@@ -119,11 +120,7 @@ def hidden_sessions(
             params: list[object] = []
             inside = bound.clause("s", params)
             for h in entries:
-                row = conn.execute(
-                    "SELECT title, first_human, directory FROM session s WHERE source_id = ? AND native_id = ? "
-                    f"AND {inside}",
-                    [*h.key, *params],
-                ).fetchone()
+                row = queries.title_and_directory(conn, h.key, inside, params)
                 if row:
                     known[h.key] = ((row[0] or row[1] or "")[:80], row[2] or "")
     if not ceiling.unbounded:

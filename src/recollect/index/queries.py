@@ -1,0 +1,86 @@
+"""The history API's read SQL over the index, in one place: listings, cards, activity, the source
+table and the diagnosis counts. Each takes a WHERE fragment from the one scope predicate
+(search/scope.py `predicate`) where a caller's scope applies; none of them writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+# The listing columns, in SessionInfo's order (a row of `session s`).
+SESSION_COLUMNS = (
+    "native_id, source_id, agent_kind, title, directory, parent_id, time_created, time_updated, message_count, "
+    "turns, assistant_messages, tool_messages, text_parts, approx_context_chars, ended, first_human, last_outcome, "
+    "tools, summary"
+)
+
+
+def session_rows(conn: sqlite3.Connection, where: str, params: list[object], limit: int, offset: int) -> list[Any]:
+    """SESSION_COLUMNS of the sessions `where` admits, newest first."""
+    return conn.execute(
+        f"SELECT {SESSION_COLUMNS} FROM session s WHERE {where} ORDER BY time_updated DESC LIMIT ? OFFSET ?",
+        [*params, limit, offset],
+    ).fetchall()
+
+
+def card_row(conn: sqlite3.Connection, where: str, params: list[object]) -> Any:
+    """The newest session `where` admits, with its card fields (SessionCard's order), or None."""
+    return conn.execute(
+        "SELECT native_id, source_id, title, directory, coalesce(project_root, ''), time_created, time_updated, "
+        "message_count, first_human, last_outcome, files, tools, errors, coalesce(decisions, ''), identifiers "
+        f"FROM session s WHERE {where} ORDER BY time_updated DESC LIMIT 1",
+        params,
+    ).fetchone()
+
+
+def activity_rows(conn: sqlite3.Connection, where: str, params: list[object]) -> list[Any]:
+    """(project, UTC day, sessions, first created, last updated) per project and day, for sessions `where` admits."""
+    return conn.execute(
+        "SELECT coalesce(nullif(project_root, ''), directory) AS project, "
+        "strftime('%Y-%m-%d', time_updated / 1000, 'unixepoch') AS day, count(*), "
+        f"min(time_created), max(time_updated) FROM session s WHERE {where} GROUP BY project, day",
+        params,
+    ).fetchall()
+
+
+def title_and_directory(conn: sqlite3.Connection, key: tuple[str, str], inside: str, params: list[object]) -> Any:
+    """(title, first_human, directory) of session `key` (source, native id) if `inside` admits it, else None."""
+    return conn.execute(
+        f"SELECT title, first_human, directory FROM session s WHERE source_id = ? AND native_id = ? AND {inside}",
+        [*key, *params],
+    ).fetchone()
+
+
+def sessions_named(conn: sqlite3.Connection, native_id: str) -> list[Any]:
+    """(source, native id) of every indexed session with this raw id, in any source."""
+    return conn.execute("SELECT source_id, native_id FROM session WHERE native_id = ?", (native_id,)).fetchall()
+
+
+def recorded_sources(conn: sqlite3.Connection) -> set[str]:
+    """The ids of the sources the index has synced."""
+    return {r[0] for r in conn.execute("SELECT id FROM source")}
+
+
+def last_sync_ms(conn: sqlite3.Connection) -> int:
+    """When the least recently synced source was synced (epoch ms; 0 when none was)."""
+    row = conn.execute("SELECT min(time_synced) FROM source").fetchone()
+    return int(row[0] or 0)
+
+
+def session_count(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM session").fetchone()[0])
+
+
+def source_states(conn: sqlite3.Connection) -> dict[str, tuple[Any, ...]]:
+    """Per source id: (id, status, message, sessions, malformed, time_synced) as the last sync left them."""
+    rows = conn.execute("SELECT id, status, message, sessions, malformed, time_synced FROM source")
+    return {row[0]: tuple(row) for row in rows}
+
+
+def unreadable_sessions(conn: sqlite3.Connection) -> dict[str, tuple[int, str]]:
+    """Per source id: (sessions a sync could not read or store, the first as 'id: why')."""
+    rows = conn.execute(
+        "SELECT source_id, count(*), min(native_id || ': ' || substr(reason, 6)) FROM skipped "
+        "WHERE reason LIKE 'bad:%' GROUP BY source_id"
+    )
+    return {source_id: (count, first) for source_id, count, first in rows}

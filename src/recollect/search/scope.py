@@ -79,7 +79,7 @@ class Filters:
     exclude_messages: list[str] = field(default_factory=list)  # chunks of these messages (e.g. the one answered)
     project_root: str | None = None  # resolved from `directory` by `resolve()`; set it to override
     # (source, native id) of sessions a person hid (`recollect hide`): no read path shows them. None
-    # means "read the tombstones in recollect's data dir" (`recollect.hidden`); history.py passes its config's.
+    # means "read the tombstones in recollect's data dir" (`recollect.hidden`); history.scoped passes its config's.
     hidden: frozenset[tuple[str, str]] | None = None
     # The operator's ceiling (search/ceiling.py): `resolve()` refuses what reaches beyond it and
     # `predicate()` ANDs it into every query. None: unbounded (library callers, the eval).

@@ -42,6 +42,7 @@ RESCUE_MIN_COSINE = 0.2  # text about nothing in the history reached 0.164 on th
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5, 5.4)
 COVERAGE_EXPONENT = 1.5  # a session's fused score x (share of the query's weight it covers) ** this
 COVERAGE_CHUNKS = 3  # a session's best matching chunks read for its coverage (beside its card)
+ASKED_ONLY = 0.75  # a session where only the person's own turns hold the query's words: asked, not answered
 TIME_PREFERENCE = 0.25  # a session inside the time the query names scores this much more
 LITERAL_SCAN_LIMIT = 200  # chunks a literal retry returns at most
 LITERAL_SCAN_CHUNKS = 50_000  # how far back (newest first) a literal retry looks: a bounded scan
@@ -114,6 +115,7 @@ class _Run:
     card_meaning: dict[int, float] = field(default_factory=dict)
     rescued: set[int] = field(default_factory=set)
     candidates: set[int] = field(default_factory=set)
+    chunk_class: dict[int, str] = field(default_factory=dict)  # class of every chunk the words matched
 
     def result(self, hits: list[Hit]) -> SearchResult:
         took = (time.perf_counter() - self.started) * 1000
@@ -200,17 +202,18 @@ def _lexical(run: _Run) -> None:
     session_where, session_params = predicate(run.filters, chunk_alias=None)
     match = fts_match(run.terms.match)
     chunk_rows = run.conn.execute(
-        f"SELECT c.id, c.sid, bm25(chunk_fts) AS r FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
+        f"SELECT c.id, c.sid, c.class, bm25(chunk_fts) AS r FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
         f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} "
         f"ORDER BY r, {_STABLE_CHUNK} LIMIT ?",
         [match, *chunk_params, CHUNK_CANDIDATES],
     ).fetchall()
     if len(chunk_rows) >= CHUNK_CANDIDATES:
         run.coverage.limited_by.append("candidate cap")
-    for cid, sid, _ in chunk_rows:  # per session: the rank of its best chunk, and its chunks in rank order
+    for cid, sid, klass, _ in chunk_rows:  # per session: the rank of its best chunk, its chunks in rank order
         if sid not in run.chunk_rank:
             run.chunk_rank[sid] = len(run.chunk_rank) + 1
         run.session_chunks.setdefault(sid, []).append(cid)
+        run.chunk_class[cid] = klass
     if not run.filters.chunk_level and stages.on("card_bm25"):
         card_weights = ", ".join(str(w) for w in _card_weights(run.plan))
         card_rows = run.conn.execute(
@@ -321,6 +324,8 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
             # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).
             covered = run.terms.covered(haystack)
             factor = max((covered / total_weight) ** COVERAGE_EXPONENT, 0.05)
+        if stages.on("answered") and sid not in run.rescued and _asked_only(run, sid, chunks):
+            factor *= ASKED_ONLY
         if stages.on("priors"):
             factor *= _place(row, caller, caller_root) * _recency(row, run.now_ms)
         if run.plan.window is not None:
@@ -328,6 +333,22 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
         scored.append((fused[sid] * factor, sid))
     scored.sort(key=lambda x: (-x[0], keys.get(x[1], ("", ""))))
     return scored, sessions
+
+
+def _asked_only(run: _Run, sid: int, chunks: dict[int, sqlite3.Row]) -> bool:
+    """Whether the query's words matched only what the person typed in this session, and the person said
+    nothing after it: it was asked there (a later "what did we decide about X?", "remind me how we fixed
+    Y"), but no reply, tool or output took it up and the conversation did not go on. A session the
+    person kept talking in, or whose replies or tools hold the words, is part of an answer."""
+    matched = run.session_chunks.get(sid, [])
+    best = [chunks[cid] for cid in matched[:COVERAGE_CHUNKS] if cid in chunks]
+    if not best or not all(run.chunk_class.get(cid) == "user_text" for cid in matched):
+        return False
+    last_asked = max(c["ord"] for c in best)
+    later = run.conn.execute(
+        "SELECT 1 FROM chunk WHERE sid = ? AND class = 'user_text' AND ord > ? LIMIT 1", (sid, last_asked)
+    ).fetchone()
+    return later is None
 
 
 _CARD_FIELDS = ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions", "summary")

@@ -21,6 +21,7 @@ STAGES: dict[str, str] = {
     "correction": "typo correction for words the index does not know",
     "test_id": "a pasted test id's bare test name searched beside the whole id",
     "opening": "a query that restates a session's title or first request",
+    "answered": "a session whose matching text is only the person's own words (asked, never answered) counts less",
     "turn_rerank": "re-ranking the turns of each top session so its first hit is the turn that answers",
 }
 

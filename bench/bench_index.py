@@ -166,10 +166,10 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
     t = time.perf_counter()
     one = history.refresh(conn, config, max_age=0)
     one_changed = time.perf_counter() - t
-    from recollect.index import vectors
+    from recollect.embed import factory
 
-    embedder = vectors.embedder_for(config)  # None with RECOLLECT_EMBEDDINGS=off: lexical only
-    cards = vectors.card_encoder_for(config)
+    embedder = factory.embedder_for(config)  # None with RECOLLECT_EMBEDDINGS=off: lexical only
+    cards = factory.card_encoder_for(config)
     queries = queries_for(manifest, random.Random(3))
     for q in queries[:5]:
         search(conn, q, embedder=embedder, card_encoder=cards)  # warm the page cache (and the vector matrix)

@@ -83,15 +83,15 @@ def main() -> None:
     )
     from recollect import history
     from recollect.config import load_config
+    from recollect.embed import factory
     from recollect.index import store as index_store
-    from recollect.index import vectors
     from recollect.search import stages
     from recollect.search.rank import search
 
     config = load_config()
     history.index(config)
     conn = index_store.connect(config.index_path)
-    embedder, cards = vectors.embedder_for(config), vectors.card_encoder_for(config)
+    embedder, cards = factory.embedder_for(config), factory.card_encoder_for(config)
     queries = queries_for(manifest, random.Random(3)) + QUESTIONS
     for q in queries[:5]:
         search(conn, q, embedder=embedder, card_encoder=cards)  # warm the page cache and the vector matrices

@@ -20,7 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from recollect.config import Config, load_config
-from recollect.index import queries, store, vectors
+from recollect.index import queries, store
 from recollect.index.cardsummary import apply_summaries
 from recollect.index.sync import SyncReport, sync
 from recollect.sources import SourceSpec, configured_specs
@@ -68,12 +68,16 @@ class Recollect:
     @cached_property
     def embedder(self) -> Any:
         """The configured embedder, or None when search by meaning is off or unavailable."""
-        return vectors.embedder_for(self.config)
+        from recollect.embed import factory  # on use: the CLI start-up never imports the embed package
+
+        return factory.embedder_for(self.config)
 
     @cached_property
     def card_encoder(self) -> Any:
         """The full encoder over session cards, or None."""
-        return vectors.card_encoder_for(self.config)
+        from recollect.embed import factory  # on use: the CLI start-up never imports the embed package
+
+        return factory.card_encoder_for(self.config)
 
     def refresh(self, conn: sqlite3.Connection, *, max_age: float = FRESH_SECONDS) -> SyncReport | None:
         """The freshness policy: sync unless the index is fresher than `max_age` seconds and knows

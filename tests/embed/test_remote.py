@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from bench.eval.fakeserver import FakeEmbeddingServer, fake_vector
-from recollect.embed import EmbedError, OllamaEmbedder, OpenAIEmbedder, from_config
+from recollect.embed import EmbedError, OllamaEmbedder, OpenAIEmbedder
+from recollect.embed.factory import from_config
 
 
 @pytest.fixture

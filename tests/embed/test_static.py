@@ -12,9 +12,10 @@ import pytest
 
 import recollect.embed as embed_pkg
 from bench.eval.evalset import PAIRS, pair_quality
-from recollect.embed import EmbedError, StaticEmbedder, default_embedder, describe, from_config
+from recollect.embed import EmbedError, StaticEmbedder, default_embedder, describe
 from recollect.embed import static as st
 from recollect.embed.distill import MODEL_FILES, file_sha256
+from recollect.embed.factory import from_config
 from recollect.embed.muse import PINNED_SHA256, MuseEmbedder, MuseSource
 
 S = st.SPACE
@@ -164,7 +165,7 @@ def test_static_and_full_model_ids_differ(static_model: StaticEmbedder, muse_sou
 
 
 def test_the_index_names_the_shipped_model_without_loading_it() -> None:
-    from recollect.index.vectors import LazyStatic
+    from recollect.embed.factory import LazyStatic
 
     lazy = LazyStatic()
     assert lazy._model is None and lazy.model_id == default_embedder().model_id and lazy.dim == 256

@@ -70,3 +70,30 @@ def test_a_summary_leaves_the_card_when_the_card_changes(session: str, store: St
     llm.set_rules([_answer(f"The {WORD} deploy now pins pnpm and node.")])
     assert summarize().written
     assert found(WORD) == [session] and "pins pnpm and node" in card_text(session)
+
+
+def test_index_embeds_new_summaries_without_scanning_the_stores_again(
+    session: str, llm: FakeLLM, monkeypatch: pytest.MonkeyPatch, semantic: None
+) -> None:
+    from recollect.index import sync as sync_module
+
+    history.index()
+    scans: list[str] = []
+    real = sync_module._sync_source
+
+    def counted(conn, source, *args, **kwargs):  # type: ignore[no-untyped-def]
+        scans.append(source.id)
+        return real(conn, source, *args, **kwargs)
+
+    monkeypatch.setattr(sync_module, "_sync_source", counted)
+    llm.set_rules([_answer(f"Fixed a flaky deploy of the {WORD} service by pinning pnpm.")])
+    assert summarize().written  # it indexes before it reads the cards, and after it wrote the summaries
+    assert WORD in card_text(session)  # positive control: the summary reached the card ...
+    con = sqlite3.connect(load_config().index_path)
+    embedded = con.execute(
+        "SELECT count(DISTINCT v.model) FROM session s JOIN vector v ON v.hash = s.card_hash WHERE s.native_id = ?",
+        (session,),
+    ).fetchone()[0]
+    con.close()
+    assert embedded == 2  # ... and its new text was embedded by both models
+    assert len(scans) == 2  # one scan of the store per index: none again after applying the summary

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from recollect.index.vectors import stored_vectors
 from tests.index.test_sync import dump as rows
 
 VECTOR_WRITE = "INSERT OR REPLACE INTO vector"
@@ -149,15 +150,14 @@ def dump(path: Path) -> dict[str, Any]:
     conn = sqlite3.connect(path)
     try:
         out = rows(conn)
-        vectors: dict[tuple[bytes, str], np.ndarray] = {}
-        for hash_, model, dim, blob in conn.execute(
-            "SELECT hash, model, dim, vec FROM vector WHERE hash IN (SELECT hash FROM chunk) "
-            "OR hash IN (SELECT card_hash FROM session)"
-        ):
-            q = np.frombuffer(blob[:dim], dtype=np.int8).astype(np.float32)
-            scale = np.frombuffer(blob[dim : dim + 4], dtype=np.float32)[0]
-            vectors[(bytes(hash_), model)] = q * scale
-        out["vectors"] = vectors
+        used = {
+            bytes(r[0])
+            for r in conn.execute(
+                "SELECT hash FROM chunk WHERE hash IS NOT NULL UNION SELECT card_hash FROM session "
+                "WHERE card_hash IS NOT NULL"
+            )
+        }
+        out["vectors"] = {k: v for k, v in stored_vectors(conn).items() if k[0] in used}
         out["missing"] = (
             conn.execute(
                 "SELECT count(*) FROM chunk c WHERE c.hash IS NOT NULL "

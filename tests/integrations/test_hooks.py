@@ -283,12 +283,12 @@ def test_recollects_own_worker_directory_gets_nothing(indexed: Path, monkeypatch
 def test_auto_recall_never_searches_by_meaning(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The message's critical path stays cheap: no index model is loaded or asked (only auto-recall's
     # rescue embeds two short texts with the shipped static model, for a session that covers too few words).
-    from recollect.index import vectors
+    from recollect.embed import factory
 
     block, _ = HookService().recall_block("ses_other", BETA, "please list files like last time")
     assert BETA_LIST in block  # positive control
-    monkeypatch.setattr(vectors, "embedder_for", lambda *a, **k: pytest.fail("auto-recall loaded a model"))
-    monkeypatch.setattr(vectors, "card_encoder_for", lambda *a, **k: pytest.fail("auto-recall loaded a model"))
+    monkeypatch.setattr(factory, "embedder_for", lambda *a, **k: pytest.fail("auto-recall loaded a model"))
+    monkeypatch.setattr(factory, "card_encoder_for", lambda *a, **k: pytest.fail("auto-recall loaded a model"))
     block, _ = HookService().recall_block("ses_other", BETA, "please list files like last time")
     assert BETA_LIST in block
 

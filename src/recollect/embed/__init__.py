@@ -2,8 +2,8 @@
 
 - ``default_embedder()``: the static model distilled from the multilingual Universal Sentence
   Encoder, shipped prebuilt in the package (nothing is built or downloaded at first use).
-- ``from_config(cfg, cache_dir)``: pick a provider by name ("static", "muse", "ollama",
-  "openai").
+- ``factory``: which embedder and card encoder a config asks for (``embedder_for``,
+  ``card_encoder_for``, ``from_config``), and whether search by meaning is on.
 - ``top_k(matrix, query_vec, k, mask)``: exact cosine top-k in numpy.
 - ``describe(cache_dir)``: what ``recollect doctor`` prints (the shipped model, and the full
   encoder of the card arm with its load cache in ``cache_dir``).
@@ -15,7 +15,6 @@ every vector and never compare across ids.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,7 +61,6 @@ __all__ = [
     "StaticEmbedder",
     "default_embedder",
     "describe",
-    "from_config",
     "l2_normalize",
     "top_k",
 ]
@@ -76,42 +74,6 @@ def default_embedder() -> Embedder:
     from .static import shipped_model
 
     return shipped_model()
-
-
-def from_config(cfg: Mapping[str, Any], cache_dir: Path) -> Embedder | None:
-    """Build the provider a config section asks for.
-
-    Keys: ``provider`` ("static" default, "muse", "ollama", "openai"), ``model``, ``url``,
-    ``api_key_env`` (name of an env var holding the key; the key itself is never
-    configured), ``dim``, ``timeout``, ``allow_remote`` (default false: loopback only),
-    ``threads``. Returns None for "muse" when the package is missing.
-    """
-    provider = str(cfg.get("provider", "static")).lower()
-    threads = int(cfg.get("threads", 1))
-    common: dict[str, Any] = {
-        "dim": int(cfg["dim"]) if cfg.get("dim") is not None else None,
-        "timeout": float(cfg.get("timeout", 120.0)),
-        "allow_remote": bool(cfg.get("allow_remote", False)),
-    }
-    if provider == "static":
-        return default_embedder()
-    if provider == "muse":
-        source = locate_source()
-        return MuseEmbedder(source, threads=threads) if source is not None else None
-    from .remote import OllamaEmbedder, OpenAIEmbedder
-
-    if provider == "ollama":
-        if not cfg.get("model"):
-            raise EmbedError("ollama provider needs 'model' (e.g. nomic-embed-text)")
-        return OllamaEmbedder(str(cfg["model"]), str(cfg.get("url", "http://127.0.0.1:11434")), **common)
-    if provider == "openai":
-        if not cfg.get("model") or not cfg.get("url"):
-            raise EmbedError("openai provider needs 'model' and 'url' (e.g. http://127.0.0.1:8080/v1)")
-        key_env = cfg.get("api_key_env")
-        return OpenAIEmbedder(
-            str(cfg["model"]), str(cfg["url"]), api_key_env=str(key_env) if key_env else None, **common
-        )
-    raise EmbedError(f"unknown embeddings provider {provider!r}: use static, muse, ollama or openai")
 
 
 def describe(cache_dir: Path) -> dict[str, Any]:

@@ -34,6 +34,7 @@ def top_k(
     k: int,
     mask: np.ndarray | None = None,
     scales: np.ndarray | None = None,
+    slots: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return ``(indices, scores)`` of the ``k`` rows most similar to ``query_vec``.
 
@@ -42,8 +43,12 @@ def top_k(
     rows where it is True are candidates. Results are sorted by descending score; ties
     go to the lower row index, so the output is deterministic. Fewer than ``k`` results
     come back when fewer rows are candidates. ``scales`` (one per row) makes ``scale * row`` the
-    vector: an int8 matrix of ``recollect.index.vectors.pack``.
+    vector: an int8 matrix of ``recollect.index.vectors.pack``. With ``slots``, row ``i`` is
+    ``matrix[slots[i]]`` (and ``mask`` and the indices returned are over those rows): the vectors of
+    an index are stored once each, and rows that share a text share a slot.
     """
+    if slots is not None:
+        return _top_k_slots(np.asarray(matrix), query_vec, k, mask, scales, np.asarray(slots, dtype=np.int64))
     mat = np.asarray(matrix)
     if mat.ndim != 2:
         raise ValueError(f"matrix must be 2-D, got shape {mat.shape}")
@@ -68,10 +73,15 @@ def top_k(
             cand = rows
     else:
         scores = _dot(mat, q, None, scales)
-    scores = np.asarray(scores, dtype=np.float32)
-    # NaN rows (corrupt or unnormalised vectors) must never win.
-    scores = np.where(np.isnan(scores), np.float32(-np.inf), scores)
+    idx, out_scores = _best(np.asarray(scores, dtype=np.float32), k)
+    if cand is not None:
+        idx = cand[idx]
+    return idx.astype(np.int64), out_scores
 
+
+def _best(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices and scores of the `k` best, best first, ties to the lower index; NaN never wins."""
+    scores = np.where(np.isnan(scores), np.float32(-np.inf), scores)
     n = scores.shape[0]
     k = min(k, n)
     if k < n:
@@ -84,7 +94,29 @@ def top_k(
         part = np.arange(n)
     order = np.lexsort((part, -scores[part]))[:k]
     idx = part[order]
-    out_scores = scores[idx]
-    if cand is not None:
-        idx = cand[idx]
-    return idx.astype(np.int64), out_scores.astype(np.float32)
+    return idx, scores[idx].astype(np.float32)
+
+
+def _top_k_slots(
+    matrix: np.ndarray,
+    query_vec: np.ndarray,
+    k: int,
+    mask: np.ndarray | None,
+    scales: np.ndarray | None,
+    slots: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`top_k` over rows that point into `matrix`: each slot the candidate rows use is scored once."""
+    if mask is not None and np.asarray(mask).shape != slots.shape:
+        raise ValueError(f"mask must have shape {slots.shape}, got {np.asarray(mask).shape}")
+    rows = np.arange(slots.shape[0]) if mask is None else np.flatnonzero(np.asarray(mask, dtype=bool))
+    empty = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32))
+    if k <= 0 or rows.size == 0 or matrix.shape[0] == 0:
+        return empty
+    q = np.asarray(query_vec, dtype=np.float32).reshape(-1)
+    if q.shape[0] != matrix.shape[1]:
+        raise ValueError(f"query has dim {q.shape[0]}, matrix has dim {matrix.shape[1]}")
+    used, inverse = np.unique(slots[rows], return_inverse=True)
+    every = used.size == matrix.shape[0]  # then `used` is every slot in order: no gather
+    scored = np.asarray(_dot(matrix, q, None if every else used, scales), dtype=np.float32)
+    idx, out = _best(scored[inverse.reshape(-1)], k)
+    return rows[idx].astype(np.int64), out

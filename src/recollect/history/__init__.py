@@ -19,7 +19,7 @@ from recollect.history.cards import ProjectActivity, SessionCard, activity, sess
 from recollect.history.diagnosis import Diagnosis, doctor
 from recollect.history.hides import HiddenInfo, hidden_sessions, hide_session, unhide_session
 from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
-from recollect.index import queries, store, vectors
+from recollect.index import queries, store
 from recollect.index.cardsummary import apply_summaries
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
@@ -96,7 +96,7 @@ def _index(app: Recollect, *, progress: Progress | None, wait: bool) -> SyncRepo
     embedder = app.embedder
     with app.index() as conn:
 
-        def run() -> SyncReport:
+        def run(read_sources: bool) -> SyncReport:
             return sync(
                 conn,
                 app.specs,
@@ -104,11 +104,13 @@ def _index(app: Recollect, *, progress: Progress | None, wait: bool) -> SyncRepo
                 wait=wait,
                 embedder=embedder,
                 card_encoder=app.card_encoder,
+                read_sources=read_sources,
             )
 
-        report = run()
+        report = run(True)
         if apply_summaries(conn, config.paths, resynced=report.changed > 0) and not report.lease_busy:
-            report = run()  # nothing to read again: it embeds the cards that gained a summary
+            # Cards that gained a summary have a new text: embed it, without scanning every store again.
+            report.add_embedded(run(False))
         return report
 
 
@@ -153,11 +155,13 @@ def search(
                     card_encoder=app.card_encoder,
                     exact=exact,
                 )
-        semantic = vectors.semantic_enabled(app.config)
+        from recollect.embed import factory  # on use: the CLI start-up never imports the embed package
+
+        semantic = factory.semantic_enabled(app.config)
     if report is not None and report.lease_busy:
         result.coverage.limited_by.append("index being updated by another process")
     if semantic:
-        result.coverage.limited_by.extend(vectors.PROBLEMS.values())  # meaning search that cannot run, and its fix
+        result.coverage.limited_by.extend(factory.PROBLEMS.values())  # meaning search that cannot run, and its fix
     return result
 
 

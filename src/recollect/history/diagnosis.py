@@ -7,7 +7,7 @@ from typing import Any
 
 from recollect.config import Config, ConfigError, load_config
 from recollect.history.access import open_index
-from recollect.index import queries, store, vectors
+from recollect.index import queries, store
 from recollect.sources import SourceSpec, configured_specs
 from recollect.times import iso
 
@@ -22,7 +22,7 @@ class Diagnosis:
     problems: list[str] = field(default_factory=list)
     index_sessions: int = 0
     index_bytes: int = 0
-    semantic: dict[str, Any] = field(default_factory=dict)  # search by meaning: vectors.semantic_state
+    semantic: dict[str, Any] = field(default_factory=dict)  # search by meaning: factory.semantic_state
 
 
 def doctor(config: Config | None = None) -> Diagnosis:
@@ -93,7 +93,9 @@ def doctor(config: Config | None = None) -> Diagnosis:
             diagnosis.problems.append(f"{spec.id}: store not found at {spec.path}")
         diagnosis.sources.append(entry)
     try:
-        diagnosis.semantic = vectors.semantic_state(config)
+        from recollect.embed import factory  # on use: the CLI start-up never imports the embed package
+
+        diagnosis.semantic = factory.semantic_state(config)
     except Exception as exc:  # doctor must report, never crash
         diagnosis.semantic = {"status": "broken", "problems": [f"search by meaning cannot be checked: {exc}"]}
     diagnosis.problems.extend(diagnosis.semantic.get("problems", []))

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -189,6 +189,24 @@ def _m007_summary(conn: sqlite3.Connection) -> None:
 
 
 # Ordered, named, append-only. Never edit an applied step: add a new one.
+def _m008_vector_slots(conn: sqlite3.Connection) -> None:
+    """Each vector is stored once, in its model's slot file (index/slots.py); the table keeps where.
+    The vectors of the old table are dropped, not moved: the next index embeds them again (derived
+    data, about a minute of CPU at 5,000 sessions)."""
+    conn.execute("DROP TABLE IF EXISTS vector")
+    conn.execute(
+        "CREATE TABLE vector (hash BLOB NOT NULL, model TEXT NOT NULL, dim INTEGER NOT NULL, "
+        "slot INTEGER NOT NULL, PRIMARY KEY (hash, model)) WITHOUT ROWID"
+    )
+    conn.execute(
+        "DELETE FROM meta WHERE key LIKE 'vectors\\_complete:%' ESCAPE '\\' OR key LIKE 'vector\\_file:%' ESCAPE '\\'"
+    )
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES ('vector_generation', '1') "
+        "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
@@ -197,6 +215,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("005_session_stats", _m005_session_stats),
     ("006_origin", _m006_origin),
     ("007_summary", _m007_summary),
+    ("008_vector_slots", _m008_vector_slots),
 ]
 
 

@@ -14,20 +14,17 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from recollect.index import chunks as chunking
 from recollect.index import vectors
-from recollect.index.fts import CARD_COLUMNS, CARD_FTS_COLUMNS, CARD_MARKS, card_fts_values, fts_body
-from recollect.index.stats import session_stats
+from recollect.index.rows import delete_sessions, insert_session
 from recollect.index.store import BUSY_TIMEOUT_MS, IndexUnavailable, Lease, now_ms, transaction
 from recollect.model import Session, SessionStamp, SourceError
 from recollect.sources import Source, SourceSpec, open_source
 from recollect.sources.guard import describe
 from recollect.text.markers import session_origin
-from recollect.text.redact import redact
 
 BATCH_SESSIONS = 50
 # Sessions read are stored (and let go) once their text adds up to this, whatever their number: a batch
@@ -67,6 +64,19 @@ class SyncReport:
     cards: vectors.BackfillReport | None = None  # the card encoder's pass; None when it is off
     vectors_dropped: int = 0  # vectors of other models, or of text no longer indexed
 
+    def add_embedded(self, later: SyncReport) -> None:
+        """Count in the embedding work of a `later` pass that read no store (`read_sources=False`)."""
+        for attr in ("semantic", "cards"):
+            mine, theirs = getattr(self, attr), getattr(later, attr)
+            if theirs is not None:
+                if mine is None:
+                    setattr(self, attr, theirs)
+                else:
+                    mine.embedded += theirs.embedded
+                    mine.pending = theirs.pending
+        self.vectors_dropped += later.vectors_dropped
+        self.seconds += later.seconds
+
     @property
     def changed(self) -> int:
         return sum(s.added + s.updated + s.removed for s in self.sources)
@@ -97,124 +107,6 @@ class SyncReport:
         if embedded:
             parts.append(f"{embedded} new texts embedded")
         return "; ".join(parts) + f" in {self.seconds:.2f}s"
-
-
-def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
-    """Remove sessions with their chunks and FTS entries (contentless FTS: delete with the original tokens)."""
-    for sid in sids:
-        rows = conn.execute("SELECT id, text FROM chunk WHERE sid = ?", (sid,)).fetchall()
-        conn.executemany(
-            "INSERT INTO chunk_fts(chunk_fts, rowid, body) VALUES('delete', ?, ?)",
-            [(cid, fts_body(text)) for cid, text in rows],
-        )
-        conn.execute("DELETE FROM chunk WHERE sid = ?", (sid,))
-        card = conn.execute(f"SELECT {CARD_COLUMNS} FROM session WHERE sid = ?", (sid,)).fetchone()
-        if card is not None:
-            conn.execute(
-                f"INSERT INTO card_fts(card_fts, rowid, {CARD_FTS_COLUMNS}) VALUES('delete', ?, {CARD_MARKS})",
-                (sid, *card_fts_values(card)),
-            )
-        conn.execute("DELETE FROM session WHERE sid = ?", (sid,))
-    # Vectors are keyed by content and dropped by the next embedding pass when nothing uses them;
-    # but chunk and session ids changed, so cached matrices of other processes must reload.
-    vectors.bump_generation(conn)
-
-
-def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, root_id: str | None) -> int:
-    card, rows = chunking.build(session)
-    tools = " ".join(f"{name}:{count}" for name, count in card.tools.most_common())
-    values = (
-        redact(session.title),
-        card.first_human,
-        " ".join(card.identifiers),
-        "\n".join(card.files),
-        "\n".join(card.errors),
-        card.last_outcome,
-        "\n".join(card.decisions),
-    )
-    about = vectors.card_text(values[0], card.first_human, card.last_outcome, values[2])
-    title, first_human, identifiers, files, errors, last_outcome, decisions = values
-    columns: dict[str, Any] = {
-        "source_id": session.source,
-        "native_id": session.id,
-        "agent_kind": session.agent_kind,
-        "parent_id": session.parent_id,
-        "root_id": root_id,
-        "project_id": session.project_id,
-        "project_root": session.project_root,
-        "directory": session.directory,
-        "title": title,
-        "agent": session.agent,
-        "model": session.model,
-        "time_created": session.time_created,
-        "time_updated": session.time_updated or max((m.time for m in session.messages), default=session.time_created),
-        "time_archived": session.time_archived,
-        "watermark": watermark,
-        "first_human": first_human,
-        "identifiers": identifiers,
-        "files": files,
-        "errors": errors,
-        "last_outcome": last_outcome,
-        "decisions": decisions,
-        "tools": tools,
-        "message_count": card.message_count,
-        "chunk_count": len(rows),
-        "chunks_dropped": card.chunks_dropped,
-        "malformed": session.malformed,
-        "card_text": about,
-        "card_hash": vectors.content_hash(about) if about else None,
-        "origin": card.origin,
-    }
-    cur = conn.execute(
-        f"INSERT INTO session ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", tuple(columns.values())
-    )
-    sid = int(cur.lastrowid or 0)
-    stats = session_stats(session).as_row()
-    conn.execute(f"UPDATE session SET {', '.join(f'{k} = ?' for k in stats)} WHERE sid = ?", (*stats.values(), sid))
-    conn.execute(
-        f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})",
-        (sid, *card_fts_values((*values, ""))),  # no summary yet: history.apply_summaries adds it
-    )
-    # Row ids given here, so that chunks and their FTS rows go in as two executemany calls.
-    first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunk").fetchone()[0]
-    ids = range(first, first + len(rows))
-    conn.executemany(
-        "INSERT INTO chunk (id, sid, message_id, part_id, ord, role, class, author, tool, time, text, hash) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                cid,
-                sid,
-                chunk.message_id,
-                chunk.part_id,
-                chunk.ord,
-                chunk.role,
-                chunk.klass,
-                chunk.author,
-                chunk.tool,
-                chunk.time,
-                chunk.text,
-                embed_hash(chunk),
-            )
-            for cid, chunk in zip(ids, rows, strict=True)
-        ],
-    )
-    conn.executemany(
-        "INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)",
-        [(cid, fts_body(chunk.text)) for cid, chunk in zip(ids, rows, strict=True)],
-    )
-    vectors.bump_generation(conn)
-    # New text waits for vectors: no model's pass is complete any more (a sync killed before its
-    # embedding pass must leave the next one something to do, not a stale "complete" mark).
-    conn.execute("DELETE FROM meta WHERE key LIKE 'vectors\\_complete:%' ESCAPE '\\'")
-    return sid
-
-
-def embed_hash(chunk: chunking.Chunk) -> bytes | None:
-    """Content hash of the text to embed, for the classes whose meaning is searched; None otherwise."""
-    if chunk.klass not in vectors.EMBED_CLASSES or chunk.author == "injected":
-        return None
-    return vectors.content_hash(vectors.embed_text(chunk.text))
 
 
 def _root_of(session_id: str, parents: dict[str, str | None]) -> str | None:
@@ -515,47 +407,28 @@ def _sync(
     card_encoder: Any = None,
     prune_vectors: bool = True,
     embed_batches: int | None = None,
+    read_sources: bool = True,
 ) -> SyncReport:
     """Bring the index up to date with every enabled source in `specs`, then embed what is new: chunks
     and cards with `embedder`, cards with `card_encoder`. With `prune_vectors`, vectors of other
     models and of text no longer indexed are dropped. `embed_batches` caps the embedding work (a
-    search's sync must not embed a whole history: what is left waits for `recollect index`)."""
+    search's sync must not embed a whole history: what is left waits for `recollect index`). Without
+    `read_sources`, no store is scanned: only the embedding passes run (cards that gained a summary)."""
     started = time.perf_counter()
     report = SyncReport()
     lease = Lease(conn)
-    deadline = time.monotonic() + (LEASE_WAIT_SECONDS if wait else 0)
-    while not lease.acquire():
-        if time.monotonic() >= deadline:
-            report.lease_busy = True
-            report.seconds = time.perf_counter() - started
-            return report
-        time.sleep(0.2)
+    if not _acquire(lease, wait):
+        report.lease_busy = True
+        report.seconds = time.perf_counter() - started
+        return report
     # A whole index embeds the new sessions' cards on a second thread while it reads on (a search's
     # bounded sync embeds too little for that to pay).
     prefetch = vectors.Prefetch(card_encoder) if card_encoder is not None and embed_batches is None else None
     try:
-        enabled = [s for s in specs if s.enabled]
-        configured = {s.id for s in enabled}
-        stale = [r[0] for r in conn.execute("SELECT DISTINCT source_id FROM session")]
-        stale += [r[0] for r in conn.execute("SELECT id FROM source")]
-        for source_id in sorted(set(stale) - configured):
-            # A source that is no longer configured (or was turned off) leaves the index.
-            with transaction(conn):
-                sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE source_id = ?", (source_id,))]
-                delete_sessions(conn, sids)
-                conn.execute("DELETE FROM source WHERE id = ?", (source_id,))
-                conn.execute("DELETE FROM skipped WHERE source_id = ?", (source_id,))
-            report.removed_sources.append(source_id)
-        for spec in enabled:
-            source_report = SourceReport(id=spec.id, kind=spec.kind, location=str(spec.path))
-            report.sources.append(source_report)
-            try:
-                source = open_source(spec)
-            except (ValueError, SourceError) as exc:
-                source_report.status, source_report.message = "unreadable", str(exc)
-                continue
-            _sync_source(conn, source, source_report, lease, progress, prefetch)
-        changed = report.changed > 0 or bool(report.removed_sources)
+        if read_sources:
+            _drop_unconfigured(conn, specs, report)
+            _sync_sources(conn, specs, report, lease, progress, prefetch)
+        changed = report.changed > 0 or bool(report.removed_sources) or not read_sources
         passes = [("semantic", "embedding", embedder, False), ("cards", "embedding session cards", card_encoder, True)]
         embedded_any = False
         for attr, label, model, cards_only in passes:
@@ -587,3 +460,48 @@ def _sync(
         lease.release()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _acquire(lease: Lease, wait: bool) -> bool:
+    """Take the writer lease, waiting up to LEASE_WAIT_SECONDS with `wait`; False if another holds it."""
+    deadline = time.monotonic() + (LEASE_WAIT_SECONDS if wait else 0)
+    while not lease.acquire():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def _drop_unconfigured(conn: sqlite3.Connection, specs: list[SourceSpec], report: SyncReport) -> None:
+    """A source that is no longer configured (or was turned off) leaves the index."""
+    configured = {s.id for s in specs if s.enabled}
+    stale = [r[0] for r in conn.execute("SELECT DISTINCT source_id FROM session")]
+    stale += [r[0] for r in conn.execute("SELECT id FROM source")]
+    for source_id in sorted(set(stale) - configured):
+        with transaction(conn):
+            sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE source_id = ?", (source_id,))]
+            delete_sessions(conn, sids)
+            conn.execute("DELETE FROM source WHERE id = ?", (source_id,))
+            conn.execute("DELETE FROM skipped WHERE source_id = ?", (source_id,))
+        report.removed_sources.append(source_id)
+
+
+def _sync_sources(
+    conn: sqlite3.Connection,
+    specs: list[SourceSpec],
+    report: SyncReport,
+    lease: Lease,
+    progress: Progress | None,
+    prefetch: vectors.Prefetch | None,
+) -> None:
+    for spec in specs:
+        if not spec.enabled:
+            continue
+        source_report = SourceReport(id=spec.id, kind=spec.kind, location=str(spec.path))
+        report.sources.append(source_report)
+        try:
+            source = open_source(spec)
+        except (ValueError, SourceError) as exc:
+            source_report.status, source_report.message = "unreadable", str(exc)
+            continue
+        _sync_source(conn, source, source_report, lease, progress, prefetch)

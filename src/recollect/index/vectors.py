@@ -1,12 +1,18 @@
-"""Vectors in the sidecar, keyed by content: search by meaning over the same rows as lexical search.
+"""Vectors beside the sidecar, keyed by content: search by meaning over the same rows as lexical search.
 
 A chunk of conversational text (what a person typed, what the model said, compaction summaries)
-and each session card carry a content hash; the `vector` table maps (hash, model id)
-to a vector stored as int8 with one float32 scale (`pack`): dim + 4 bytes, which fits in a page of a
-WITHOUT ROWID table (a 1 KB float32 blob spilled into a 4 KB overflow page of its own). Keying by
-content means a session that is re-read after a change never
-re-embeds text it already had, identical text across near-duplicate sessions is embedded once,
-and vectors of another model are simply never looked up (they are dropped by the next index).
+and each session card carry a content hash; the `vector` table maps (hash, model id) to a slot
+of that model's vector file. Each vector is stored once, in that file, as int8 with one float32
+scale (`pack`): dim + 4 bytes a slot. The file (`<index>.vectors/<index id>-<model>-<epoch>.slots`)
+is append-only and memory-mapped by a search, so a one-shot search reads no vector through SQLite.
+Keying by content means a session that is re-read after a change never re-embeds text it already
+had, identical text across near-duplicate sessions is embedded once, and vectors of another model
+are simply never looked up (they are dropped by the next index).
+
+Crash safety: slots are written (and synced) before the transaction that records them commits; the
+number of committed slots is kept in `meta`, and a writer first cuts the file back to it, so slots of
+a killed pass are never read and are written again. A file found shorter than its committed slots
+(deleted, cut) drops that model's vectors: the next index embeds them again (the index is derived).
 
 Embedding is a pass after the sync ("backfill"): whatever text has no vector for the current
 model gets one, in batches, under the writer lease. A search never builds the model or embeds
@@ -19,16 +25,15 @@ import hashlib
 import json
 import logging
 import os
-import re
 import sqlite3
 import tempfile
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from recollect.config import Config, ensure_private_dir
+from recollect.config import ensure_private_dir
+from recollect.index import slots
 
 if TYPE_CHECKING:  # numpy is imported only when vectors are used: it costs the CLI's start-up ~0.2 s
     import numpy as np
@@ -62,16 +67,23 @@ def card_text(title: str, first_human: str, last_outcome: str, identifiers: str)
     return "\n".join(x for x in (title, first_human, last_outcome, idents) if x)[:EMBED_CHARS]
 
 
-def pack(vectors: np.ndarray) -> list[bytes]:
-    """Each row as int8 times its own float32 scale (max |x| / 127), the scale last: dim + 4 bytes.
-    A unit vector loses at most half a step (~0.004) a component; the eval ranks the same."""
+def packed(vectors: np.ndarray) -> np.ndarray:
+    """Each row as int8 times its own float32 scale (max |x| / 127), the scale's 4 bytes last: an
+    (n, dim + 4) int8 array, the layout of a slot. A unit vector loses at most half a step (~0.004) a
+    component; the eval ranks the same."""
     import numpy as np
 
     vecs = np.asarray(vectors, dtype=np.float32)
     peak = np.abs(vecs).max(axis=1) if vecs.size else np.zeros(len(vecs), np.float32)
     scales = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
     q = np.clip(np.rint(vecs / scales[:, None]), -127, 127).astype(np.int8)
-    return [q[i].tobytes() + scales[i : i + 1].tobytes() for i in range(len(q))]
+    return np.concatenate([q, scales.reshape(-1, 1).view(np.int8)], axis=1)
+
+
+def pack(vectors: np.ndarray) -> list[bytes]:
+    """`packed`, one blob a row."""
+    rows = packed(vectors)
+    return [rows[i].tobytes() for i in range(len(rows))]
 
 
 def unpack(blobs: list[bytes], dim: int) -> tuple[np.ndarray, np.ndarray]:
@@ -91,162 +103,6 @@ def unpack(blobs: list[bytes], dim: int) -> tuple[np.ndarray, np.ndarray]:
         q[i] = np.frombuffer(repacked[:dim], dtype=np.int8)
         scales[i] = np.frombuffer(repacked[dim:], dtype=np.float32)[0]
     return q, scales
-
-
-def model_cache_dir(config: Config) -> Path:
-    """Where the full encoder's loaded form is kept: the user's cache (`$XDG_CACHE_HOME/recollect`),
-    shared by every `RECOLLECT_HOME`; `RECOLLECT_MODEL_CACHE` points elsewhere (tests, CI)."""
-    override = os.environ.get("RECOLLECT_MODEL_CACHE")
-    if override:
-        return Path(override).expanduser()
-    from recollect.config import xdg_dir
-
-    return xdg_dir("XDG_CACHE_HOME", ".cache") / "recollect"
-
-
-def semantic_enabled(config: Config) -> bool:
-    if os.environ.get("RECOLLECT_EMBEDDINGS", "").lower() in ("0", "off", "false", "no"):
-        return False
-    return config.section("embeddings").get("enabled", True) is not False
-
-
-_EMBEDDERS: dict[str, object] = {}
-_LOCK = threading.Lock()
-_SOURCE: list[object] = []  # the installed model package, located once per process (hashing it costs ~30 ms)
-# Why search by meaning cannot run in this process, with the fix, for each arm that failed to load.
-PROBLEMS: dict[str, str] = {}
-
-
-def _muse_source(cache_dir: Path):  # type: ignore[no-untyped-def]
-    if not _SOURCE:
-        from recollect.embed import muse
-
-        _SOURCE.append(muse.locate_source(cache_dir))
-    return _SOURCE[0]
-
-
-def _memoized(key: str, make: Callable[[], object], what: str) -> object:
-    """One model object per process and key; a failure is logged and kept in PROBLEMS, not cached
-    (the next call retries)."""
-    with _LOCK:
-        if key in _EMBEDDERS:
-            return _EMBEDDERS[key]
-    try:
-        model = make()
-    except Exception as exc:  # semantic search is an addition: its failure must not break search
-        log.info("%s unavailable: %s", what, exc)
-        PROBLEMS[what] = (
-            f"{what} unavailable ({exc}); fix: reinstall recollect (pip install --force-reinstall recollect)"
-        )
-        return None
-    if model is not None:
-        PROBLEMS.pop(what, None)
-        with _LOCK:
-            _EMBEDDERS[key] = model
-    return model
-
-
-def embedder_for(config: Config):  # type: ignore[no-untyped-def]
-    """The configured embedder, or None when semantic search is off or unavailable. The default
-    static model ships in the package: nothing is built."""
-    if not semantic_enabled(config):
-        return None
-    section = config.section("embeddings")
-    provider = str(section.get("provider", "static")).lower()
-    cache_dir = model_cache_dir(config)
-
-    def make():  # type: ignore[no-untyped-def]
-        if provider == "static":
-            return LazyStatic()
-        from recollect import embed
-
-        return embed.from_config(section, cache_dir)
-
-    return _memoized(f"{provider}:{cache_dir}:{sorted(section.items())}", make, "search by meaning")
-
-
-class LazyStatic:
-    """The shipped static model, named from its meta.json and loaded (numpy, the mapped table, the
-    tokenizer: ~0.1 s) only when something is embedded: a sync with nothing new never loads it."""
-
-    def __init__(self) -> None:
-        import recollect
-
-        meta_file = Path(recollect.__file__).parent / "data" / "model" / "static-muse-v1" / "meta.json"
-        try:
-            meta = json.loads(meta_file.read_text(encoding="utf-8"))
-            self.model_id: str = str(meta["model_id"])
-            self.dim: int = int(meta["dim"])
-        except (OSError, ValueError, KeyError) as exc:
-            from recollect.embed import EmbedError
-
-            raise EmbedError(f"static model at {meta_file.parent} is unreadable: {exc}") from exc
-        self._model: object = None
-
-    def embed(self, texts):  # type: ignore[no-untyped-def]
-        if self._model is None:
-            from recollect.embed import default_embedder
-
-            model = default_embedder()
-            if model.model_id != self.model_id:
-                from recollect.embed import EmbedError
-
-                raise EmbedError(f"the shipped model's files disagree ({model.model_id} vs {self.model_id})")
-            self._model = model
-        return self._model.embed(texts)  # type: ignore[attr-defined]
-
-
-def card_encoder_for(config: Config):  # type: ignore[no-untyped-def]
-    """The full encoder over session cards (a second semantic arm), or None when semantic search is
-    off, the model package is missing, or `[embeddings] cards = false`. Never loads the encoder."""
-    if not semantic_enabled(config) or config.section("embeddings").get("cards", True) is False:
-        return None
-    cache_dir = model_cache_dir(config)
-
-    def make():  # type: ignore[no-untyped-def]
-        from recollect.embed.muse import INSTALL_HINT, PACKAGE, CardEncoder, MuseEmbedder
-
-        source = _muse_source(cache_dir)
-        if source is None:
-            PROBLEMS["the session-card encoder"] = (
-                f"session cards are not searched by meaning: {PACKAGE} is not installed; fix: {INSTALL_HINT}"
-            )
-            return None
-        return CardEncoder(MuseEmbedder(source, cache_dir=cache_dir))
-
-    return _memoized(f"cards:{cache_dir}", make, "the session-card encoder")
-
-
-def semantic_state(config: Config) -> dict[str, Any]:
-    """What `recollect doctor` (and its --json) says about search by meaning: whether it is on, why not,
-    the fix, and both arms' models. Loads the static model to check it (~0.1 s), never the full encoder."""
-    from recollect.embed import describe
-
-    state: dict[str, object] = {"enabled": semantic_enabled(config)}
-    if not state["enabled"]:
-        why = (
-            "RECOLLECT_EMBEDDINGS is set to off"
-            if os.environ.get("RECOLLECT_EMBEDDINGS", "").lower() in ("0", "off", "false", "no")
-            else f"[embeddings] enabled = false in {config.paths.config_file}"
-        )
-        state.update(status="off", reason=why, fix="unset RECOLLECT_EMBEDDINGS, or remove [embeddings] enabled = false")
-        return state
-    section = config.section("embeddings")
-    provider = str(section.get("provider", "static")).lower()
-    info = describe(model_cache_dir(config))
-    cards_on = section.get("cards", True) is not False
-    state.update(provider=provider, static=info, cards_enabled=cards_on)
-    problems: list[str] = []
-    if provider == "static" and not info.get("ready"):
-        problems.append(f"the shipped model cannot be read ({info.get('problem')}); fix: {info.get('fix')}")
-    card_info = info.get("card_encoder", {})
-    if cards_on and isinstance(card_info, dict) and not card_info.get("installed"):
-        problems.append(
-            f"session cards are not searched by meaning: {card_info.get('problem')}; fix: {card_info.get('fix')}"
-        )
-    state["status"] = "on" if not problems else ("degraded" if provider != "static" or info.get("ready") else "broken")
-    state["problems"] = problems
-    return state
 
 
 def bump_generation(conn: sqlite3.Connection) -> None:
@@ -331,6 +187,10 @@ def backfill(
 
     model = embedder.model_id
     report = BackfillReport(model=model)
+    index_id(conn)  # made now, outside the transactions below (their slot files are named after it)
+    with transaction(conn):
+        if slots.check(conn, model):  # the vector file lost slots: those vectors are made again
+            bump_generation(conn)
     chunks = "" if cards_only else "SELECT c.hash AS hash, c.text AS text FROM chunk c WHERE c.hash NOTNULL UNION ALL"
     todo = conn.execute(
         f"SELECT hash, text FROM ({chunks}"
@@ -340,15 +200,10 @@ def backfill(
     ).fetchall()
     if ready:
         done = [(h, ready[h]) for h, _ in todo if h in ready]
-        with transaction(conn):
-            conn.executemany(
-                "INSERT OR REPLACE INTO vector(hash, model, dim, vec) VALUES (?, ?, ?, ?)",
-                [
-                    (h, model, len(v), blob)
-                    for (h, v), blob in zip(done, pack(np.stack([v for _, v in done])) if done else [], strict=True)
-                ],
-            )
-            bump_generation(conn)
+        if done:
+            with transaction(conn):
+                slots.append(conn, model, [h for h, _ in done], packed(np.stack([v for _, v in done])))
+                bump_generation(conn)
         report.embedded += len(done)
         todo = [(h, t) for h, t in todo if h not in ready]
     if limit is not None and len(todo) > limit:
@@ -365,10 +220,7 @@ def backfill(
         if renew:
             renew()
         with transaction(conn):
-            conn.executemany(
-                "INSERT OR REPLACE INTO vector(hash, model, dim, vec) VALUES (?, ?, ?, ?)",
-                [(h, model, vectors.shape[1], blob) for (h, _), blob in zip(batch, pack(vectors), strict=True)],
-            )
+            slots.append(conn, model, [h for h, _ in batch], packed(vectors))
             bump_generation(conn)
         report.embedded += len(batch)
         if progress:
@@ -405,8 +257,16 @@ def prune(conn: sqlite3.Connection, models: list[str]) -> int:
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (json.dumps(sorted(models)),),
         )
+        # Other models' files go with their rows (a new file for them if they come back).
+        conn.execute(
+            f"DELETE FROM meta WHERE key LIKE 'vector\\_file:%' ESCAPE '\\' AND substr(key, 13) NOT IN ({marks})",
+            models,
+        )
         if cur.rowcount:
             bump_generation(conn)
+    for model in models:
+        slots.compact(conn, model)  # when most of a file is text no longer indexed
+    slots.remove_stale(conn, models)
     return cur.rowcount
 
 
@@ -419,7 +279,7 @@ def prune_needed(conn: sqlite3.Connection, models: list[str]) -> bool:
 def backfill_needed(conn: sqlite3.Connection, model: str, changed: bool) -> bool:
     """Whether an embedding pass has anything to do: the sync changed rows, or no complete pass of
     this model ever ran on the index. Keeps a no-change sync from scanning every chunk."""
-    if changed:
+    if changed or not slots.intact(conn, model):  # a vector file cut or deleted: its vectors are made again
         return True
     row = conn.execute("SELECT 1 FROM meta WHERE key = ?", (f"vectors_complete:{model}",)).fetchone()
     return row is None
@@ -427,34 +287,47 @@ def backfill_needed(conn: sqlite3.Connection, model: str, changed: bool) -> bool
 
 @dataclass
 class VectorMatrix:
-    """All vectors of one model, as arrays: rows are chunks (kind 0) or cards (kind 1)."""
+    """All vectors of one model, as arrays: rows are chunks (kind 0) or cards (kind 1); each row's
+    vector is `matrix[slots[row]]` (texts that repeat share a slot)."""
 
     ids: np.ndarray  # chunk id, or session sid for cards
     sids: np.ndarray
     kinds: np.ndarray
-    matrix: np.ndarray  # int8 rows (`pack`), often a view of the memory-mapped file
-    scales: np.ndarray  # float32, one per row: row ≈ scale * matrix[row]
+    slots: np.ndarray  # row -> slot of `matrix`
+    matrix: np.ndarray  # int8 slots (`packed`), memory-mapped from the model's vector file
+    scales: np.ndarray  # float32, one per slot: vector ≈ scale * matrix[slot]
 
 
 _MATRICES: dict[tuple[str, str, str], VectorMatrix] = {}
 
 
 def load_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
-    """The vectors of `model`, cached per process until the index's vector generation changes, and
-    on disk beside the index: gathering them from SQLite costs ~1 s at 5,000 sessions, which a
-    one-shot CLI search would otherwise pay every time; the file is memory-mapped in milliseconds."""
+    """The vectors of `model`, cached per process until the index's vector generation changes. The
+    vectors are the model's slot file, memory-mapped; which row is which slot is gathered from
+    SQLite once per generation and kept in a file beside the index (~0.1 s at 5,000 sessions, which a
+    one-shot CLI search would otherwise pay every time)."""
     path = conn.execute("PRAGMA database_list").fetchone()[2]
     key = (path, model, generation(conn))
     cached = _MATRICES.get(key)
     if cached is not None:
         return cached
     ident = index_id(conn) if path else None
-    files = _matrix_files(Path(path), ident, model, key[2]) if ident else None
-    result = _read_matrix(files) if files else None
-    if result is None:
-        result = _gather_matrix(conn, model)
-        if files:
-            _write_matrix(files, result)
+    rows_file = _rows_file(Path(path), ident, model, key[2]) if ident else None
+    result = None
+    for _ in range(2):  # a compaction between reading the state and opening its file: read again
+        with _snapshot(conn):
+            rows = _read_rows(rows_file) if rows_file else None
+            gathered = rows is None
+            if rows is None:
+                rows = _gather_rows(conn, model)
+            vectors = slots.read(conn, model)
+        if vectors is not None:
+            result = _matrix(rows, vectors)
+            if gathered and rows_file:
+                _write_rows(rows_file, rows)
+            break
+    if result is None:  # the vector file is gone or short: no vectors until the next index makes them
+        result = _matrix(_gather_rows(conn, model, empty=True), _no_vectors())
     for old in [k for k in list(_MATRICES) if k[:2] == (path, model)]:
         _MATRICES.pop(old, None)  # one generation per index and model is enough
     _MATRICES[key] = result
@@ -492,79 +365,115 @@ def index_id(conn: sqlite3.Connection) -> str | None:
     return str(row[0])
 
 
-def _gather_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
+class _snapshot:
+    """One read transaction around the rows and the vector file's state (unless the caller is in one)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.began = False
+
+    def __enter__(self) -> None:
+        if not self.conn.in_transaction:
+            self.conn.execute("BEGIN")
+            self.began = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.began:
+            self.conn.execute("COMMIT")
+
+
+def _no_vectors() -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
+    return np.zeros((0, 1), np.int8), np.zeros(0, np.float32)
+
+
+def _gather_rows(conn: sqlite3.Connection, model: str, *, empty: bool = False) -> np.ndarray:
+    """(ids, sids, kinds, slots) of every chunk and card with a vector of `model`, as a (4, n) array."""
+    import numpy as np
+
+    if empty:
+        return np.zeros((4, 0), np.int64)
     rows = conn.execute(
-        "SELECT c.id, c.sid, 0, v.vec, v.dim FROM chunk c JOIN vector v ON v.hash = c.hash AND v.model = ? "
-        "UNION ALL SELECT s.sid, s.sid, 1, v.vec, v.dim FROM session s "
+        "SELECT c.id, c.sid, 0, v.slot FROM chunk c JOIN vector v ON v.hash = c.hash AND v.model = ? "
+        "UNION ALL SELECT s.sid, s.sid, 1, v.slot FROM session s "
         "JOIN vector v ON v.hash = s.card_hash AND v.model = ?",
         (model, model),
     ).fetchall()
-    if rows:
-        matrix, scales = unpack([r[3] for r in rows], int(rows[0][4]))
-    else:
-        matrix, scales = np.zeros((0, 1), dtype=np.int8), np.zeros(0, dtype=np.float32)
+    flat = np.fromiter((x for r in rows for x in r), dtype=np.int64, count=4 * len(rows))
+    return flat.reshape(len(rows), 4).T.copy()
+
+
+def _matrix(rows: np.ndarray, vectors: tuple[np.ndarray, np.ndarray]) -> VectorMatrix:
+    import numpy as np
+
+    matrix, scales = vectors
+    keep = rows[3] < len(scales)  # never a slot past the file (a row map of another state)
+    rows = rows[:, keep] if not keep.all() else rows
     return VectorMatrix(
-        ids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
-        sids=np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
-        kinds=np.fromiter((r[2] for r in rows), dtype=np.int8, count=len(rows)),
-        matrix=matrix,
-        scales=scales,
+        ids=rows[0], sids=rows[1], kinds=rows[2].astype(np.int8), slots=rows[3], matrix=matrix, scales=scales
     )
 
 
+def _gather_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
+    """The vectors of `model` read afresh (no cache): what `load_matrix` must equal."""
+    with _snapshot(conn):
+        rows = _gather_rows(conn, model)
+        vectors = slots.read(conn, model)
+    return _matrix(rows, vectors) if vectors is not None else _matrix(rows[:, :0], _no_vectors())
+
+
+def stored_vectors(conn: sqlite3.Connection) -> dict[tuple[bytes, str], np.ndarray]:
+    """Every stored vector as float32, by (content hash, model): what an index holds, to compare two."""
+    out: dict[tuple[bytes, str], np.ndarray] = {}
+    for (model,) in conn.execute("SELECT DISTINCT model FROM vector").fetchall():
+        with _snapshot(conn):
+            found = slots.read(conn, model)
+            pairs = conn.execute("SELECT hash, slot FROM vector WHERE model = ?", (model,)).fetchall()
+        if found is None:
+            continue
+        matrix, scales = found
+        for hash_, slot in pairs:
+            if slot < len(scales):
+                out[(bytes(hash_), model)] = matrix[slot].astype("float32") * scales[slot]
+    return out
+
+
 def matrix_dir(index_path: Path) -> Path:
-    """Where the matrices of an index are kept: disposable, rebuilt from the index when missing."""
-    return index_path.with_name(index_path.name + ".vectors")
+    """Where the vector files of an index are kept (`slots.directory`)."""
+    return slots.directory(index_path)
 
 
-def _matrix_files(index_path: Path, index_id: str, model: str, gen: str) -> tuple[Path, Path]:
-    stem = f"{index_id}-{re.sub(r'[^A-Za-z0-9_.-]', '_', model)}"
-    directory = matrix_dir(index_path)
-    return directory / f"{stem}-{gen}.rows.npy", directory / f"{stem}-{gen}.vecs.npy"
+def _rows_file(index_path: Path, index_id: str, model: str, gen: str) -> Path:
+    return matrix_dir(index_path) / f"{slots.stem(index_id, model)}-{gen}.rows.npy"
 
 
-def _read_matrix(files: tuple[Path, Path]) -> VectorMatrix | None:
+def _read_rows(rows_file: Path) -> np.ndarray | None:
     import numpy as np
 
-    rows_file, vecs_file = files
     try:
         rows = np.load(rows_file)
-        packed = np.load(vecs_file, mmap_mode="r")  # int8 rows with their scale's 4 bytes last, as stored
     except (OSError, ValueError):  # missing (the usual case after a change), or cut short
         return None
-    if rows.ndim != 2 or rows.shape[0] != 3 or packed.ndim != 2 or rows.shape[1] != packed.shape[0]:
-        return None
-    if packed.dtype != np.int8 or packed.shape[1] < 5:
-        return None  # a float32 file of an older version: gathered and written anew
-    dim = packed.shape[1] - 4
-    scales = np.ascontiguousarray(packed[:, dim:]).view(np.float32).reshape(-1)
-    return VectorMatrix(ids=rows[0], sids=rows[1], kinds=rows[2].astype(np.int8), matrix=packed[:, :dim], scales=scales)
+    return rows if rows.ndim == 2 and rows.shape[0] == 4 and rows.dtype == np.int64 else None
 
 
-def _write_matrix(files: tuple[Path, Path], result: VectorMatrix) -> None:
+def _write_rows(rows_file: Path, rows: np.ndarray) -> None:
     import numpy as np
 
-    rows_file, vecs_file = files
     stem = rows_file.name.rsplit("-", 1)[0]
     try:
         ensure_private_dir(rows_file.parent)
-        rows = np.stack([result.ids, result.sids, result.kinds.astype(np.int64)])
-        # Rows first, vectors last, each renamed into place whole: a reader that finds the vectors
-        # file finds its rows too, and a torn pair is refused by the shape check.
-        packed = np.concatenate(
-            [np.asarray(result.matrix, np.int8), result.scales.reshape(-1, 1).view(np.int8)], axis=1
-        )
-        for target, array in ((rows_file, rows), (vecs_file, packed)):
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".matrix-", suffix=".npy")
-            with os.fdopen(fd, "wb") as f:
-                np.save(f, array)
-            os.replace(tmp, target)
+        fd, tmp = tempfile.mkstemp(dir=rows_file.parent, prefix=".rows-", suffix=".npy")
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, rows)
+        os.replace(tmp, rows_file)  # readers see the old file or the whole new one
         index_id = stem.split("-", 1)[0]
-        for old in target.parent.glob("*.npy"):
-            # An older generation of this model, or any file of an index since deleted and rebuilt.
-            if old not in files and (old.name.startswith(f"{stem}-") or not old.name.startswith(f"{index_id}-")):
+        for old in rows_file.parent.glob("*.npy"):
+            # An older generation of this model, an older version's matrix, or an index since rebuilt.
+            if old != rows_file and (old.name.startswith(f"{stem}-") or not old.name.startswith(f"{index_id}-")):
                 old.unlink(missing_ok=True)
+            elif old.name.endswith(".vecs.npy"):
+                old.unlink(missing_ok=True)  # the second copy of every vector an older version kept
     except OSError as exc:  # a read-only or full disk costs only speed
-        log.info("could not keep the vector matrix in %s: %s", rows_file.parent, exc)
+        log.info("could not keep the vector rows in %s: %s", rows_file.parent, exc)

@@ -60,7 +60,7 @@ def _nearest(
     if not len(matrix.ids) or (cards_only and not (matrix.kinds == 1).any()):
         return matrix, np.zeros(0, np.int64), np.zeros(0, np.float32)
     query_vec = np.asarray(model.embed([query]), dtype=np.float32)[0]
-    rows, scores = top_k(matrix.matrix, query_vec, SEMANTIC_CANDIDATES, mask, matrix.scales)
+    rows, scores = top_k(matrix.matrix, query_vec, SEMANTIC_CANDIDATES, mask, matrix.scales, matrix.slots)
     return matrix, rows, scores
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
-from rich.console import Console
 
 from recollect.errors import RecollectError
+
+if TYPE_CHECKING:  # rich costs ~40 ms to import: only commands that print with it pay for it
+    from rich.console import Console
 
 
 def is_terminal() -> bool:
@@ -18,6 +20,8 @@ def is_terminal() -> bool:
 
 def console(*, stderr: bool = False) -> Console:
     # Plain output when piped: no colour codes, no wrapping at an imaginary width.
+    from rich.console import Console
+
     stream_tty = (sys.stderr if stderr else sys.stdout).isatty()
     return Console(stderr=stderr, no_color=not stream_tty, highlight=False, soft_wrap=not stream_tty)
 

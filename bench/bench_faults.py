@@ -5,10 +5,12 @@ must give an index equal to a fresh one, vectors included (every chunk and card 
 same models, each vector within 0.02 of the fresh one's, none missing).
 
 Half the kills land at a random time of the run (anywhere: inside a COMMIT too), half just before a
-random SQL statement of it (every statement boundary is an instrumented point). Each run is a fork of
+random SQL statement of it (every statement boundary is an instrumented point). A run timed to die
+that finishes first is counted (`finished_before_kill`), and the trial draws a new time within the
+run's new length (up to 5 times). Each run is a fork of
 this process, which loaded both models once, so a kill costs the sync alone (tests/index/faults.py).
 
-    python -m bench.bench_faults --trials 200 --sessions 12
+    python -m bench.bench_faults --trials 220 --sessions 12
 """
 
 from __future__ import annotations
@@ -72,17 +74,25 @@ def main() -> None:
             flush=True,
         )
         tally = {"killed": 0, "finished_before_kill": 0, "corrupt": 0, "duplicated": 0, "unequal": 0, "rerun_failed": 0}
+        seconds = {kind: run.seconds for kind, run in whole.items()}
         for trial in range(args.trials):
             kind = ("cold", "incremental")[trial % 2]
-            if (trial // 2) % 2 == 0:
-                kill = faults.Kill(after_s=rng.uniform(0.0, whole[kind].seconds))
-                where = f"at {kill.after_s:.2f}s"
-            else:
-                kill = faults.Kill(statement=rng.randint(1, whole[kind].statements))
-                where = f"before statement {kill.statement}"
-            home = home_for(kind, f"t{trial}")
-            result = faults.run(env(home), kill)
-            tally["killed" if result.killed else "finished_before_kill"] += 1
+            by_time = (trial // 2) % 2 == 0
+            for _attempt in range(5):  # a run timed to die may finish first (load changes): draw again
+                if by_time:
+                    kill = faults.Kill(after_s=rng.uniform(0.0, seconds[kind]))
+                    where = f"at {kill.after_s:.2f}s"
+                else:
+                    kill = faults.Kill(statement=rng.randint(1, whole[kind].statements))
+                    where = f"before statement {kill.statement}"
+                shutil.rmtree(work / f"t{trial}", ignore_errors=True)
+                home = home_for(kind, f"t{trial}")
+                result = faults.run(env(home), kill)
+                if result.killed:
+                    break
+                tally["finished_before_kill"] += 1
+                seconds[kind] = result.seconds  # how long a whole run takes now
+            tally["killed"] += result.killed
             db = home / "index.db"
             if db.exists():
                 ok, dups = faults.check(db)

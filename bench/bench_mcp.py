@@ -257,8 +257,11 @@ def main() -> int:
     os.environ.update(env)
 
     queries = queries_for(manifest, 40, args.seed)
+    # The SDK's client passes the server only this env (plus a few safe variables): keep PYTHONPATH,
+    # so a run from another checkout (PYTHONPATH=/other/src) measures that checkout's server here too.
+    sdk_env = {**env, **({"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {})}
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "recollect.cli", "mcp"], env=env, cwd=str(project)
+        command=sys.executable, args=["-m", "recollect.cli", "mcp"], env=sdk_env, cwd=str(project)
     )
     results: dict[str, Any] = {
         "command": " ".join(["bench/bench_mcp.py", *sys.argv[1:]]),

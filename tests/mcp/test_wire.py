@@ -295,6 +295,8 @@ def test_what_the_sdk_leaves_unanswered_the_wire_answers(settings: ServerSetting
     lone = b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nosuch","arguments":{"x":"\\ud800"}}}'
     answer = pipes.answers(lone)
     assert answer[0]["id"] == 2 and answer[0]["result"]["isError"] is True
+    # a cancel naming an id no request could have (a list does not even hash) must not stop the reader
+    pipes.answers({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": [1]}})
     listed = pipes.answers(rpc(3, "tools/list", []))
     assert listed == [
         {"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": "Invalid request parameters", "data": ""}}

@@ -271,8 +271,11 @@ class WireServer:
         if method == "notifications/initialized":
             self.accepted = True
         elif method == "notifications/cancelled" and isinstance(params, dict):
+            rid = params.get("requestId")
+            if isinstance(rid, bool) or not isinstance(rid, (int, str)):
+                return  # not an id we could have been sent (a list would not even hash)
             with self.pending_lock:
-                call = self.pending.get(params.get("requestId"))  # type: ignore[arg-type]
+                call = self.pending.get(rid)
             if call is not None:
                 call.cancelled.set()
 

@@ -196,11 +196,14 @@ def compact(conn: sqlite3.Connection, model: str) -> None:
             f.write(rows.tobytes())
             f.flush()
             os.fdatasync(f.fileno())
+    from recollect.index.vectors import bump_generation
+
     with transaction(conn):
         conn.executemany(
             "UPDATE vector SET slot = ? WHERE hash = ? AND model = ?", [(i, h, model) for i, (h, _) in enumerate(live)]
         )
         _set_state(conn, model, epoch + 1, len(live), dim)
+        bump_generation(conn)  # row maps cached by generation hold the old slot numbers
     if old_path is None:
         _MEMORY.pop(old_name, None)
     else:

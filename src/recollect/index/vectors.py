@@ -356,9 +356,8 @@ def index_id(conn: sqlite3.Connection) -> str | None:
     handle to an index that has none yet."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'index_id'").fetchone()
     if row is None:
-        try:
-            with conn:
-                conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('index_id', ?)", (os.urandom(8).hex(),))
+        try:  # inside a caller's transaction it commits with it; `with conn` would commit that early
+            conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('index_id', ?)", (os.urandom(8).hex(),))
         except sqlite3.OperationalError:  # read-only, or the writer holds the lock: no file cache this time
             return None
         row = conn.execute("SELECT value FROM meta WHERE key = 'index_id'").fetchone()

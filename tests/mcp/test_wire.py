@@ -358,3 +358,33 @@ def test_serving_the_handshake_never_imports_the_sdk(sample_db: Path, isolated_h
     replies = {m["id"]: m for m in map(json.loads, out.splitlines())}
     assert replies[1]["result"]["tools"] and replies[2]["result"]["isError"] is False, replies
     assert "loaded: []" in err.decode(), err.decode()
+
+
+def test_a_second_call_with_a_running_calls_id_is_refused_and_the_first_answered(
+    settings: ServerSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+
+    def held_call(name: str, arguments: object, settings: ServerSettings) -> Reply:
+        release.wait(30)
+        return Reply(name, {"score": float("nan"), "rows": [float("inf"), 1.5]})
+
+    monkeypatch.setattr(mcp_server.registry, "call_tool", held_call)
+    ours = wire_server(settings)
+    pipes = next(ours)
+    pipes.answers(INIT)
+    pipes.answers(INITIALIZED)
+    assert pipes.answers(rpc(1, "tools/call", {"name": "first"}), wait=False) == []  # running, held
+    refused = pipes.answers(rpc(1, "tools/call", {"name": "again"}), wait=False)
+    assert refused[0]["id"] == 1 and refused[0]["error"]["code"] == -32600
+    assert "own id" in refused[0]["error"]["message"]
+    release.set()
+    # the first call is answered, as valid JSON (NaN and infinity are null, as on the SDK's path)
+    got = pipes.answers(rpc(2, "tools/call", {"name": "third"}))
+    first = next(m for m in got if m["id"] == 1)
+    assert first["result"]["content"][0]["text"] == "first"
+    assert first["result"]["structuredContent"] == {"score": None, "rows": [None, 1.5]}
+    # once answered, the id is free again
+    again = pipes.answers(rpc(1, "tools/call", {"name": "reused"}))
+    assert [m["result"]["content"][0]["text"] for m in again if m["id"] == 1] == ["reused"]
+    next(ours, None)

@@ -30,6 +30,7 @@ import contextlib
 import fcntl
 import json
 import logging
+import math
 import os
 import queue
 import sys
@@ -164,6 +165,7 @@ class Call:
         self.received = time.perf_counter()
         self.cancelled = threading.Event()
         self.done = threading.Event()
+        self.answering = threading.Lock()  # the reply and a progress beat never cross: no progress after it
 
 
 # (tool name, arguments, settings, when the request arrived) -> the reply, logged (server.run_and_log)
@@ -293,6 +295,8 @@ class WireServer:
             return invalid_params()
         call = Call(rid, params)
         with self.pending_lock:
+            if rid in self.pending:  # its answer could not be told from the other's, nor cancelled apart
+                return error(INVALID_REQUEST, f"a call with id {rid!r} is still running: give each request its own id")
             self.pending[rid] = call
         if call.token is not None:
             threading.Thread(target=self._beat, args=(call,), name="recollect-mcp-progress", daemon=True).start()
@@ -305,17 +309,20 @@ class WireServer:
             if call.cancelled.is_set():
                 return
             elapsed = time.perf_counter() - call.received
-            self.output.send(
-                {
-                    "jsonrpc": "2.0",
-                    "method": "notifications/progress",
-                    "params": {
-                        "progressToken": call.token,
-                        "progress": round(elapsed, 1),
-                        "message": f"still working ({elapsed:.0f} s)",
-                    },
-                }
-            )
+            with call.answering:
+                if call.done.is_set():
+                    return
+                self.output.send(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/progress",
+                        "params": {
+                            "progressToken": call.token,
+                            "progress": round(elapsed, 1),
+                            "message": f"still working ({elapsed:.0f} s)",
+                        },
+                    }
+                )
 
     def _work(self) -> None:
         while (call := self.calls.get()) is not None:
@@ -324,8 +331,12 @@ class WireServer:
                     self._run(call)
             finally:
                 call.done.set()
-                with self.pending_lock:
-                    self.pending.pop(call.rid, None)
+                self._forget(call)
+
+    def _forget(self, call: Call) -> None:
+        with self.pending_lock:
+            if self.pending.get(call.rid) is call:  # never a later request that took the id after the answer
+                del self.pending[call.rid]
 
     def _run(self, call: Call) -> None:
         self.on_call_started()
@@ -337,11 +348,26 @@ class WireServer:
         structured = _json_safe(reply.structured)
         if structured is not None:
             result["structuredContent"] = structured
-        self.output.send({"jsonrpc": "2.0", "id": call.rid, "result": result})
+        with call.answering:
+            call.done.set()
+            self._forget(call)  # answered: the id is the client's to use again
+            self.output.send({"jsonrpc": "2.0", "id": call.rid, "result": result})
 
 
 def _json_safe(data: dict[str, Any] | None) -> dict[str, Any] | None:
-    return None if data is None else json.loads(json.dumps(data, ensure_ascii=False, default=str))
+    """`data` as JSON gives it back; NaN and infinities, which JSON cannot hold, become null (as on
+    the SDK's path)."""
+    return None if data is None else json.loads(json.dumps(_finite(data), ensure_ascii=False, default=str))
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 class Wire:

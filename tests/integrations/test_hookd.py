@@ -140,3 +140,19 @@ def test_the_running_helper_sends_its_stderr_to_the_log_redacted(tmp_path: Path,
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_private_key_written_line_by_line_to_stderr_is_redacted_whole(tmp_path: Path) -> None:
+    from recollect.integrations.hookd import RedactingStderr
+
+    body = ["b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", "QyNTUxOQAAACDx" + "Zk9" * 12]
+    log = tmp_path / "plugin.log"
+    err = RedactingStderr(str(log))
+    err.write("before the key\n")  # positive control: an ordinary line reaches the log at once
+    assert "before the key" in log.read_text()
+    for line in ["-----BEGIN OPENSSH PRIVATE KEY-----", *body, "-----END OPENSSH PRIVATE KEY-----", "after"]:
+        err.write(line + "\n")
+    err.flush()
+    text = log.read_text()
+    assert "after" in text and "REDACTED" in text, text
+    assert not any(part in text for part in body), text

@@ -141,6 +141,15 @@ def log_stderr(path: str, stream: TextIO) -> int:
     return 0
 
 
+HOLD_CHARS = 64 * 1024  # a key block written line by line is held whole, up to this much
+
+
+def _inside_key_block(text: str) -> bool:
+    """A PEM block begun and not yet ended: its body lines alone do not look like a secret, so they
+    wait for the END line and are redacted with it."""
+    return text.count("-----BEGIN ") > text.count("-----END ") and len(text) < HOLD_CHARS
+
+
 class RedactingStderr(io.TextIOBase):
     """sys.stderr for the running helper: whole lines go to the log through the redactor."""
 
@@ -156,7 +165,7 @@ class RedactingStderr(io.TextIOBase):
         with self._lock:
             self._buf += text
             head, sep, tail = self._buf.rpartition("\n")
-            if sep:
+            if sep and not _inside_key_block(head):
                 self._buf = tail
                 self._emit(head)
         return len(text)

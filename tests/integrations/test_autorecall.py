@@ -384,3 +384,30 @@ def test_a_meta_word_leaves_no_chinese_bigram_behind() -> None:
     terms = {t for u in autorecall.message_units("测试又失败了，是怎么修好的？") for t in u.terms}
     assert {"测试", "修好"} <= terms  # control: the topic's words are there
     assert not terms & {"怎么", "是怎", "怎", "么"}
+
+
+def test_a_question_form_cue_keeps_the_topic_words_it_spans() -> None:
+    # "which ... did we" is the cue; the words between are what the message asks about.
+    assert autorecall.detect_cue("Which queue backend did we settle on?") == "which queue backend did we"
+    assert autorecall.strip_cues("Which queue backend did we settle on?").split() == [
+        "queue",
+        "backend",
+        "settle",
+        "on?",
+    ]
+    assert autorecall.strip_cues("how did we fix the flaky auth test").split() == [
+        "fix",
+        "the",
+        "flaky",
+        "auth",
+        "test",
+    ]
+
+
+def test_one_shared_word_and_the_cue_frame_do_not_rescue_a_topic_never_discussed(index: Path) -> None:
+    service = HookService()
+    assert "ses_answer" in service.recall_block("ses_new", PROJ, CUE)[0]  # control: the discussed topic
+    # Only "worker" is in the job-queue session. When the cue swallowed "retry policy" (the words between
+    # "which" and "did we"), the message was "choose for the worker": 0.574 by meaning against that card.
+    never_discussed = "Last time, which retry policy did we choose for the worker?"
+    assert service.recall_block("ses_new", PROJ, never_discussed) == ("", "last time")

@@ -78,8 +78,19 @@ def detect_cue(text: str) -> str | None:
     return " ".join(m.group(0).lower().split()) if m else None
 
 
+# The words a question form holds between its question word and "did we" ("which *retry policy* did we")
+# are the topic, not the cue: stripping keeps them.
+_HELD = re.compile(r"(?:how|why|where|which|what|when)\s+(.*?)\s*\bdid\s+we$", re.I | re.S)
+
+
+def _keep_held(m: re.Match[str]) -> str:
+    held = _HELD.match(m.group(0))
+    return f" {held.group(1)} " if held else " "
+
+
 def strip_cues(text: str) -> str:
-    return CUE_RE.sub(" ", text)
+    """`text` without its cues (the topic words a question form holds stay)."""
+    return CUE_RE.sub(_keep_held, text)
 
 
 def derive_query(text: str, max_words: int = 24) -> str:

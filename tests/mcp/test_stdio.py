@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import queue
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -162,11 +163,20 @@ async def test_modern_protocol_client_also_works(server_env: dict[str, str], pro
 
 
 class Wire:
-    """Newline-delimited JSON-RPC over a subprocess's pipes, with a deadline on every read."""
+    """Newline-delimited JSON-RPC over a subprocess's pipes, with a deadline on every read. A thread
+    reads stdout line by line (select on the pipe cannot see lines already in Python's buffer)."""
 
     def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         self.proc = proc
         self.lines: list[dict[str, Any]] = []
+        self._read: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._reader, daemon=True).start()
+
+    def _reader(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._read.put(line)
+        self._read.put(b"")
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
@@ -174,13 +184,12 @@ class Wire:
         self.proc.stdin.flush()
 
     def reply_to(self, request_id: int, timeout: float = 120.0) -> dict[str, Any]:
-        assert self.proc.stdout is not None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.proc.stdout], [], [], 1.0)
-            if not ready:
+            try:
+                line = self._read.get(timeout=1.0)
+            except queue.Empty:
                 continue
-            line = self.proc.stdout.readline()
             assert line, "the server closed stdout"
             message = json.loads(line)  # everything on stdout is JSON-RPC
             self.lines.append(message)

@@ -95,3 +95,80 @@ def test_the_history_calls_beside_search_use_the_callers_app(indexed: Path, monk
         hidden = history.hidden_sessions(app=app)
     assert card is not None and projects and hidden == []
     assert counts == Counter(load_config=1, connect=1)
+
+
+def ui_get(page: Any, port: int, target: str) -> tuple[int, str]:
+    """One GET through the UI's ASGI app (Guard included), as the browser would send it."""
+    import asyncio
+
+    path, _, query = target.partition("?")
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "headers": [(b"host", f"127.0.0.1:{port}".encode())],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", port),
+    }
+    status: list[int] = []
+    body: list[bytes] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            status.append(message["status"])
+        elif message["type"] == "http.response.body":
+            body.append(message.get("body", b""))
+
+    asyncio.run(page(scope, receive, send))
+    return status[0], b"".join(body).decode()
+
+
+def test_a_ui_request_loads_no_config_and_opens_the_index_once(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page builds its app once at start; each request reads through its own (requests run side by side)."""
+    from recollect.ui.pages import make_app
+
+    found = history.search("readme", sync_first=False).hits[0]
+    page = make_app("t0ken", 8765)
+    counts = count_calls(monkeypatch)
+    for target, shown in (
+        ("/search?q=readme", "matched: readme"),
+        (f"/session?cursor={found.cursor}", found.session_id),
+        ("/projects", "sessions per day"),
+    ):
+        counts.clear()
+        status, html = ui_get(page, 8765, f"{target}&token=t0ken" if "?" in target else f"{target}?token=t0ken")
+        assert status == 200 and shown in html, (target, html[:500])  # the page really read the index
+        assert counts == Counter(connect=1), target
+
+
+def test_a_plugin_helper_call_loads_no_config_and_opens_the_index_at_most_once(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The helper loads its config once; a compaction opens the index for that call alone, and
+    auto-recall keeps one connection for the process (opened by the first cue, reused by the next)."""
+    from recollect.integrations.hooks import HookService
+
+    found = history.sessions(sync_first=False)[0]
+    service = HookService()
+    try:
+        assert service.settings.compaction_recall  # the helper's start: its one config load
+        counts = count_calls(monkeypatch)
+        compact = service.on_compact(found.session_id, found.directory, "")
+        assert compact["context"] and found.title[:20] in compact["context"][0]  # the call really read the card
+        assert counts == Counter(connect=1)
+        counts.clear()
+        service.recall_block("", found.directory, "like last time, the readme")
+        assert counts == Counter(connect=1)
+        counts.clear()
+        service.recall_block("", found.directory, "like last time, the readme")
+        assert counts == Counter()
+    finally:
+        service.close()

@@ -132,7 +132,6 @@ SURFACE_EXCEPTIONS: dict[str, tuple[str, ...]] = {
         "recollect.text",
     ),
     "integrations/hooks.py": (
-        "recollect.index",
         "recollect.search",
         "recollect.text",
     ),

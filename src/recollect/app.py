@@ -7,6 +7,10 @@ freshness policy (`refresh`: sync before a search unless the index is fresh). Th
 ceiling is not here: it travels on each call's `Filters` (search/ceiling.py).
 
 Closing it closes the index connections it opened; `with Recollect() as app:` does that.
+
+A long-running surface (the UI, the plugin helper) builds one for the process and gives each request
+its own `for_call()`: the same config, its own connection. Requests run side by side in threads, and
+one shared connection would let a search's sync transaction take in another request's statements.
 """
 
 from __future__ import annotations
@@ -33,6 +37,12 @@ class Recollect:
     def __init__(self, config: Config | None = None) -> None:
         self.config = config if config is not None else load_config()
         self._connections: dict[bool, sqlite3.Connection] = {}
+
+    def for_call(self) -> Recollect:
+        """A `Recollect` for one request of a long-running process: this config, its own connections
+        (close it when the request ends), and the source specs resolved afresh, so a store that
+        appears while the process runs is seen. The embedders are kept per process by embed/factory."""
+        return Recollect(self.config)
 
     def __enter__(self) -> Recollect:
         return self

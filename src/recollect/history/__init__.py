@@ -21,6 +21,7 @@ from recollect.history.hides import HiddenInfo, hidden_sessions, hide_session, u
 from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
 from recollect.index import queries, store
 from recollect.index.cardsummary import apply_summaries
+from recollect.index.store import IndexUnavailable
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
 from recollect.search.ceiling import from_config as ceiling_from_config
@@ -48,6 +49,7 @@ __all__ = [
     "Filters",
     "HiddenInfo",
     "HistoryError",
+    "IndexUnavailable",
     "ProjectActivity",
     "SavedTranscript",
     "SearchResult",

@@ -32,6 +32,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -47,6 +48,7 @@ from recollect.integrations.autorecall import detect_cue, strip_cues, word_count
 from recollect.text.redact import redact
 
 if TYPE_CHECKING:
+    from recollect.app import Recollect
     from recollect.search.ceiling import Ceiling
 
 CONTEXT_TAG, CONTEXT_END = "<recollect-context>", "</recollect-context>"
@@ -134,8 +136,10 @@ def append_redacted(path: str, text: str, label: str) -> None:
 
 
 class HookService:
-    """Long-lived state for one helper process: config and memory spaces, cached until the config
-    file changes; debounce clocks for the idle work."""
+    """Long-lived state for one helper process: its `Recollect` (the config) and memory spaces, cached
+    until the config file changes; debounce clocks for the idle work. Each history call takes its own
+    `for_call()` (its own connection: calls run on the read loop, the recall thread and idle threads);
+    auto-recall keeps one for the process, behind a lock."""
 
     def __init__(
         self,
@@ -151,6 +155,7 @@ class HookService:
         self.log = log or Logger(self.paths.log_dir / LOG_NAME)
         self._config_key: tuple[float, int] | None = None
         self._config: Config | None = None
+        self._app: Recollect | None = None  # the process's app, for the config loaded
         self._settings = PluginSettings()
         self._spaces: dict[str, Any] = {}
         self._lock = threading.Lock()
@@ -162,9 +167,9 @@ class HookService:
         self._extract_available: bool | None = None
         self.spawned: list[list[str]] = []  # every command line started (tests read it)
         self._executor: ThreadPoolExecutor | None = None
-        # Auto-recall's index connection, kept across messages (opening one and its term statistics
-        # view costs more than the search), reopened when the index file is replaced.
-        self._index: tuple[tuple[str, int, int], sqlite3.Connection] | None = None
+        # Auto-recall's app and its index connection, kept across messages (opening one and its term
+        # statistics view costs more than the search), reopened when the index file is replaced.
+        self._index: tuple[tuple[str, int, int], Recollect] | None = None
         self._index_lock = threading.Lock()
         self._own: dict[str, list[str]] = {}  # session id -> its qualified ids (history.own_session)
 
@@ -183,6 +188,7 @@ class HookService:
         if self._config is not None and key == self._config_key:
             return
         self._config_key = key
+        self._app = None  # built on first use from the new config (not before hello: app imports the index)
         self._spaces.clear()
         self._own.clear()
         try:
@@ -193,6 +199,20 @@ class HookService:
             self._settings, warnings = PluginSettings(), [f"config: {exc}"]
         for warning in warnings:
             self.log(warning)
+
+    @contextlib.contextmanager
+    def _call_app(self) -> Iterator[Recollect]:
+        """This call's own `Recollect`: the helper's config, its own index connection, closed after."""
+        from recollect.app import Recollect
+
+        with self._config_lock:
+            self._refresh_locked()
+            if self._app is None and self._config is not None:
+                self._app = Recollect(self._config)
+            process = self._app
+        # A config that cannot be read raises here (ConfigError), as ceiling() does.
+        with process.for_call() if process is not None else Recollect(load_config(self.paths)) as app:
+            yield app
 
     @property
     def settings(self) -> PluginSettings:
@@ -266,8 +286,7 @@ class HookService:
         if word_count(strip_cues(text)) < 1:
             return "", cue  # a cue and nothing else ("上次呢?"): nothing to look for
         from recollect import history
-        from recollect.index.store import IndexUnavailable
-        from recollect.search.scope import Filters
+        from recollect.history import Filters, IndexUnavailable
 
         ceiling = self.ceiling(directory)
         config = self._config or load_config(self.paths)
@@ -296,20 +315,22 @@ class HookService:
         return autorecall.format_block(cue, entries, directory), cue
 
     def _recall_index(self, config: Config) -> sqlite3.Connection:
-        from recollect.index import store
+        from recollect.app import Recollect
+        from recollect.history import IndexUnavailable
 
         path = config.index_path
         try:
             st = path.stat()
         except OSError as exc:
-            raise store.IndexUnavailable(f"no index yet at {path}; run 'recollect index' first") from exc
+            raise IndexUnavailable(f"no index yet at {path}; run 'recollect index' first") from exc
         key = (str(path), st.st_ino, st.st_dev)
         if self._index is not None and self._index[0] != key:
             self._index[1].close()
             self._index = None
         if self._index is None:
-            self._index = (key, store.connect(path))
-        return self._index[1]
+            self._index = (key, Recollect(config))
+        with self._index[1].index() as conn:
+            return conn
 
     def _pool(self) -> ThreadPoolExecutor:
         if self._executor is None:
@@ -360,19 +381,20 @@ class HookService:
         if not self.settings.compaction_recall or self.ours(directory):
             return {"context": []}
         from recollect import history
+        from recollect.history import Filters
         from recollect.memory import recall
-        from recollect.search.scope import Filters
 
         lines: list[str] = []
         query = text
         # Only this session's card, and only inside the ceiling: any other id is refused.
         ceiling = self.ceiling(directory)
-        found = history.sessions(
-            Filters(scope="session", sessions=[session], directory=directory, ceiling=ceiling),
-            limit=1,
-            config=self._config,
-            sync_first=False,
-        )
+        with self._call_app() as app:
+            found = history.sessions(
+                Filters(scope="session", sessions=[session], directory=directory, ceiling=ceiling),
+                limit=1,
+                app=app,
+                sync_first=False,
+            )
         if found:
             card = found[0]
             lines.append(f"This session: {autorecall.one_line(card.title, 120)!r} in {card.directory}")
@@ -416,19 +438,20 @@ class HookService:
         """Why `session` may not be read from `directory` under the ceiling, or '' (a session the
         index does not hold yet is the one OpenCode just ran there: nothing to refuse)."""
         from recollect import history
+        from recollect.history import Filters
         from recollect.search.ceiling import ScopeCeilingError
-        from recollect.search.scope import Filters
 
         ceiling = self.ceiling(directory)
         if ceiling.unbounded:
             return ""
         try:
-            history.sessions(
-                Filters(scope="session", sessions=[session], directory=directory, ceiling=ceiling),
-                limit=1,
-                config=self._config,
-                sync_first=False,
-            )
+            with self._call_app() as app:
+                history.sessions(
+                    Filters(scope="session", sessions=[session], directory=directory, ceiling=ceiling),
+                    limit=1,
+                    app=app,
+                    sync_first=False,
+                )
         except ScopeCeilingError as exc:
             self.log(f"extract {session}: refused: {exc}")
             return str(exc)

@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from recollect import history
 from recollect import memory as mem
+from recollect.app import Recollect
 from recollect.config import Config, load_config
 from recollect.errors import RecollectError
 from recollect.history import AUTHORS, CLASSES, FILTER_SPEC, ROLES, SCOPES, Filters, filter_values
@@ -38,9 +39,11 @@ log = logging.getLogger("recollect.ui")
 
 
 class Site:
-    """One running page: its config, its token, its templates, and the project it was started in."""
+    """One running page: its app (the config, built once), its token, its templates, and the project it
+    was started in. Each request reads through its own `app.for_call()`: requests run side by side."""
 
     def __init__(self, config: Config, token: str, port: int, cwd: Path) -> None:
+        self.app = Recollect(config)
         self.config = config
         self.token = token
         self.port = port
@@ -72,11 +75,17 @@ class Site:
     def space(self, project: str = "") -> mem.MemorySpace:
         """The memory roots of the project given (one history knows, or the one `ui` started in)."""
         if project:
-            known = {p.project for p in history.activity(config=self.config, limit=10_000)}
+            with self.app.for_call() as app:
+                known = {p.project for p in history.activity(app=app, limit=10_000)}
             if project not in known and project != str(self.cwd):
                 raise PermissionError(f"{project} is not a project in the history; pick one from the Projects page")
             return mem.open_memory(project=Path(project))
         return mem.open_memory(self.cwd)
+
+    def in_call(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """`call(*args, app=..., **kwargs)` with this request's own app (closed when it returns)."""
+        with self.app.for_call() as app:
+            return call(*args, app=app, **kwargs)
 
     # --- pages ---------------------------------------------------------------------------------
 
@@ -111,9 +120,10 @@ class Site:
             if kind == "memory":
                 context["memories"] = mem.recall(self.space(q.get("project", "")), query, record_hits=False)
             else:
-                context["result"] = history.search(
-                    query, self.filters_from(q), limit=20, config=self.config, exact=bool(q.get("exact"))
-                )
+                with self.app.for_call() as app:
+                    context["result"] = history.search(
+                        query, self.filters_from(q), limit=20, app=app, exact=bool(q.get("exact"))
+                    )
         return self.render("search.html", **context)
 
     def session(self, request: Request) -> Response:
@@ -121,34 +131,36 @@ class Site:
         cursor = q.get("cursor", "")
         if not cursor:
             return self.error("no cursor: open a session from a search hit or the Projects page")
-        window = history.read(cursor, config=self.config)
-        card = history.session_card(f"{window.source}::{window.session_id}", config=self.config)
+        with self.app.for_call() as app:
+            window = history.read(cursor, app=app)
+            card = history.session_card(f"{window.source}::{window.session_id}", app=app)
         return self.render("session.html", window=window, card=card, cursor=cursor)
 
     async def session_hide(self, request: Request) -> Response:
         form = await self.form(request)
         session = str(form.get("session", ""))
-        await run_in_threadpool(history.hide_session, session, why=str(form.get("why", "")), config=self.config)
+        await run_in_threadpool(self.in_call, history.hide_session, session, why=str(form.get("why", "")))
         return RedirectResponse("/hidden?" + urlencode({"done": f"hid {session}"}), status_code=303)
 
     async def session_unhide(self, request: Request) -> Response:
         form = await self.form(request)
         session = str(form.get("session", ""))
-        await run_in_threadpool(history.unhide_session, session, config=self.config)
+        await run_in_threadpool(self.in_call, history.unhide_session, session)
         return RedirectResponse("/hidden?" + urlencode({"done": f"brought back {session}"}), status_code=303)
 
     def hidden(self, request: Request) -> Response:
-        return self.render(
-            "hidden.html", hidden=history.hidden_sessions(self.config), done=request.query_params.get("done", "")
-        )
+        with self.app.for_call() as app:
+            hidden = history.hidden_sessions(app=app)
+        return self.render("hidden.html", hidden=hidden, done=request.query_params.get("done", ""))
 
     def projects(self, request: Request) -> Response:
-        projects = history.activity(config=self.config)
-        charts = {p.project: activity_svg(p.per_day, label=f"sessions per day in {p.project}") for p in projects}
         chosen = request.query_params.get("project", "")
         recent = []
-        if chosen:
-            recent = history.sessions(Filters(scope="project", directory=chosen), limit=50, config=self.config)
+        with self.app.for_call() as app:
+            projects = history.activity(app=app)
+            if chosen:
+                recent = history.sessions(Filters(scope="project", directory=chosen), limit=50, app=app)
+        charts = {p.project: activity_svg(p.per_day, label=f"sessions per day in {p.project}") for p in projects}
         return self.render("projects.html", projects=projects, charts=charts, chosen=chosen, recent=recent)
 
     def memories(self, request: Request) -> Response:

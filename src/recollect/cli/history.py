@@ -10,7 +10,6 @@ from dataclasses import asdict
 from typing import Any
 
 import click
-from rich.markup import escape
 
 from recollect import history
 from recollect.cli.app import current_app
@@ -194,6 +193,8 @@ def search_cmd(
         limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
         click.echo(f"(searched {cov.sessions_in_scope} of {cov.sessions_indexed} sessions{limited})")
         return
+    from rich.markup import escape  # rich only for a command that prints with it (not index, not --json)
+
     out = console()
     for i, hit in enumerate(result.hits, 1):
         where = hit.directory or "?"

@@ -17,28 +17,76 @@ endpoint; choosing the cheapest suitable model), `state` (per-session progress a
 by the same model path). Nothing here prints.
 """
 
-from recollect.extract.candidates import Candidate, MalformedOutput, looks_like_rule, parse_candidates
-from recollect.extract.models import (
-    Backend,
-    ModelChoice,
-    ModelError,
-    NoBackend,
-    OpenAIBackend,
-    OpenCodeBackend,
-    choose_model,
-    open_backend,
-)
-from recollect.extract.run import (
-    CandidateOutcome,
-    ExtractError,
-    ExtractReport,
-    SessionReport,
-    extract_session,
-    extract_since,
-)
-from recollect.extract.settings import ExtractSettings
-from recollect.extract.summaries import SummaryReport, read_summaries, summarize
-from recollect.extract.transcript import Transcript, build_transcript, count_turns, is_worker_session
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from recollect.extract.candidates import Candidate, MalformedOutput, looks_like_rule, parse_candidates
+    from recollect.extract.models import (
+        Backend,
+        ModelChoice,
+        ModelError,
+        NoBackend,
+        OpenAIBackend,
+        OpenCodeBackend,
+        choose_model,
+        open_backend,
+    )
+    from recollect.extract.run import (
+        CandidateOutcome,
+        ExtractError,
+        ExtractReport,
+        SessionReport,
+        extract_session,
+        extract_since,
+    )
+    from recollect.extract.settings import ExtractSettings
+    from recollect.extract.summaries import SummaryReport, read_summaries, summarize
+    from recollect.extract.transcript import Transcript, build_transcript, count_turns, is_worker_session
+
+# Each name is imported from its module on first use (PEP 562): `recollect index` reads stored summaries
+# (`summaries.read_summaries`) without importing the extraction pipeline, the model backends or the
+# curated-memory package (and numpy with it).
+_LAZY = {
+    "Candidate": "candidates",
+    "MalformedOutput": "candidates",
+    "looks_like_rule": "candidates",
+    "parse_candidates": "candidates",
+    "Backend": "models",
+    "ModelChoice": "models",
+    "ModelError": "models",
+    "NoBackend": "models",
+    "OpenAIBackend": "models",
+    "OpenCodeBackend": "models",
+    "choose_model": "models",
+    "open_backend": "models",
+    "CandidateOutcome": "run",
+    "ExtractError": "run",
+    "ExtractReport": "run",
+    "SessionReport": "run",
+    "extract_session": "run",
+    "extract_since": "run",
+    "ExtractSettings": "settings",
+    "SummaryReport": "summaries",
+    "read_summaries": "summaries",
+    "summarize": "summaries",
+    "Transcript": "transcript",
+    "build_transcript": "transcript",
+    "count_turns": "transcript",
+    "is_worker_session": "transcript",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Backend",

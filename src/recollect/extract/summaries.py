@@ -20,15 +20,20 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recollect.config import Config, Paths, ensure_private_dir, load_config
-from recollect.extract.candidates import MalformedOutput
-from recollect.extract.models import Backend, ModelError, open_backend
 from recollect.extract.settings import ExtractSettings
 from recollect.extract.state import append_log, extraction_lock, now_iso, state_dir
 from recollect.text.markers import WORKER_DIR_NAME, WORKER_TITLE_MARKER
 from recollect.text.redact import find_secrets, redact
+
+if TYPE_CHECKING:
+    from recollect.extract.models import Backend
+
+# The model backends and the reply parser's error are imported where a summary is made: `recollect index`
+# reads stored summaries (read_summaries, card_digest) and must not import the curated-memory package
+# (numpy) that the candidate parser brings, nor urllib.
 
 BATCH = 15  # cards per prompt, as the seed's summarizer did
 MAX_PROMPTS = 20  # per run: a first run over a big store is spread over several
@@ -129,6 +134,8 @@ def card_digest(card: Any) -> str:
 
 def parse_summaries(reply: str, count: int) -> dict[int, str]:
     """{card number: summary} for a batch of `count` cards, or MalformedOutput."""
+    from recollect.extract.candidates import MalformedOutput
+
     text = reply.strip()
     if text.startswith("```") and text.endswith("```"):
         text = text.split("\n", 1)[1].rsplit("```", 1)[0] if "\n" in text else ""
@@ -181,6 +188,8 @@ def summarize(
     `session_ref` picks one session; else every session updated since `since` (default: all).
     """
     from recollect import history
+    from recollect.extract.candidates import MalformedOutput
+    from recollect.extract.models import ModelError, open_backend
     from recollect.search.scope import Filters
 
     started = time.monotonic()

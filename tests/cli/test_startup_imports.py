@@ -1,0 +1,80 @@
+"""What a one-shot command imports: each check runs in a fresh interpreter and reads its sys.modules.
+
+A plugin runs `recollect index` after every agent turn, and a person types `recollect search`; neither
+should pay for modules it does not use (numpy alone costs ~0.1 s of CPU to import). Each "must not" check
+follows a run of the same probe in which the module is imported, so the probe can see it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HEAVY = ("numpy", "recollect.memory", "recollect.extract.models", "urllib.request", "rich")
+
+PROBE = """
+import json, sys
+from recollect.cli import main
+try:
+    main(sys.argv[1:], standalone_mode=False)
+finally:
+    print(json.dumps(sorted(m for m in {heavy} if m in sys.modules)), file=sys.__stderr__)
+"""
+
+
+def imported_by(args: list[str]) -> list[str]:
+    """The modules of HEAVY that `recollect ARGS` imported, in a fresh interpreter."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    found: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    return found
+
+
+def imported_at(statement: str) -> list[str]:
+    probe = f"import json, sys; {statement}; print(json.dumps([m for m in {HEAVY} if m in sys.modules]))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    found: list[str] = json.loads(done.stdout)
+    return found
+
+
+def test_importing_the_cli_imports_nothing_heavy() -> None:
+    assert "numpy" in imported_at("import recollect.memory")  # the probe sees a heavy import
+    assert imported_at("import recollect.cli") == []
+
+
+def test_an_index_with_nothing_changed_imports_neither_numpy_nor_the_memory_package(
+    sample_db: Path, semantic: None, isolated_home: Path
+) -> None:
+    # The first index embeds every chunk and card: numpy is imported, and the probe sees it.
+    assert "numpy" in imported_by(["index"])
+    # Nothing changed since: the sync reads each store's stamps, the stored summaries, and stops.
+    assert imported_by(["index"]) == []
+
+
+@pytest.mark.parametrize("mode", ["lexical", "hybrid"])
+def test_a_search_imports_no_sync_machinery_memory_or_extraction(
+    sample_db: Path, semantic: None, isolated_home: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    assert imported_by(["index"])  # built, with meaning on
+    if mode == "lexical":
+        monkeypatch.setenv("RECOLLECT_EMBEDDINGS", "off")
+    found = imported_by(["search", "readme", "--no-sync"])
+    assert "numpy" in found if mode == "hybrid" else "numpy" not in found  # vectors are scored with numpy
+    assert not {"recollect.memory", "recollect.extract.models", "urllib.request"} & set(found)

@@ -135,7 +135,6 @@ SURFACE_EXCEPTIONS: dict[str, tuple[str, ...]] = {
         "recollect.search",
         "recollect.text",
     ),
-    "integrations/opencode/base.py": ("recollect.text",),
 }
 
 

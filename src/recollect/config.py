@@ -68,6 +68,10 @@ def resolve_paths() -> Paths:
 # widest first; search/ceiling.py enforces them. Here so the CLI's options can name them too.
 SCOPE_CEILINGS = ("all", "project", "directory")
 
+# The subagent `recollect install opencode` writes (agent/recall.md). The indexer knows its runs by
+# this name (text/markers.py); here, a foundation, so the installer can name it without the text layer.
+RECALL_AGENT = "recall"
+
 
 class ConfigError(RecollectError):
     """The config file cannot be used; the message names the file and the fix."""

@@ -23,6 +23,8 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from recollect.config import RECALL_AGENT as RECALL_AGENT  # the subagent `recollect install opencode` writes
+
 if TYPE_CHECKING:
     from recollect.model import Session
 
@@ -43,7 +45,6 @@ OWN_OUTPUT_OMITTED = (
     "[recollect's own earlier tool call omitted; call the tool again to see its answer within the current scope]"
 )
 WORKER_DIR_NAME = "opencode-worker"  # under recollect's data dir (extract/run.py, extract/summaries.py)
-RECALL_AGENT = "recall"  # the subagent `recollect install opencode` writes (agent/recall.md)
 MEMORY_DIR_NAME = ".memory"  # a project's memory root (memory/files.py PROJECT_DIR_NAME)
 
 

@@ -10,10 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from recollect.config import Paths, resolve_paths, xdg_dir
+from recollect.config import RECALL_AGENT, Paths, resolve_paths, xdg_dir
 from recollect.errors import RecollectError
 from recollect.integrations import jsonc
-from recollect.text.markers import RECALL_AGENT
 
 DEFAULT_OPENCODE_VERSION = "1.18.33"
 SERVER_KEY = "recollect"

@@ -131,10 +131,7 @@ SURFACE_EXCEPTIONS: dict[str, tuple[str, ...]] = {
         "recollect.search",
         "recollect.text",
     ),
-    "integrations/hooks.py": (
-        "recollect.search",
-        "recollect.text",
-    ),
+    "integrations/hooks.py": ("recollect.text",),
 }
 
 

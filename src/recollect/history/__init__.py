@@ -24,7 +24,10 @@ from recollect.index.cardsummary import apply_summaries
 from recollect.index.store import IndexUnavailable
 from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
+from recollect.search.ceiling import Ceiling, ScopeCeilingError
 from recollect.search.ceiling import from_config as ceiling_from_config
+from recollect.search.ceiling import from_option as ceiling_from_option
+from recollect.search.ceiling import narrowest as narrowest_ceiling
 from recollect.search.deep import deep_search
 from recollect.search.filters import FILTER_SPEC, filter_values
 from recollect.search.rank import SearchResult, make_cursor
@@ -45,6 +48,7 @@ __all__ = [
     "SAVE_DIR",
     "SCOPES",
     "WHOLE_BUDGET",
+    "Ceiling",
     "Diagnosis",
     "Filters",
     "HiddenInfo",
@@ -52,11 +56,13 @@ __all__ = [
     "IndexUnavailable",
     "ProjectActivity",
     "SavedTranscript",
+    "ScopeCeilingError",
     "SearchResult",
     "SessionCard",
     "SessionInfo",
     "activity",
     "ceiling_from_config",
+    "ceiling_from_option",
     "configured_specs",
     "doctor",
     "filter_values",
@@ -64,6 +70,7 @@ __all__ = [
     "hide_session",
     "index",
     "iso",
+    "narrowest_ceiling",
     "open_index",
     "own_session",
     "read",

@@ -49,7 +49,7 @@ from recollect.text.redact import redact
 
 if TYPE_CHECKING:
     from recollect.app import Recollect
-    from recollect.search.ceiling import Ceiling
+    from recollect.history import Ceiling
 
 CONTEXT_TAG, CONTEXT_END = "<recollect-context>", "</recollect-context>"
 LOG_NAME = "opencode-plugin.log"
@@ -241,10 +241,11 @@ class HookService:
         """The operator's ceiling for a request from `directory` (the directory OpenCode names for
         the session): the helper's --scope and the config's [scope] ceiling, the narrower winning.
         Every verb that reads history builds its filters with it (search/ceiling.py)."""
-        from recollect.search.ceiling import from_config, from_option, narrowest
+        # history is loaded by then: every caller reads history with the ceiling
+        from recollect.history import ceiling_from_config, ceiling_from_option, narrowest_ceiling
 
         self._refresh()
-        option = from_option(
+        option = ceiling_from_option(
             self.scope,
             directory,
             setter=f"'recollect install opencode --scope {self.scope}' (the plugin helper's --scope)",
@@ -252,7 +253,7 @@ class HookService:
         )
         # A config that cannot be read raises here (ConfigError): its ceiling is unknown, so fail closed.
         config = self._config or load_config(self.paths)
-        return narrowest(option, from_config(config, directory))
+        return narrowest_ceiling(option, ceiling_from_config(config, directory))
 
     # --- hooks -----------------------------------------------------------------------------
 
@@ -438,8 +439,7 @@ class HookService:
         """Why `session` may not be read from `directory` under the ceiling, or '' (a session the
         index does not hold yet is the one OpenCode just ran there: nothing to refuse)."""
         from recollect import history
-        from recollect.history import Filters
-        from recollect.search.ceiling import ScopeCeilingError
+        from recollect.history import Filters, ScopeCeilingError
 
         ceiling = self.ceiling(directory)
         if ceiling.unbounded:

@@ -78,3 +78,45 @@ def test_a_search_imports_no_sync_machinery_memory_or_extraction(
     found = imported_by(["search", "readme", "--no-sync"])
     assert "numpy" in found if mode == "hybrid" else "numpy" not in found  # vectors are scored with numpy
     assert not {"recollect.memory", "recollect.extract.models", "urllib.request"} & set(found)
+
+
+EXITING = """
+import atexit, sys, threading, time
+from recollect.cli import exit_now
+
+class Torn:
+    def __del__(self) -> None:
+        print("torn down", flush=True)
+
+kept = Torn()  # a module global: only the interpreter's teardown deletes it
+atexit.register(lambda: print("exit handler ran"))
+if sys.argv[1] == "thread":
+    threading.Thread(target=time.sleep, args=(0.5,)).start()
+sys.stdout.write("buffered output ")
+exit_now(3)
+"""
+
+
+def test_exit_now_skips_the_teardown_but_not_the_exit_handlers_nor_buffered_output() -> None:
+    def exiting(mode: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", EXITING, mode], capture_output=True, text=True, timeout=60)
+
+    # With another thread running, the normal exit: the teardown deletes the global.
+    normal = exiting("thread")
+    assert (normal.returncode, normal.stdout) == (3, "buffered output exit handler ran\ntorn down\n"), normal
+    quick = exiting("alone")
+    assert (quick.returncode, quick.stdout) == (3, "buffered output exit handler ran\n"), quick
+
+
+def test_the_command_keeps_its_exit_codes_and_output(sample_db: Path) -> None:
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "recollect.cli", *args], capture_output=True, text=True, timeout=300
+        )
+
+    indexed = command("index")
+    assert indexed.returncode == 0 and "sessions" in indexed.stdout, indexed
+    found = command("search", "readme", "--no-sync")
+    assert found.returncode == 0 and "read: recollect read" in found.stdout, found
+    misused = command("search", "--bogus")
+    assert misused.returncode == 2 and "No such option" in misused.stderr, misused

@@ -93,3 +93,41 @@ def main() -> None:
     # Everything recollect writes (index, vectors, caches, logs, state) is the user's alone, whatever
     # umask the shell or the agent that started us has.
     os.umask(0o077)
+
+
+def run() -> None:
+    """The `recollect` command (the console script and `python -m recollect.cli`): `main`, then `exit_now`."""
+    try:
+        main()
+    except SystemExit as done:
+        if done.code is None or isinstance(done.code, int):
+            exit_now(done.code or 0)
+        raise
+
+
+def exit_now(code: int) -> None:
+    """Leave the process as a normal exit would, less the interpreter's teardown.
+
+    Tearing down every module and object costs a one-shot search ~60-70 ms of CPU (about 8% of it) and
+    does nothing a person can see: the exit handlers (`atexit`, and with them `weakref.finalize` and
+    logging's flush) run here, and stdout and stderr are flushed. A command that leaves another thread
+    running, or whose output cannot be flushed (a closed pipe), exits the normal way."""
+    import atexit
+    import threading
+
+    if threading.active_count() > 1 or not _flushed():
+        raise SystemExit(code)
+    atexit._run_exitfuncs()
+    if not _flushed():
+        raise SystemExit(code)
+    os._exit(code)
+
+
+def _flushed() -> bool:
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return False
+    return True

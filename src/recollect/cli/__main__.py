@@ -1,3 +1,3 @@
-from recollect.cli import main
+from recollect.cli import run
 
-main()
+run()

@@ -18,7 +18,7 @@ from recollect.mcp.args import Signature
 
 if TYPE_CHECKING:
     from recollect.config import Config
-    from recollect.search.ceiling import Ceiling
+    from recollect.history import Ceiling
 
 DEFAULT_BUDGET = 20_000  # characters per reply
 MIN_BUDGET = 2_000
@@ -42,16 +42,18 @@ class ServerSettings:
         `[scope] ceiling`, the narrower winning. Read per call (from the call's `config` when given), so
         narrowing the config applies at once."""
         from recollect.config import load_config
-        from recollect.search.ceiling import from_config, from_option, narrowest
 
-        flag = from_option(
+        # Only in a call, never at start-up: the server's warm-up loads history in the background (server.py).
+        from recollect.history import ceiling_from_config, ceiling_from_option, narrowest_ceiling
+
+        flag = ceiling_from_option(
             self.default_scope,
             self.cwd,
             setter=f"'recollect mcp --scope {self.default_scope}'",
             fix="ask the user to widen it (the agent's MCP config starts this server; "
             "'recollect install opencode --scope all' rewrites it)",
         )
-        return narrowest(flag, from_config(config if config is not None else load_config(), self.cwd))
+        return narrowest_ceiling(flag, ceiling_from_config(config if config is not None else load_config(), self.cwd))
 
 
 @dataclass

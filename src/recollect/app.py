@@ -21,13 +21,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recollect.config import Config, load_config
 from recollect.index import queries, store
-from recollect.index.cardsummary import apply_summaries
-from recollect.index.sync import SyncReport, sync
 from recollect.sources import SourceSpec, configured_specs
+
+if TYPE_CHECKING:
+    from recollect.index.sync import SyncReport
 
 # A search syncs first unless the index was synced this recently (keeps back-to-back calls fast).
 FRESH_SECONDS = 2.0
@@ -97,6 +98,11 @@ class Recollect:
             recorded = queries.recorded_sources(conn)
             if recorded == {s.id for s in specs if s.enabled}:
                 return None
+        # The sync and the summaries are imported when a sync runs: a search of a fresh index (and any
+        # `--no-sync`) does not load the indexing code (rows, chunks, redaction).
+        from recollect.index.cardsummary import apply_summaries
+        from recollect.index.sync import sync
+
         report = sync(
             conn,
             specs,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recollect import hidden as hiding
 from recollect.app import FRESH_SECONDS, Recollect
@@ -20,15 +20,12 @@ from recollect.history.diagnosis import Diagnosis, doctor
 from recollect.history.hides import HiddenInfo, hidden_sessions, hide_session, unhide_session
 from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
 from recollect.index import queries, store
-from recollect.index.cardsummary import apply_summaries
 from recollect.index.store import IndexUnavailable
-from recollect.index.sync import Progress, SyncReport, sync
 from recollect.search import read as reading
 from recollect.search.ceiling import Ceiling, ScopeCeilingError
 from recollect.search.ceiling import from_config as ceiling_from_config
 from recollect.search.ceiling import from_option as ceiling_from_option
 from recollect.search.ceiling import narrowest as narrowest_ceiling
-from recollect.search.deep import deep_search
 from recollect.search.filters import FILTER_SPEC, filter_values
 from recollect.search.rank import SearchResult, make_cursor
 from recollect.search.rank import search as rank_search
@@ -36,6 +33,12 @@ from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, r
 from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters, predicate
 from recollect.sources import configured_specs
 from recollect.times import iso
+
+if TYPE_CHECKING:
+    from recollect.index.sync import Progress, SyncReport
+
+# The indexing code (index.sync, index.cardsummary) and the deep search are imported where they run:
+# a search, a read or a listing of an index that needs no sync does not load them.
 
 # What the surfaces (CLI, UI) build calls from and print results with is named here too, so that
 # they reach the library only through history (tests/test_architecture.py).
@@ -101,6 +104,9 @@ def index(
 
 
 def _index(app: Recollect, *, progress: Progress | None, wait: bool) -> SyncReport:
+    from recollect.index.cardsummary import apply_summaries
+    from recollect.index.sync import sync
+
     config = app.config
     embedder = app.embedder
     with app.index() as conn:
@@ -152,6 +158,8 @@ def search(
         with app.index() as conn:
             report = app.refresh(conn) if sync_first else None
             if deep:
+                from recollect.search.deep import deep_search
+
                 result = deep_search(conn, app.specs_by_id(), query, filters, limit=limit)
             else:
                 result = rank_search(
@@ -179,6 +187,9 @@ def _search_ephemeral(
 ) -> SearchResult:
     """Read every store into an index in memory, search it, and drop it: nothing is written to disk,
     not the index, not a model cache. Words only (the semantic arms would load or cache models)."""
+    from recollect.index.sync import sync
+    from recollect.search.deep import deep_search
+
     specs = configured_specs(config)
     conn = store.connect_memory()
     try:

@@ -172,3 +172,14 @@ def test_a_plugin_helper_call_loads_no_config_and_opens_the_index_at_most_once(
         assert counts == Counter()
     finally:
         service.close()
+
+
+def test_each_call_of_a_long_running_app_has_its_own_connection(indexed: Path) -> None:
+    """UI requests and helper calls run side by side: each `for_call()` holds its own connection
+    (positive control first: within one app, every use shares one)."""
+    with Recollect() as process:
+        with process.index() as first, process.index(readonly=True) as again:
+            assert first is again
+        with process.for_call() as one, process.for_call() as other, one.index() as a, other.index() as b:
+            assert one.config is process.config and other.config is process.config
+            assert a is not b and a is not first

@@ -65,7 +65,11 @@ def test_the_config_ceiling_binds_the_helper_too(two: TwoProjects, isolated_home
 
 
 def test_idle_extracts_only_inside_the_ceiling(two: TwoProjects, monkeypatch: pytest.MonkeyPatch) -> None:
-    write_config(HookService().paths.config_dir, "[opencode]\nsync_on_idle = false\n[memory]\nauto_extract = true\n")
+    # min_turns = 1: these one-turn sessions are long enough to extract (the turn gate is tested in test_hooks.py).
+    write_config(
+        HookService().paths.config_dir,
+        "[opencode]\nsync_on_idle = false\n[memory]\nauto_extract = true\n[extract]\nmin_turns = 1\n",
+    )
     service = HookService(scope="project")
     started: list[list[str]] = []
 

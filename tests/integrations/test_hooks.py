@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -259,6 +260,81 @@ def test_extract_available_asks_the_cli(service: HookService) -> None:
     # This build may or may not have `recollect extract`; the probe must answer either way, once.
     first = service.extract_available()
     assert service.extract_available() is first
+
+
+def test_extract_available_needs_no_process_for_this_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    def run(*args: Any, **kw: Any) -> Any:
+        raise AssertionError("started a process")
+
+    other = HookService(python="/nonexistent/python3")  # positive control: another interpreter is asked
+    monkeypatch.setattr(hooks.subprocess, "run", run)
+    with pytest.raises(AssertionError, match="started a process"):
+        other.extract_available()
+    assert HookService().extract_available() is True  # this install has `recollect extract`
+
+
+def test_extract_default_min_turns_is_the_extractors() -> None:
+    from recollect.extract.settings import ExtractSettings
+
+    assert ExtractSettings().min_turns == hooks.EXTRACT_MIN_TURNS
+
+
+def _extract_on_idle(monkeypatch: pytest.MonkeyPatch, min_turns: int) -> tuple[dict[str, Any], list[list[str]]]:
+    write_config(f"[opencode]\nsync_on_idle = false\n[extract]\nmin_turns = {min_turns}\n")
+    service = HookService()
+    started: list[list[str]] = []
+    monkeypatch.setattr(service, "_spawn", lambda args, cwd=None, env=None: started.append(args) or FakeProc(False))
+    monkeypatch.setattr(service, "extract_available", lambda: True)
+    return service.on_idle(ALPHA_MAIN, ALPHA), started
+
+
+def test_idle_extract_skips_a_session_with_fewer_turns_than_min_turns(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turns = HookService().session_turns(ALPHA_MAIN)
+    assert turns is not None and turns >= 1
+    assert HookService().session_turns("ses_not_indexed") is None  # unknown: the extractor decides
+    out, started = _extract_on_idle(monkeypatch, turns)  # positive control: just enough turns
+    assert out == {"started": ["extract"]} and started == [["extract", "--session", ALPHA_MAIN]]
+    time.sleep(0.01)
+    out, started = _extract_on_idle(monkeypatch, turns + 1)
+    assert out == {"started": []} and started == []
+    log = HookService().log.path.read_text()
+    assert f"extract {ALPHA_MAIN}: not started, {turns} turns indexed, fewer than min_turns ({turns + 1})" in log
+
+
+class FinishingProc(FakeProc):
+    def __init__(self) -> None:
+        super().__init__(True)
+        self.done = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> int:
+        self.done.wait(timeout)
+        self.running = False
+        return 0
+
+
+def test_idle_extract_waits_for_the_sync_and_finish_waits_for_it(
+    indexed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_config("[opencode]\nidle_sync_seconds = 0\n[extract]\nmin_turns = 1\n")
+    service = HookService()
+    sync = FinishingProc()
+    started: list[list[str]] = []
+
+    def spawn(args: list[str], cwd: str | None = None, env: dict[str, str] | None = None) -> FakeProc:
+        started.append(args)
+        return sync if args == ["index"] else FakeProc(False)
+
+    monkeypatch.setattr(service, "_spawn", spawn)
+    monkeypatch.setattr(service, "extract_available", lambda: True)
+    assert service.on_idle(ALPHA_MAIN, ALPHA) == {"started": ["index", "extract"]}
+    time.sleep(0.2)
+    assert started == [["index"]]  # the extraction waits for the sync that reads the turns just ended
+    sync.done.set()
+    service.finish(10)
+    assert started == [["index"], ["extract", "--session", ALPHA_MAIN]]
+    service.close()
 
 
 def test_recollects_own_worker_directory_gets_nothing(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:

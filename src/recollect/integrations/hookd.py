@@ -65,6 +65,7 @@ class Server:
         self.service = service
         self.out = out
         self._write_lock = threading.Lock()
+        self.last_request = time.monotonic()  # when the last request line arrived (the warm-up waits for a lull)
 
     def send(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False) + "\n"
@@ -86,6 +87,7 @@ class Server:
 
     def serve(self, lines: TextIO) -> None:
         for raw in lines:
+            self.last_request = time.monotonic()
             raw = raw.strip()
             if not raw:
                 continue
@@ -101,6 +103,22 @@ class Server:
                 threading.Thread(target=self.answer, args=(request,), daemon=True).start()
             else:
                 self.answer(request)
+
+
+# The warm-up waits for a lull this long with no request. In an interactive session that is the
+# person typing; `opencode run` sends its one message at once and exits soon after its reply, so it
+# never pays the warm-up's CPU (~0.5 s: search imports and the embedding model) for a next message
+# that will not come. A cue that comes first loads what it needs itself.
+WARM_UP_QUIET = 3.0
+
+
+def _warm_when_quiet(service: HookService, server: Server, quiet: float) -> None:
+    while True:
+        wait = server.last_request + quiet - time.monotonic()
+        if wait <= 0:
+            break
+        time.sleep(wait)
+    _warm(service)
 
 
 def _warm(service: HookService) -> None:
@@ -188,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) == 2 and args[0] == "--log-stderr":
         return log_stderr(args[1], sys.stdin)
-    from recollect.integrations.hooks import LOG_NAME, HookService
+    from recollect.integrations.hooks import EXTRACT_WAIT_SECONDS, LOG_NAME, HookService
 
     service = HookService(scope=parse_args(args))
     sys.stderr = RedactingStderr(str(service.log.path))
@@ -207,12 +225,13 @@ def main(argv: list[str] | None = None) -> int:
             }
         }
     )
-    threading.Thread(target=_warm, args=(service,), daemon=True).start()
+    threading.Thread(target=_warm_when_quiet, args=(service, server, WARM_UP_QUIET), daemon=True).start()
     try:
         server.serve(sys.stdin)
     except KeyboardInterrupt:
         pass
     finally:
+        service.finish(EXTRACT_WAIT_SECONDS)
         service.close()
     return 0
 

@@ -54,6 +54,10 @@ if TYPE_CHECKING:
 CONTEXT_TAG, CONTEXT_END = "<recollect-context>", "</recollect-context>"
 LOG_NAME = "opencode-plugin.log"
 EXTRACT_URL_ENV = "RECOLLECT_OPENCODE_URL"  # read by `recollect extract` (extract/settings.py)
+# `[extract] min_turns`'s default (extract/settings.py; a test holds them equal): importing the
+# extract package here would cost the helper more than the extraction it saves.
+EXTRACT_MIN_TURNS = 4
+EXTRACT_WAIT_SECONDS = 300.0  # the longest a deferred extraction waits for the idle sync it follows
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,7 @@ class HookService:
         self._sync_timer: threading.Timer | None = None
         self._last_extract: dict[str, float] = {}
         self._extract_available: bool | None = None
+        self._deferred: list[threading.Thread] = []  # extractions waiting for a sync (`finish` joins them)
         self.spawned: list[list[str]] = []  # every command line started (tests read it)
         self._executor: ThreadPoolExecutor | None = None
         # Auto-recall's app and its index connection, kept across messages (opening one and its term
@@ -503,6 +508,14 @@ class HookService:
 
     def extract_available(self) -> bool:
         """`recollect extract` is another feature; use it only when this install has it."""
+        if self._extract_available is None and self.python == sys.executable:
+            # This very install: look for the command's module instead of starting a Python to ask
+            # (that probe cost a whole CLI start, ~0.3 s of CPU, at the first idle of every OpenCode run).
+            import importlib.util
+
+            self._extract_available = importlib.util.find_spec("recollect.cli.extract") is not None
+            if not self._extract_available:
+                self.log("auto_extract is on but this recollect has no 'extract' command; skipped")
         if self._extract_available is None:
             try:
                 r = subprocess.run(
@@ -519,17 +532,78 @@ class HookService:
         return self._extract_available
 
     def _extract(self, session: str, directory: str, server_url: str, interval: float) -> bool:
+        """Start `recollect extract --session` (once per `interval` per session) unless the index says
+        the session has fewer turns than the extractor reads (most `opencode run` sessions): that
+        run would only decide to skip it, for ~0.5 s of CPU. A sync under way is waited for first, off
+        this thread, so the count includes the turns that just ended."""
         now = time.monotonic()
         with self._lock:
             if now - self._last_extract.get(session, -interval) < interval:
                 return False
             self._last_extract[session] = now
+            sync = self._sync_proc if self._sync_proc is not None and self._sync_proc.poll() is None else None
         if not self.extract_available():
+            return False
+        if sync is None:
+            return self._extract_if_enough(session, directory, server_url)
+        thread = threading.Thread(
+            target=self._extract_after, args=(sync, session, directory, server_url), name="recollect-extract"
+        )
+        thread.start()
+        self._deferred.append(thread)
+        return True
+
+    def _extract_after(self, sync: subprocess.Popen[bytes], session: str, directory: str, server_url: str) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            sync.wait(EXTRACT_WAIT_SECONDS)
+        try:
+            self._extract_if_enough(session, directory, server_url)
+        except Exception as exc:  # a thread of its own: report, never raise into nothing
+            self.log(f"extract {session}: {type(exc).__name__}: {exc}")
+
+    def _extract_if_enough(self, session: str, directory: str, server_url: str) -> bool:
+        turns, needed = self.session_turns(session), self._min_turns()
+        if turns is not None and needed is not None and turns < needed:
+            with self._lock:
+                self._last_extract.pop(session, None)  # a later idle, with more turns, asks again
+            self.log(f"extract {session}: not started, {turns} turns indexed, fewer than min_turns ({needed})")
             return False
         # The extractor can ask this very OpenCode server for a model (extract/settings.py).
         env = {EXTRACT_URL_ENV: server_url} if server_url.startswith(("http://", "https://")) else None
         self._spawn(["extract", "--session", session], cwd=directory, env=env)
         return True
+
+    def _min_turns(self) -> int | None:
+        """`[extract] min_turns`, or None when it is not a number (the extractor reports that itself)."""
+        config = self._config
+        value = config.section("extract").get("min_turns", EXTRACT_MIN_TURNS) if config else EXTRACT_MIN_TURNS
+        return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    def session_turns(self, session: str) -> int | None:
+        """The turns a person typed in the OpenCode session `session`, as the index holds them; None when
+        the index does not hold it (or cannot be read): then only the extractor can tell."""
+        from recollect.index.store import IndexUnavailable
+
+        config = self._config or load_config(self.paths)
+        try:
+            with self._index_lock:
+                row = (
+                    self._recall_index(config)
+                    .execute(
+                        "SELECT max(turns) FROM session WHERE native_id = ? AND agent_kind = 'opencode'", (session,)
+                    )
+                    .fetchone()
+                )
+        except (IndexUnavailable, sqlite3.Error):
+            return None
+        return None if row is None or row[0] is None else int(row[0])
+
+    def finish(self, timeout: float) -> None:
+        """Wait (up to `timeout` s) for extractions deferred behind a sync: the helper's stdin closes as
+        soon as `opencode run` exits, and the session it ran must still be read."""
+        deadline = time.monotonic() + timeout
+        for thread in self._deferred:
+            thread.join(max(deadline - time.monotonic(), 0.0))
 
     def close(self) -> None:
         if self._index is not None:

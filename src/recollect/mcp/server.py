@@ -1,7 +1,7 @@
 """`recollect mcp`: the MCP server over stdio.
 
-Two front ends share everything below the protocol (the tool table, `_call`, the log, the warm-up
-and the background refresh): `wire.py` serves the `initialize` handshake era that OpenCode and
+Two front ends share everything below the protocol (the tool table, `_call`, the log and the
+background refresh): `wire.py` serves the `initialize` handshake era that OpenCode and
 today's hosts speak, without importing the MCP SDK (importing it costs over a second of CPU, on
 the host's critical path); a client that opens with the 2026 protocol is handed, with what was
 read so far, to the SDK's low-level `Server` built here (`build_server`, `_serve`).
@@ -86,39 +86,15 @@ def tool_list() -> list[types.Tool]:
     ]
 
 
-_warm_up_started = threading.Event()
 # Held while the library is imported or called: two threads importing the same package cycle at
-# once can see a half-initialised module, so the warm-up import and a call never overlap.
+# once can see a half-initialised module, so an import and a call never overlap.
 _library = threading.Lock()
 
 
-# After listing our tools the host builds its first model request: that CPU is on the person's wait,
-# ours is not, so the warm-up waits this long. A host that exits sooner (a short `opencode run`) never
-# pays for it; a call that comes sooner loads what it needs itself.
-WARM_UP_DELAY = 1.0
-
-
-def start_warm_up() -> None:
-    """Once per process, `WARM_UP_DELAY` after the host first lists the tools."""
-    if not _warm_up_started.is_set():
-        _warm_up_started.set()
-        timer = threading.Timer(WARM_UP_DELAY, _warm_up)
-        timer.name, timer.daemon = "recollect-warm-up", True
-        timer.start()
-
-
-def _warm_up() -> None:
-    """Load the library in the background once the host has listed the tools, so neither start-up
-    (on the host's critical path) nor the first call pays for it: the imports, then one tiny search
-    without a sync, which loads the embedding model (when semantic search is on) and warms the index."""
-    with _library:
-        try:
-            import recollect.memory  # noqa: F401
-            from recollect import history
-
-            history.search("recollect", limit=1, sync_first=False)
-        except Exception:  # a broken config or index is reported by the call that meets it
-            log.info("warm-up incomplete", exc_info=True)
+# No speculative warm-up: the first `tools/call` loads the library, the embedding model and the
+# index itself. A background warm-up after `tools/list` cost ~0.8 s of CPU in every host that stayed
+# a second (every `opencode run`, most of which never call a tool); what it saved is the first call's
+# load, once per server (docs/mcp.md, "Performance").
 
 
 def _call(name: str, arguments: dict[str, Any] | None, settings: ServerSettings) -> tuple[Reply, float]:
@@ -261,7 +237,6 @@ def build_server(settings: ServerSettings, refresher: Refresher | None = None) -
     lock = anyio.Lock()  # one call at a time: library calls are short, and memory writes stay ordered
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        start_warm_up()
         return types.ListToolsResult(tools=tools)
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -331,7 +306,6 @@ def serve(settings: ServerSettings) -> None:
         settings,
         claimed.writer,
         run_call=run_and_log,
-        on_listed=start_warm_up,
         on_call_started=refresher.call_started,
         on_call_ended=refresher.call_ended,
         heartbeat_seconds=lambda: HEARTBEAT_SECONDS,

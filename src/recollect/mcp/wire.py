@@ -182,7 +182,6 @@ class WireServer:
         out: BinaryIO,
         *,
         run_call: CallRunner,
-        on_listed: Callable[[], None] = lambda: None,
         on_call_started: Callable[[], None] = lambda: None,
         on_call_ended: Callable[[str], None] = lambda name: None,
         heartbeat_seconds: Callable[[], float] = lambda: 2.0,
@@ -190,7 +189,6 @@ class WireServer:
         self.settings = settings
         self.output = Output(out)
         self.run_call = run_call
-        self.on_listed = on_listed
         self.on_call_started = on_call_started
         self.on_call_ended = on_call_ended
         self.heartbeat_seconds = heartbeat_seconds
@@ -266,7 +264,6 @@ class WireServer:
             return invalid_params()
         if self._tools is None:
             self._tools = tool_dicts()
-        self.on_listed()
         return {"result": {"tools": self._tools}}
 
     def notify(self, method: str, params: Any) -> None:

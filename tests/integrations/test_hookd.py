@@ -156,3 +156,35 @@ def test_a_private_key_written_line_by_line_to_stderr_is_redacted_whole(tmp_path
     text = log.read_text()
     assert "after" in text and "REDACTED" in text, text
     assert not any(part in text for part in body), text
+
+
+def _warm_after(monkeypatch: Any, close_after: float | None, request_at: float | None) -> tuple[list[float], float]:
+    """Run the helper's lull-triggered warm-up against a real Server: when it warmed (s after start)."""
+    import io
+    import threading
+
+    from recollect.integrations import hookd
+
+    warmed: list[float] = []
+    started = time.monotonic()
+    monkeypatch.setattr(hookd, "_warm", lambda service: warmed.append(time.monotonic() - started))
+    server = hookd.Server(None, io.StringIO())  # type: ignore[arg-type]  # the warm-up never calls the service
+    thread = threading.Thread(target=hookd._warm_when_quiet, args=(None, server, 0.4))
+    thread.start()
+    if request_at is not None:
+        time.sleep(request_at)
+        server.last_request = time.monotonic()
+    if close_after is not None:
+        time.sleep(close_after)
+        server.closed.set()
+    thread.join(5)
+    return warmed, time.monotonic() - started
+
+
+def test_the_warm_up_waits_for_a_lull_and_never_runs_after_stdin_closed(monkeypatch: Any) -> None:
+    warmed, _ = _warm_after(monkeypatch, None, None)
+    assert len(warmed) == 1 and warmed[0] >= 0.4  # positive control: a lull of 0.4 s
+    warmed, _ = _warm_after(monkeypatch, None, 0.3)
+    assert len(warmed) == 1 and warmed[0] >= 0.7  # a request 0.3 s in starts the lull again
+    warmed, _ = _warm_after(monkeypatch, 0.1, None)
+    assert warmed == []  # stdin closed before the lull ended

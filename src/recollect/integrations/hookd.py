@@ -66,6 +66,7 @@ class Server:
         self.out = out
         self._write_lock = threading.Lock()
         self.last_request = time.monotonic()  # when the last request line arrived (the warm-up waits for a lull)
+        self.closed = threading.Event()  # set when stdin closed
 
     def send(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False) + "\n"
@@ -113,12 +114,16 @@ WARM_UP_QUIET = 3.0
 
 
 def _warm_when_quiet(service: HookService, server: Server, quiet: float) -> None:
+    """`_warm` once no request came for `quiet` s; never once stdin closed (OpenCode went away; the
+    helper may still be waiting for a deferred extraction, and no message will come)."""
     while True:
         wait = server.last_request + quiet - time.monotonic()
         if wait <= 0:
             break
-        time.sleep(wait)
-    _warm(service)
+        if server.closed.wait(wait):
+            return
+    if not server.closed.is_set():
+        _warm(service)
 
 
 def _warm(service: HookService) -> None:
@@ -231,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        server.closed.set()
         service.finish(EXTRACT_WAIT_SECONDS)
         service.close()
     return 0

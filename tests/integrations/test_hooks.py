@@ -11,7 +11,7 @@ import pytest
 
 from recollect import history
 from recollect.config import load_config
-from recollect.integrations import autorecall, hooks
+from recollect.integrations import autorecall, hooks, idlework
 from recollect.integrations.hooks import HookService, PluginSettings, derive_query, detect_cue
 from recollect.memory import open_memory, remember
 from recollect.text.markers import INJECTED_BLOCK_TAGS, carries_injected_block
@@ -276,7 +276,7 @@ def test_extract_available_needs_no_process_for_this_install(monkeypatch: pytest
 def test_extract_default_min_turns_is_the_extractors() -> None:
     from recollect.extract.settings import ExtractSettings
 
-    assert ExtractSettings().min_turns == hooks.EXTRACT_MIN_TURNS
+    assert ExtractSettings().min_turns == idlework.EXTRACT_MIN_TURNS
 
 
 def _extract_on_idle(monkeypatch: pytest.MonkeyPatch, min_turns: int) -> tuple[dict[str, Any], list[list[str]]]:
@@ -291,9 +291,9 @@ def _extract_on_idle(monkeypatch: pytest.MonkeyPatch, min_turns: int) -> tuple[d
 def test_idle_extract_skips_a_session_with_fewer_turns_than_min_turns(
     indexed: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    turns = HookService().session_turns(ALPHA_MAIN)
+    turns = idlework.session_turns(load_config().index_path, ALPHA_MAIN)
     assert turns is not None and turns >= 1
-    assert HookService().session_turns("ses_not_indexed") is None  # unknown: the extractor decides
+    assert idlework.session_turns(load_config().index_path, "ses_not_indexed") is None  # unknown: the extractor decides
     out, started = _extract_on_idle(monkeypatch, turns)  # positive control: just enough turns
     assert out == {"started": ["extract"]} and started == [["extract", "--session", ALPHA_MAIN]]
     time.sleep(0.01)

@@ -211,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) == 2 and args[0] == "--log-stderr":
         return log_stderr(args[1], sys.stdin)
-    from recollect.integrations.hooks import EXTRACT_WAIT_SECONDS, LOG_NAME, HookService
+    from recollect.integrations.hooks import LOG_NAME, HookService
+    from recollect.integrations.idlework import EXTRACT_WAIT_SECONDS
 
     service = HookService(scope=parse_args(args))
     sys.stderr = RedactingStderr(str(service.log.path))

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from recollect.config import Config, ConfigError, Paths, ensure_private_dir, load_config, resolve_paths
-from recollect.integrations import autorecall
+from recollect.integrations import autorecall, idlework
 from recollect.integrations.autorecall import RECALL_END as RECALL_END  # re-exported: the cue rules and
 from recollect.integrations.autorecall import RECALL_MAX_CHARS as RECALL_MAX_CHARS  # the block live with
 from recollect.integrations.autorecall import RECALL_TAG as RECALL_TAG  # auto-recall
@@ -54,10 +54,6 @@ if TYPE_CHECKING:
 CONTEXT_TAG, CONTEXT_END = "<recollect-context>", "</recollect-context>"
 LOG_NAME = "opencode-plugin.log"
 EXTRACT_URL_ENV = "RECOLLECT_OPENCODE_URL"  # read by `recollect extract` (extract/settings.py)
-# `[extract] min_turns`'s default (extract/settings.py; a test holds them equal): importing the
-# extract package here would cost the helper more than the extraction it saves.
-EXTRACT_MIN_TURNS = 4
-EXTRACT_WAIT_SECONDS = 300.0  # the longest a deferred extraction waits for the idle sync it follows
 
 
 @dataclass(frozen=True)
@@ -555,14 +551,15 @@ class HookService:
 
     def _extract_after(self, sync: subprocess.Popen[bytes], session: str, directory: str, server_url: str) -> None:
         with contextlib.suppress(subprocess.TimeoutExpired):
-            sync.wait(EXTRACT_WAIT_SECONDS)
+            sync.wait(idlework.EXTRACT_WAIT_SECONDS)
         try:
             self._extract_if_enough(session, directory, server_url)
         except Exception as exc:  # a thread of its own: report, never raise into nothing
             self.log(f"extract {session}: {type(exc).__name__}: {exc}")
 
     def _extract_if_enough(self, session: str, directory: str, server_url: str) -> bool:
-        turns, needed = self.session_turns(session), self._min_turns()
+        turns = idlework.session_turns((self._config or load_config(self.paths)).index_path, session)
+        needed = idlework.min_turns(self._config)
         if turns is not None and needed is not None and turns < needed:
             with self._lock:
                 self._last_extract.pop(session, None)  # a later idle, with more turns, asks again
@@ -572,31 +569,6 @@ class HookService:
         env = {EXTRACT_URL_ENV: server_url} if server_url.startswith(("http://", "https://")) else None
         self._spawn(["extract", "--session", session], cwd=directory, env=env)
         return True
-
-    def _min_turns(self) -> int | None:
-        """`[extract] min_turns`, or None when it is not a number (the extractor reports that itself)."""
-        config = self._config
-        value = config.section("extract").get("min_turns", EXTRACT_MIN_TURNS) if config else EXTRACT_MIN_TURNS
-        return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-    def session_turns(self, session: str) -> int | None:
-        """The turns a person typed in the OpenCode session `session`, as the index holds them; None when
-        the index does not hold it (or cannot be read): then only the extractor can tell."""
-        from recollect.index.store import IndexUnavailable
-
-        config = self._config or load_config(self.paths)
-        try:
-            with self._index_lock:
-                row = (
-                    self._recall_index(config)
-                    .execute(
-                        "SELECT max(turns) FROM session WHERE native_id = ? AND agent_kind = 'opencode'", (session,)
-                    )
-                    .fetchone()
-                )
-        except (IndexUnavailable, sqlite3.Error):
-            return None
-        return None if row is None or row[0] is None else int(row[0])
 
     def finish(self, timeout: float) -> None:
         """Wait (up to `timeout` s) for extractions deferred behind a sync: the helper's stdin closes as

@@ -43,7 +43,7 @@ class ServerSettings:
         narrowing the config applies at once."""
         from recollect.config import load_config
 
-        # Only in a call, never at start-up: the server's warm-up loads history in the background (server.py).
+        # Only in a call, never at start-up: the first call loads history (server.py).
         from recollect.history import ceiling_from_config, ceiling_from_option, narrowest_ceiling
 
         flag = ceiling_from_option(

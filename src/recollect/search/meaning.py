@@ -4,16 +4,18 @@ before ranking) and are weighted by how much of the query is prose (`prose_share
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 from typing import Any
 
 from recollect.index.vectors import load_matrix
-from recollect.text.tokenize import identifiers_in
+from recollect.text.tokenize import CJK_CHARS, identifiers_in
 
 SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
 _STATIC: list[Any] = []  # the shipped static model, loaded once per process (None: it could not be)
 _STATIC_LOCK = threading.Lock()
+_SCRIPT_WORD = re.compile(rf"[{CJK_CHARS}]+|[^\W\d_{CJK_CHARS}]+")
 
 
 def static_similarity(a: str, b: str) -> float | None:
@@ -95,3 +97,23 @@ def card_meaning_candidates(
     """Sessions whose card is nearest the query by the card encoder's meaning, best first: sid -> cosine."""
     matrix, rows, scores = _nearest(conn, encoder, query, allowed, cards_only=True)
     return {int(matrix.sids[r]): float(s) for r, s in zip(rows.tolist(), scores.tolist(), strict=True)}
+
+
+def cjk_share(text: str) -> float:
+    """The share of a text's words written in a CJK script (a run of CJK characters counts one word per
+    two characters, about what a two-character word carries), 0.0 for a text with no words."""
+    latin = cjk = 0.0
+    for word in _SCRIPT_WORD.findall(text):
+        if word[0] >= "\u3040":
+            cjk += max(1.0, len(word) / 2)
+        else:
+            latin += 1.0
+    total = latin + cjk
+    return cjk / total if total else 0.0
+
+
+def script_gap(query: str, text: str) -> float:
+    """How far apart the scripts of the query and a session's text are, 0.0 (the same) to 1.0 (a Chinese
+    question about a session written in English): across the gap the two can share no word, so only the
+    arms by meaning can tell whether the session answers."""
+    return abs(cjk_share(query) - cjk_share(text))

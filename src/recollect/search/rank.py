@@ -22,7 +22,7 @@ from typing import Any
 
 from recollect.index.vectors import sessions_without_vectors
 from recollect.search import stages
-from recollect.search.meaning import card_meaning_candidates, in_scope, prose_share, semantic_candidates
+from recollect.search.meaning import card_meaning_candidates, in_scope, prose_share, script_gap, semantic_candidates
 from recollect.search.query import QueryPlan, understand
 from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
 from recollect.search.scope import Filters, predicate, visible_sessions
@@ -38,6 +38,10 @@ RESCUE_WEIGHT = 0.5  # a rescued session's fused score, against a lexical match'
 CARD_MEANING_WEIGHT = 1.0  # weight of the card-meaning arm (full encoder over session cards)
 RESCUE_NEAREST_CARDS = 3  # a session with no shared words enters if it is among the nearest cards by meaning
 RESCUE_MIN_COSINE = 0.2  # text about nothing in the history reached 0.164 on the eval corpus
+ACROSS_CARDS = 10  # the nearest cards by meaning whose session's script is read
+ACROSS_MIN_GAP = 0.5  # a session at least this far from the query's script can enter by meaning alone
+ACROSS_STANDIN = 2.0  # the weight of the two lexical arms, which the card's meaning stands in for across scripts
+ACROSS_MIN_COSINE = 0.165  # above what text about nothing in the history reached (0.164, see RESCUE_MIN_COSINE)
 # title, head, idents, files, errors, outcome, decisions, summary (seed 000 weighs the summary 1.8 x the title)
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5, 5.4)
 COVERAGE_EXPONENT = 1.5  # a session's fused score x (share of the query's weight it covers) ** this
@@ -113,6 +117,7 @@ class _Run:
     session_chunks: dict[int, list[int]] = field(default_factory=dict)
     semantic: dict[int, tuple[float, int | None]] = field(default_factory=dict)
     card_meaning: dict[int, float] = field(default_factory=dict)
+    gap: dict[int, float] = field(default_factory=dict)  # nearest cards: how far their script is from the query's
     rescued: set[int] = field(default_factory=set)
     candidates: set[int] = field(default_factory=set)
     chunk_class: dict[int, str] = field(default_factory=dict)  # class of every chunk the words matched
@@ -266,7 +271,24 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
         and meaning_rank[sid] < min(RESCUE_NEAREST_CARDS + 1, nearest_lexical)
         and score >= RESCUE_MIN_COSINE
     }
-    run.candidates = lexical | run.rescued
+    run.gap = _script_gaps(run, query) if stages.on("script") else {}
+    # A session across the script gap counts by meaning only when it is nearer than every session in the
+    # query's own script that the words found (as a rescue must be nearer than any lexical match).
+    nearest_same = min(
+        (meaning_rank[s] for s in lexical if s in meaning_rank and run.gap.get(s, 0.0) < ACROSS_MIN_GAP),
+        default=len(meaning_rank) + 1,
+    )
+    across = {
+        s
+        for s, g in run.gap.items()
+        if g >= ACROSS_MIN_GAP
+        and prose > 0
+        and meaning_rank[s] < nearest_same
+        and run.card_meaning[s] >= ACROSS_MIN_COSINE
+    }
+    run.gap = {s: g for s, g in run.gap.items() if s in across}
+    run.rescued -= across
+    run.candidates = lexical | run.rescued | across
     run.coverage.sessions_matched = len(run.candidates)
     if embedder is None:
         run.coverage.skipped_by_reason["semantic_off"] = 1
@@ -277,6 +299,17 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
     for sid, (_, best) in run.semantic.items():
         if sid in run.candidates and best is not None and sid not in run.session_chunks:
             run.session_chunks[sid] = [best]
+
+
+def _script_gaps(run: _Run, query: str) -> dict[int, float]:
+    """For the nearest cards by meaning, how far their session's script (title and first request) is from
+    the query's: a Chinese question about an English session shares no word with it."""
+    nearest = list(run.card_meaning)[:ACROSS_CARDS]
+    if not nearest:
+        return {}
+    marks = ",".join("?" * len(nearest))
+    rows = run.conn.execute(f"SELECT sid, title, first_human FROM session WHERE sid IN ({marks})", nearest)
+    return {sid: script_gap(query, f"{title or ''} {first or ''}") for sid, title, first in rows}
 
 
 def _fuse(run: _Run) -> dict[int, float]:
@@ -292,6 +325,13 @@ def _fuse(run: _Run) -> dict[int, float]:
         + (prose * CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0.0)
         for sid in run.candidates
     }
+    for sid, gap in run.gap.items():
+        if sid in fused and sid in meaning_rank and gap > 0:
+            # Across scripts the words cannot match: the card's meaning stands in for the lexical arms.
+            lexical = (1 / (RRF_K + run.chunk_rank[sid]) if sid in run.chunk_rank else 0.0) + (
+                1 / (RRF_K + run.card_rank[sid]) if sid in run.card_rank else 0.0
+            )
+            fused[sid] += gap * (prose * ACROSS_STANDIN / (RRF_K + meaning_rank[sid]) - lexical)
     for sid in run.rescued:
         # Semantic-only sessions: keep them below clear lexical matches, ordered by cosine.
         fused[sid] = RESCUE_WEIGHT * (
@@ -312,18 +352,19 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
     caller = run.filters.caller_directory()
     caller_root = run.filters.project_root or caller
     total_weight = run.terms.total_weight
+    shares: dict[int, float] = {}
+    found = False
+    if stages.on("coverage") and total_weight:
+        shares, found = _covered_shares(run, shortlist, sessions, chunks)
     scored: list[tuple[float, int]] = []
     for sid in shortlist:
         row = sessions[sid]
         factor = 1.0
-        if stages.on("coverage") and sid not in run.rescued and total_weight:
-            # no shared words by construction for a rescued session; its rank already reflects that
-            texts = [str(row[k] or "") for k in _CARD_FIELDS]
-            texts += [chunks[cid]["text"] for cid in run.session_chunks.get(sid, [])[:COVERAGE_CHUNKS]]
-            haystack = _folded(" ".join(texts))
-            # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).
-            covered = run.terms.covered(haystack)
-            factor = max((covered / total_weight) ** COVERAGE_EXPONENT, 0.05)
+        if sid in shares:
+            factor = max(shares[sid] ** COVERAGE_EXPONENT, 0.05)
+            if not found:
+                gap = run.gap.get(sid, 0.0)
+                factor = (1 - gap) * factor + gap
         if stages.on("answered") and sid not in run.rescued and _asked_only(run, sid, chunks):
             factor *= ASKED_ONLY
         if stages.on("priors"):
@@ -333,6 +374,30 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
         scored.append((fused[sid] * factor, sid))
     scored.sort(key=lambda x: (-x[0], keys.get(x[1], ("", ""))))
     return scored, sessions
+
+
+def _covered_shares(
+    run: _Run, shortlist: list[int], sessions: dict[int, sqlite3.Row], chunks: dict[int, sqlite3.Row]
+) -> tuple[dict[int, float], bool]:
+    """Per session (rescued ones aside: they share no word by construction), the share of the query's
+    term weight found in its card and its best matching chunks; and whether a session in the query's own
+    script holds the query as typed (then the words found the answer, and a session across the script gap
+    keeps its absent coverage like any other)."""
+    shares: dict[int, float] = {}
+    phrase = " ".join(_folded(run.plan.text).split())
+    found = False
+    for sid in shortlist:
+        if sid in run.rescued:
+            continue
+        row = sessions[sid]
+        texts = [str(row[k] or "") for k in _CARD_FIELDS]
+        texts += [chunks[cid]["text"] for cid in run.session_chunks.get(sid, [])[:COVERAGE_CHUNKS]]
+        # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).
+        haystack = _folded(" ".join(texts))
+        shares[sid] = run.terms.covered(haystack) / run.terms.total_weight
+        if sid not in run.gap and phrase and phrase in " ".join(haystack.split()):
+            found = True
+    return shares, found
 
 
 def _asked_only(run: _Run, sid: int, chunks: dict[int, sqlite3.Row]) -> bool:
@@ -396,7 +461,9 @@ def _hits(run: _Run, scored: list[tuple[float, int]], sessions: dict[int, sqlite
         row = sessions[sid]
         chunk_ids = order.get(sid, run.session_chunks.get(sid, []))
         returned += 1
-        why = "semantic" if sid in run.rescued else "both" if sid in semantic_or_card else "terms"
+        lexical = sid in run.chunk_rank or sid in run.card_rank
+        by_meaning_only = sid in run.rescued or (sid in run.gap and not lexical)
+        why = "semantic" if by_meaning_only else "both" if sid in semantic_or_card else "terms"
         matched = _matched(run, row, [chunks[c] for c in chunk_ids[: run.per_session] if c in chunks])
         if not chunk_ids:
             hits.append(card_hit(run.conn, row, score, matched, terms, why))

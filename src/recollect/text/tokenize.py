@@ -35,6 +35,7 @@ _CJK = (
     "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # han
     "\uac00-\ud7af"  # hangul syllables
 )
+CJK_CHARS = _CJK  # the CJK ranges, for a character class (search/meaning.py reads a text's script)
 # A "word" is a run of identifier characters, or a run of CJK characters.
 _WORD = re.compile(rf"[{_CJK}]+|[^\W{_CJK}](?:[\w.\/\-:$@#]*[^\W_{_CJK}]|)", re.UNICODE)
 _CJK_RUN = re.compile(rf"^[{_CJK}]+$")

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from recollect.text.redact import find_secrets, redact, redact_value
+from recollect.redact import find_secrets, redact, redact_value
 from tests.text import secret_corpus
 
 SECRETS = [

@@ -52,9 +52,9 @@ from recollect.memory import (
 )
 from recollect.memory.tombstones import read_tombstones, term_fingerprint
 from recollect.model import Session, SourceError
+from recollect.redact import find_secrets, redact
 from recollect.sources import SourceSpec, configured_specs, open_source
 from recollect.text.markers import WORKER_DIR_NAME, WORKER_TITLE_MARKER
-from recollect.text.redact import find_secrets, redact
 from recollect.text.tokenize import tokenize
 
 LOCK_WAIT_SECONDS = 10.0  # an idle extraction that finds another running leaves its turns for next time

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from recollect.config import Config, Paths, ensure_private_dir, load_config
 from recollect.extract.settings import ExtractSettings
 from recollect.extract.state import append_log, extraction_lock, now_iso, state_dir
+from recollect.redact import find_secrets, redact
 from recollect.text.markers import WORKER_DIR_NAME, WORKER_TITLE_MARKER
-from recollect.text.redact import find_secrets, redact
 
 if TYPE_CHECKING:
     from recollect.extract.models import Backend

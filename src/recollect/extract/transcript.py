@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from recollect.model import Message, Part, Session
+from recollect.redact import redact
 from recollect.text.markers import carries_injected_block, session_origin
-from recollect.text.redact import redact
 
 MAX_LINE_CHARS = 400  # a longer line (minified code, a pasted log) is cut; it is evidence, not data
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.model import Message, Part, Session
+from recollect.redact import redact
 from recollect.text.markers import (
     carries_injected_block,
     global_memory_prefix,
@@ -28,7 +29,6 @@ from recollect.text.markers import (
     is_recall_tool_call,
     session_origin,
 )
-from recollect.text.redact import redact
 from recollect.text.tokenize import identifiers_in
 
 MAX_CHUNK_CHARS = 2_000  # long text is split into pieces of about this size

@@ -14,7 +14,7 @@ from recollect.index import vectors
 from recollect.index.fts import CARD_COLUMNS, CARD_FTS_COLUMNS, CARD_MARKS, card_fts_values, fts_body
 from recollect.index.stats import session_stats
 from recollect.model import Session
-from recollect.text.redact import redact
+from recollect.redact import redact
 
 
 def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:

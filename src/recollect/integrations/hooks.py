@@ -45,7 +45,7 @@ from recollect.integrations.autorecall import RECALL_MAX_CHARS as RECALL_MAX_CHA
 from recollect.integrations.autorecall import RECALL_TAG as RECALL_TAG  # auto-recall
 from recollect.integrations.autorecall import derive_query as derive_query
 from recollect.integrations.autorecall import detect_cue, strip_cues, word_count
-from recollect.text.redact import redact
+from recollect.redact import redact
 
 if TYPE_CHECKING:
     from recollect.app import Recollect

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from recollect.mcp.args import Param, Signature
 from recollect.mcp.base import Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
+from recollect.redact import redact
 from recollect.search.filters import FILTER_SPEC, filter_values
 from recollect.search.scope import Filters, git_root_of
-from recollect.text.redact import redact
 
 if TYPE_CHECKING:
     from recollect.app import Recollect

@@ -33,7 +33,7 @@ from recollect import __version__
 from recollect.config import ensure_private_dir, resolve_paths
 from recollect.mcp import history_tools, registry, wire
 from recollect.mcp.base import Reply, ServerSettings
-from recollect.text.redact import redact, redact_value
+from recollect.redact import redact, redact_value
 
 if TYPE_CHECKING:  # the SDK is imported only when a client speaks the 2026 protocol
     import mcp_types as types

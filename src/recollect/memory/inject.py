@@ -37,7 +37,7 @@ from recollect.memory.files import ROOT_FILE, Memory, utcnow
 from recollect.memory.recall import match_memories
 from recollect.memory.space import MemorySpace, View, load_view
 from recollect.memory.succession import honour_hand_successions
-from recollect.text.redact import redact
+from recollect.redact import redact
 
 INJECTION_MARKER = "<recollect-memory>"
 INJECTION_END = "</recollect-memory>"

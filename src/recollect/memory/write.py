@@ -48,7 +48,7 @@ from recollect.memory.space import MemorySpace, View, load_view
 from recollect.memory.state import drop_hits
 from recollect.memory.succession import mark_superseded
 from recollect.memory.tombstones import add_tombstone, jaccard, lift_tombstone, read_tombstones, term_fingerprint
-from recollect.text.redact import find_secrets
+from recollect.redact import find_secrets
 from recollect.text.tokenize import tokenize
 from recollect.times import parse_datetime
 

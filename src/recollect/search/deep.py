@@ -16,11 +16,11 @@ import time
 from dataclasses import dataclass, field
 
 from recollect.model import Session
+from recollect.redact import redact
 from recollect.search.rank import Coverage, Hit, SearchResult, make_cursor
 from recollect.search.scope import FilterError, Filters, predicate, visible_sessions
 from recollect.sources import SourceSpec, open_source
 from recollect.text.markers import is_our_tool
-from recollect.text.redact import redact
 from recollect.text.tokenize import fold, query_terms
 
 MAX_SESSIONS = 50

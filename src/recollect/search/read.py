@@ -16,11 +16,11 @@ from typing import Any
 
 from recollect.errors import RecollectError
 from recollect.model import Message, Part, Session
+from recollect.redact import redact
 from recollect.search.rank import make_cursor
 from recollect.search.scope import FilterError, Filters, predicate
 from recollect.sources import SourceSpec, open_source
 from recollect.text.markers import OWN_OUTPUT_OMITTED, carries_injected_block, is_our_tool
-from recollect.text.redact import redact
 from recollect.times import iso
 
 TOOL_INPUT_CAP = 2_000

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from recollect.model import Message, Part, ScanResult, Session, SourceError
-from recollect.text.redact import redact
+from recollect.redact import redact
 
 log = logging.getLogger(__name__)
 

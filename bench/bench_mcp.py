@@ -43,6 +43,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "src"))
 
+from bench.report import emit  # noqa: E402
 from bench.storegen import generate_store  # noqa: E402
 
 PACE_SECONDS = 2.1  # just over history.FRESH_SECONDS: every paced call syncs first, as an agent's would
@@ -278,12 +279,7 @@ def main() -> int:
     results["round_trip"] = anyio.run(measure_round_trips, params, queries, args.calls, args.paced)
     results["round_trip"]["server_side"] = server_side(workdir / "home" / "log" / "mcp.log", args.calls, args.paced)
     results["in_process_search"] = in_process(queries, args.calls)
-    results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
-    text = json.dumps(results, indent=2, ensure_ascii=False)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n", encoding="utf-8")
-    return 0
+    return emit(results, args.json)
 
 
 if __name__ == "__main__":

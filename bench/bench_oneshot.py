@@ -35,6 +35,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench.bench_mcp import queries_for  # noqa: E402
+from bench.report import emit  # noqa: E402
 
 
 def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -105,13 +106,8 @@ def main() -> int:
         shot["wall_vs_import"] = round(shot["wall_p50_ms"] / base["wall_p50_ms"], 1)
         shot["cpu_vs_import"] = round(shot["cpu_p50_ms"] / base["cpu_p50_ms"], 1)
         results[f"search_{mode}"] = shot
-    results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     results["target"] = "hybrid wall p50 < 300 ms and <= 6x the CLI import"
-    text = json.dumps(results, indent=2)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n", encoding="utf-8")
-    return 0
+    return emit(results, args.json)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench.report import emit  # noqa: E402
 from tests.e2e.opencode import OpenCodeWorld, ensure_opencode  # noqa: E402
 
 PROMPT = "benchmark prompt: say done"
@@ -246,12 +247,7 @@ def main() -> int:
         "wall_ratio_of_medians": round(results["with"]["wall_s_median"] / results["without"]["wall_s_median"], 2),
         "target": "wall difference <= 1 s",
     }
-    results["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
-    text = json.dumps(results, indent=2)
-    print(text)
-    if args.json:
-        args.json.write_text(text + "\n", encoding="utf-8")
-    return 0
+    return emit(results, args.json)
 
 
 if __name__ == "__main__":

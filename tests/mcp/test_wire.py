@@ -304,16 +304,22 @@ def test_what_the_sdk_leaves_unanswered_the_wire_answers(settings: ServerSetting
     next(ours, None)
 
 
-def test_a_call_cancelled_while_it_waits_is_never_answered(
-    settings: ServerSettings, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def hold_calls(monkeypatch: pytest.MonkeyPatch, structured: dict[str, Any] | None = None) -> threading.Event:
+    """Every tool call waits until the returned event is set, then answers its own name."""
     release = threading.Event()
 
     def held_call(name: str, arguments: object, settings: ServerSettings) -> Reply:
         release.wait(30)
-        return Reply(name)
+        return Reply(name, structured)
 
     monkeypatch.setattr(mcp_server.registry, "call_tool", held_call)
+    return release
+
+
+def test_a_call_cancelled_while_it_waits_is_never_answered(
+    settings: ServerSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = hold_calls(monkeypatch)
     ours = wire_server(settings)
     pipes = next(ours)
     pipes.answers(INIT)
@@ -363,13 +369,7 @@ def test_serving_the_handshake_never_imports_the_sdk(sample_db: Path, isolated_h
 def test_a_second_call_with_a_running_calls_id_is_refused_and_the_first_answered(
     settings: ServerSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    release = threading.Event()
-
-    def held_call(name: str, arguments: object, settings: ServerSettings) -> Reply:
-        release.wait(30)
-        return Reply(name, {"score": float("nan"), "rows": [float("inf"), 1.5]})
-
-    monkeypatch.setattr(mcp_server.registry, "call_tool", held_call)
+    release = hold_calls(monkeypatch, {"score": float("nan"), "rows": [float("inf"), 1.5]})
     ours = wire_server(settings)
     pipes = next(ours)
     pipes.answers(INIT)

@@ -319,7 +319,7 @@ def _shift_store(db_path: Path, delta: int) -> None:
 
 
 @contextmanager
-def _isolated_env(home: Path) -> Iterator[None]:
+def isolated_env(home: Path) -> Iterator[None]:
     """RECOLLECT_HOME at `home`, and no OPENCODE_DB (it would replace our sources), for the duration."""
     saved = {k: os.environ.get(k) for k in ("RECOLLECT_HOME", "OPENCODE_DB", "RECOLLECT_SOURCES")}
     os.environ["RECOLLECT_HOME"] = str(home)
@@ -359,7 +359,7 @@ class Corpus:
         self._baseline: sqlite3.Connection | None = None
 
     def __enter__(self) -> Corpus:
-        self._env = _isolated_env(self.home)
+        self._env = isolated_env(self.home)
         self._env.__enter__()
         try:
             self.prepare()

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sqlite3
 import tempfile
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.eval.build_corpus import ANCHOR_MS, DAY_MS, SCHEMA, _conv_id, finish_store
+from bench.eval.evaluate import isolated_env
 from recollect import history
 from recollect.config import Config, Paths, SourceEntry
 from recollect.search.scope import Filters
@@ -95,14 +95,10 @@ def indexed_world() -> Iterator[tuple[Config, dict[str, Any]]]:
     """The loop world's history indexed in a temporary RECOLLECT_HOME: (config, world)."""
     world = json.loads(WORLD.read_text(encoding="utf-8"))
     messages = json.loads(MESSAGES.read_text(encoding="utf-8"))
-    saved = {k: os.environ.get(k) for k in ("RECOLLECT_HOME", "OPENCODE_DB", "RECOLLECT_SOURCES")}
     with tempfile.TemporaryDirectory(prefix="recollect-loop-search-") as tmp:
         home = Path(tmp) / "home"
         home.mkdir()
-        os.environ["RECOLLECT_HOME"] = str(home)
-        os.environ.pop("OPENCODE_DB", None)
-        os.environ.pop("RECOLLECT_SOURCES", None)
-        try:
+        with isolated_env(home):
             store = Path(tmp) / "opencode.db"
             write_store(store, list(world["projects"]), world_sessions(world, messages))
             paths = Paths(config_dir=home, data_dir=home, cache_dir=home / "cache")
@@ -114,12 +110,6 @@ def indexed_world() -> Iterator[tuple[Config, dict[str, Any]]]:
             )
             history.index(config)
             yield config, world
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
 
 
 def topic_ranks(config: Config, world: dict[str, Any]) -> dict[str, int | None]:

@@ -87,6 +87,19 @@ def run(world: OpenCodeWorld, *args: str, cwd: Path, env: dict[str, str] | None 
     return r.stdout
 
 
+def install_for_scripted_turns(world: OpenCodeWorld) -> None:
+    """`recollect install opencode` into the world with npm offline, then OpenCode restarted to load it.
+    The plugin's timeout is generous for a shared CI machine (bench/bench_plugin.py times it), and no
+    idle sync or extraction runs behind the turns a test scripts."""
+    config = world.home / ".config" / "recollect" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[opencode]\ntimeout_ms = 5000\nsync_on_idle = false\n\n[memory]\nauto_extract = false\n")
+    env = cli_env(world)
+    env.update(npm_config_registry="http://127.0.0.1:9/", npm_config_fetch_retries="0")
+    run(world, "install", "opencode", "--opencode-version", "1.18.33", cwd=world.home, env=env)
+    world.restart()
+
+
 def search_sessions(world: OpenCodeWorld, cwd: Path, word: str, *extra: str) -> set[str]:
     out = json.loads(run(world, "search", word, "--json", "--limit", "20", *extra, cwd=cwd))
     return {h["session_id"] for h in out["hits"]}

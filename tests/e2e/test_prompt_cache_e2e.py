@@ -19,7 +19,7 @@ import pytest
 
 from .fake_llm import content_text
 from .opencode import OpenCodeWorld
-from .test_integration_e2e import QUIET_ENV, cli_env, run
+from .test_integration_e2e import QUIET_ENV, install_for_scripted_turns, run
 
 pytestmark = pytest.mark.e2e
 
@@ -41,13 +41,7 @@ def test_system_prompt_and_prefix_stay_the_same_across_turns(
 ) -> None:
     world = opencode_world_factory(extra_env=QUIET_ENV)
     project = world.project("steady")
-    config = world.home / ".config" / "recollect" / "config.toml"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text("[opencode]\ntimeout_ms = 5000\nsync_on_idle = false\n\n[memory]\nauto_extract = false\n")
-    env = cli_env(world)
-    env.update(npm_config_registry="http://127.0.0.1:9/", npm_config_fetch_retries="0")
-    run(world, "install", "opencode", "--opencode-version", "1.18.33", cwd=world.home, env=env)
-    world.restart()
+    install_for_scripted_turns(world)
 
     # An earlier session that answered, and a memory whose body bears on the lint question.
     world.set_rules([{"match": ["lint tool"], "text": f"Decision: the repo lints with {ANSWER_WORD}, not flake8."}])

@@ -19,7 +19,14 @@ from collections.abc import Callable
 import pytest
 
 from .opencode import OpenCodeWorld
-from .test_integration_e2e import QUIET_ENV, cli_env, last_user_text, run, search_sessions, system_text
+from .test_integration_e2e import (
+    QUIET_ENV,
+    install_for_scripted_turns,
+    last_user_text,
+    run,
+    search_sessions,
+    system_text,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -50,14 +57,7 @@ def requests_with(world: OpenCodeWorld, text: str) -> list[dict[str, object]]:
 def test_auto_recall_and_the_recall_subagent_in_opencode(opencode_world_factory: Callable[..., OpenCodeWorld]) -> None:
     world = opencode_world_factory(extra_env=QUIET_ENV)
     project = world.project("billing")
-    config = world.home / ".config" / "recollect" / "config.toml"
-    config.parent.mkdir(parents=True, exist_ok=True)
-    # Generous on a shared CI machine; this test is about what arrives (bench/bench_plugin.py times it).
-    config.write_text("[opencode]\ntimeout_ms = 5000\nsync_on_idle = false\n\n[memory]\nauto_extract = false\n")
-    env = cli_env(world)
-    env.update(npm_config_registry="http://127.0.0.1:9/", npm_config_fetch_retries="0")
-    run(world, "install", "opencode", "--opencode-version", "1.18.33", cwd=world.home, env=env)
-    world.restart()
+    install_for_scripted_turns(world)
 
     # --- 1. one session answered the question, another only asked it ----------------------------------
     world.set_rules(

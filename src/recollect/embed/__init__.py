@@ -14,9 +14,10 @@ every vector and never compare across ids.
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from recollect import lazy_names
 
 from .base import Embedder, EmbedError, l2_normalize
 from .muse import (
@@ -45,11 +46,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module, __name__), name)
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

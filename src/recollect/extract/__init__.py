@@ -19,8 +19,9 @@ by the same model path). Nothing here prints.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from recollect import lazy_names
 
 if TYPE_CHECKING:
     from recollect.extract.candidates import Candidate, MalformedOutput, looks_like_rule, parse_candidates
@@ -50,42 +51,36 @@ if TYPE_CHECKING:
 # (`summaries.read_summaries`) without importing the extraction pipeline, the model backends or the
 # curated-memory package (and numpy with it).
 _LAZY = {
-    "Candidate": "candidates",
-    "MalformedOutput": "candidates",
-    "looks_like_rule": "candidates",
-    "parse_candidates": "candidates",
-    "Backend": "models",
-    "ModelChoice": "models",
-    "ModelError": "models",
-    "NoBackend": "models",
-    "OpenAIBackend": "models",
-    "OpenCodeBackend": "models",
-    "choose_model": "models",
-    "open_backend": "models",
-    "CandidateOutcome": "run",
-    "ExtractError": "run",
-    "ExtractReport": "run",
-    "SessionReport": "run",
-    "extract_session": "run",
-    "extract_since": "run",
-    "ExtractSettings": "settings",
-    "SummaryReport": "summaries",
-    "read_summaries": "summaries",
-    "summarize": "summaries",
-    "Transcript": "transcript",
-    "build_transcript": "transcript",
-    "count_turns": "transcript",
-    "is_worker_session": "transcript",
+    "Candidate": ".candidates",
+    "MalformedOutput": ".candidates",
+    "looks_like_rule": ".candidates",
+    "parse_candidates": ".candidates",
+    "Backend": ".models",
+    "ModelChoice": ".models",
+    "ModelError": ".models",
+    "NoBackend": ".models",
+    "OpenAIBackend": ".models",
+    "OpenCodeBackend": ".models",
+    "choose_model": ".models",
+    "open_backend": ".models",
+    "CandidateOutcome": ".run",
+    "ExtractError": ".run",
+    "ExtractReport": ".run",
+    "SessionReport": ".run",
+    "extract_session": ".run",
+    "extract_since": ".run",
+    "ExtractSettings": ".settings",
+    "SummaryReport": ".summaries",
+    "read_summaries": ".summaries",
+    "summarize": ".summaries",
+    "Transcript": ".transcript",
+    "build_transcript": ".transcript",
+    "count_turns": ".transcript",
+    "is_worker_session": ".transcript",
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

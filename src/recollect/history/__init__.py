@@ -1,47 +1,71 @@
 """The history API: index, search, read, list and diagnose. The CLI and the MCP server call these
 functions and nothing below them; each opens what it needs from the config and closes it, or uses the
-caller's `Recollect`. The pieces beside the core live in this package's modules (access, saving,
-hides, diagnosis, cards); everything a caller uses is named here.
+caller's `Recollect`. The core functions live in `core`, the pieces beside them in this package's other
+modules (access, saving, hides, diagnosis, cards); everything a caller uses is named here.
+
+Each name is imported from its module on first use (PEP 562, `recollect.lazy_names`): the MCP server
+builds its tool list from `FILTER_SPEC` at start-up without loading the index, the search or the
+embedders, and the plugin helper's auto-recall takes the tokenizer without them.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from recollect import hidden as hiding
-from recollect.app import FRESH_SECONDS, Recollect
-from recollect.config import Config, load_config
-from recollect.history.access import HistoryError, open_index, scoped
-from recollect.history.access import surface as _surface
-from recollect.history.cards import ProjectActivity, SessionCard, activity, session_card
-from recollect.history.diagnosis import Diagnosis, doctor
-from recollect.history.hides import HiddenInfo, hidden_sessions, hide_session, unhide_session
-from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
-from recollect.index import queries, store
-from recollect.index.store import IndexUnavailable
-from recollect.search import read as reading
-from recollect.search.ceiling import Ceiling, ScopeCeilingError
-from recollect.search.ceiling import from_config as ceiling_from_config
-from recollect.search.ceiling import from_option as ceiling_from_option
-from recollect.search.ceiling import narrowest as narrowest_ceiling
-from recollect.search.filters import FILTER_SPEC, filter_values
-from recollect.search.rank import SearchResult, make_cursor
-from recollect.search.rank import search as rank_search
-from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
-from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters, predicate
-from recollect.sources import configured_specs
-from recollect.times import iso
+from recollect import lazy_names
 
 if TYPE_CHECKING:
-    from recollect.index.sync import Progress, SyncReport
+    from recollect.history.access import HistoryError, open_index, scoped
+    from recollect.history.cards import ProjectActivity, SessionCard, activity, session_card
+    from recollect.history.core import SessionInfo, index, own_session, read, refresh, search, sessions, store
+    from recollect.history.diagnosis import Diagnosis, doctor
+    from recollect.history.hides import HiddenInfo, hidden_sessions, hide_session, unhide_session
+    from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
+    from recollect.index.store import IndexUnavailable
+    from recollect.search.ceiling import Ceiling, ScopeCeilingError
+    from recollect.search.ceiling import from_config as ceiling_from_config
+    from recollect.search.ceiling import from_option as ceiling_from_option
+    from recollect.search.ceiling import narrowest as narrowest_ceiling
+    from recollect.search.filters import FILTER_SPEC, filter_values
+    from recollect.search.meaning import static_similarity
+    from recollect.search.rank import fts_match
+    from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
+    from recollect.search.results import SearchResult, make_cursor, snippet
+    from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters, git_root_of, predicate
+    from recollect.search.terms import chunk_count, document_frequencies
+    from recollect.sources import configured_specs
+    from recollect.text.tokenize import fold, query_terms
+    from recollect.times import iso
 
-# The indexing code (index.sync, index.cardsummary) and the deep search are imported where they run:
-# a search, a read or a listing of an index that needs no sync does not load them.
+_MODULES = {
+    **dict.fromkeys(("HistoryError", "open_index", "scoped"), ".access"),
+    **dict.fromkeys(("ProjectActivity", "SessionCard", "activity", "session_card"), ".cards"),
+    **dict.fromkeys(("SessionInfo", "index", "own_session", "read", "refresh", "search", "sessions", "store"), ".core"),
+    **dict.fromkeys(("Diagnosis", "doctor"), ".diagnosis"),
+    **dict.fromkeys(("HiddenInfo", "hidden_sessions", "hide_session", "unhide_session"), ".hides"),
+    **dict.fromkeys(("SAVE_DIR", "SavedTranscript", "save_target", "save_transcript"), ".saving"),
+    "IndexUnavailable": "recollect.index.store",
+    **dict.fromkeys(("Ceiling", "ScopeCeilingError"), "recollect.search.ceiling"),
+    "ceiling_from_config": "recollect.search.ceiling:from_config",
+    "ceiling_from_option": "recollect.search.ceiling:from_option",
+    "narrowest_ceiling": "recollect.search.ceiling:narrowest",
+    **dict.fromkeys(("FILTER_SPEC", "filter_values"), "recollect.search.filters"),
+    "static_similarity": "recollect.search.meaning",
+    "fts_match": "recollect.search.rank",
+    **dict.fromkeys(("DEFAULT_BUDGET", "WHOLE_BUDGET", "render_chatml", "render_text"), "recollect.search.read"),
+    **dict.fromkeys(("SearchResult", "make_cursor", "snippet"), "recollect.search.results"),
+    **dict.fromkeys(
+        ("AUTHORS", "CLASSES", "ROLES", "SCOPES", "Filters", "git_root_of", "predicate"), "recollect.search.scope"
+    ),
+    **dict.fromkeys(("chunk_count", "document_frequencies"), "recollect.search.terms"),
+    "configured_specs": "recollect.sources",
+    **dict.fromkeys(("fold", "query_terms"), "recollect.text.tokenize"),
+    "iso": "recollect.times",
+}
+__getattr__ = lazy_names(__name__, _MODULES)
 
-# What the surfaces (CLI, UI) build calls from and print results with is named here too, so that
-# they reach the library only through history (tests/test_architecture.py).
+# What the surfaces (CLI, MCP, UI, the plugin helper) build calls from and print results with is named
+# here too, so that they reach the library only through history (tests/test_architecture.py).
 __all__ = [
     "AUTHORS",
     "CLASSES",
@@ -66,16 +90,24 @@ __all__ = [
     "activity",
     "ceiling_from_config",
     "ceiling_from_option",
+    "chunk_count",
     "configured_specs",
     "doctor",
+    "document_frequencies",
     "filter_values",
+    "fold",
+    "fts_match",
+    "git_root_of",
     "hidden_sessions",
     "hide_session",
     "index",
     "iso",
+    "make_cursor",
     "narrowest_ceiling",
     "open_index",
     "own_session",
+    "predicate",
+    "query_terms",
     "read",
     "refresh",
     "render_chatml",
@@ -86,243 +118,8 @@ __all__ = [
     "search",
     "session_card",
     "sessions",
+    "snippet",
+    "static_similarity",
     "store",
     "unhide_session",
 ]
-
-
-def index(
-    config: Config | None = None,
-    *,
-    progress: Progress | None = None,
-    wait: bool = False,
-    app: Recollect | None = None,
-) -> SyncReport:
-    """Sync every configured source into the index and embed new text."""
-    with _surface(config, app) as app:
-        return _index(app, progress=progress, wait=wait)
-
-
-def _index(app: Recollect, *, progress: Progress | None, wait: bool) -> SyncReport:
-    from recollect.index.cardsummary import apply_summaries
-    from recollect.index.sync import sync
-
-    config = app.config
-    embedder = app.embedder
-    with app.index() as conn:
-
-        def run(read_sources: bool) -> SyncReport:
-            return sync(
-                conn,
-                app.specs,
-                progress=progress,
-                wait=wait,
-                embedder=embedder,
-                card_encoder=app.card_encoder,
-                read_sources=read_sources,
-            )
-
-        report = run(True)
-        if apply_summaries(conn, config.paths, resynced=report.changed > 0) and not report.lease_busy:
-            # Cards that gained a summary have a new text: embed it, without scanning every store again.
-            report.add_embedded(run(False))
-        return report
-
-
-def refresh(conn: sqlite3.Connection, config: Config, *, max_age: float = FRESH_SECONDS) -> SyncReport | None:
-    """Sync unless the index is fresher than `max_age` seconds. Never waits for another writer."""
-    return Recollect(config).refresh(conn, max_age=max_age)
-
-
-def search(
-    query: str,
-    filters: Filters | None = None,
-    *,
-    limit: int = 10,
-    per_session: int = 2,
-    config: Config | None = None,
-    app: Recollect | None = None,
-    sync_first: bool = True,
-    deep: bool = False,
-    ephemeral: bool = False,
-    exact: bool = False,
-) -> SearchResult:
-    """Ranked search of the index; `deep` instead reads whole tool outputs of a scoped set of sessions.
-    `exact` searches the words as typed: no typo correction, no reading of question or time words."""
-    with _surface(config, app) as app:
-        filters = scoped(filters, app.config)
-        if ephemeral:
-            return _search_ephemeral(
-                query, filters, limit=limit, per_session=per_session, config=app.config, deep=deep, exact=exact
-            )
-        with app.index() as conn:
-            report = app.refresh(conn) if sync_first else None
-            if deep:
-                from recollect.search.deep import deep_search
-
-                result = deep_search(conn, app.specs_by_id(), query, filters, limit=limit)
-            else:
-                result = rank_search(
-                    conn,
-                    query,
-                    filters,
-                    limit=limit,
-                    per_session=per_session,
-                    embedder=app.embedder,
-                    card_encoder=app.card_encoder,
-                    exact=exact,
-                )
-        from recollect.embed import factory  # on use: the CLI start-up never imports the embed package
-
-        semantic = factory.semantic_enabled(app.config)
-    if report is not None and report.lease_busy:
-        result.coverage.limited_by.append("index being updated by another process")
-    if semantic:
-        result.coverage.limited_by.extend(factory.PROBLEMS.values())  # meaning search that cannot run, and its fix
-    return result
-
-
-def _search_ephemeral(
-    query: str, filters: Filters, *, limit: int, per_session: int, config: Config, deep: bool, exact: bool = False
-) -> SearchResult:
-    """Read every store into an index in memory, search it, and drop it: nothing is written to disk,
-    not the index, not a model cache. Words only (the semantic arms would load or cache models)."""
-    from recollect.index.sync import sync
-    from recollect.search.deep import deep_search
-
-    specs = configured_specs(config)
-    conn = store.connect_memory()
-    try:
-        sync(conn, specs, prune_vectors=False)
-        if deep:
-            return deep_search(conn, {s.id: s for s in specs}, query, filters, limit=limit)
-        result = rank_search(conn, query, filters, limit=limit, per_session=per_session, exact=exact)
-    finally:
-        conn.close()
-    result.coverage.limited_by.append("ephemeral: words only, nothing written")
-    return result
-
-
-@dataclass
-class SessionInfo:  # fields in queries.SESSION_COLUMNS' order, then the cursor
-    session_id: str
-    source: str
-    agent_kind: str
-    title: str
-    directory: str
-    parent_id: str | None
-    time_created: int
-    time_updated: int
-    messages: int
-    turns: int  # messages a person typed
-    assistant_messages: int
-    tool_messages: int  # messages that call a tool
-    text_parts: int
-    approx_context_chars: int  # text, reasoning, tool input and output
-    ended: str  # finished | cancelled | error | unfinished
-    first_human: str
-    last_outcome: str
-    tools: str
-    summary: str  # two or three sentences from `recollect summarize`, "" until it has run
-    cursor: str
-
-    def to_dict(self) -> dict[str, Any]:
-        data = self.__dict__.copy()
-        data["updated_iso"] = iso(self.time_updated)
-        return data
-
-
-def sessions(
-    filters: Filters | None = None,
-    *,
-    limit: int = 20,
-    offset: int = 0,
-    config: Config | None = None,
-    app: Recollect | None = None,
-    sync_first: bool = True,
-) -> list[SessionInfo]:
-    """Recent sessions, newest first, through the scope predicate (`Filters.parent` lists a session's children)."""
-    with _surface(config, app) as app, app.index() as conn:
-        filters = scoped(filters, app.config)
-        if sync_first:
-            app.refresh(conn)
-        where, params = predicate(filters.resolve(conn), chunk_alias=None)
-        rows = queries.session_rows(conn, where, params, limit, offset)
-    infos = []
-    for r in rows:
-        values: dict[str, Any] = {f.name: value for f, value in zip(fields(SessionInfo), r, strict=False)}
-        info = SessionInfo(**values, cursor=make_cursor(r[1], r[0], ""))
-        info.title = info.title or info.first_human[:80]  # agents that store no title
-        infos.append(info)
-    return infos
-
-
-def read(
-    cursor: str,
-    filters: Filters | None = None,
-    *,
-    before: int = reading.DEFAULT_BEFORE,
-    after: int = reading.DEFAULT_AFTER,
-    budget: int = reading.DEFAULT_BUDGET,
-    mode: str = "around",
-    whole: bool = False,
-    config: Config | None = None,
-    app: Recollect | None = None,
-) -> reading.Window:
-    """A bounded window of the real transcript around `cursor`, read from the source store.
-    `whole` gives the one message at `cursor` uncapped but for `budget` (mode is then "message")."""
-    with _surface(config, app) as app:
-        return _read(cursor, filters, app, before=before, after=after, budget=budget, mode=mode, whole=whole)
-
-
-def _read(
-    cursor: str,
-    filters: Filters | None,
-    app: Recollect,
-    *,
-    before: int,
-    after: int,
-    budget: int,
-    mode: str,
-    whole: bool,
-) -> reading.Window:
-    config = app.config
-    specs = app.specs_by_id()
-    filters = scoped(filters, config)
-    with app.index() as conn:
-        try:
-            row, message_id = reading.resolve_cursor(conn, cursor, filters)
-        except reading.ReadError:
-            pieces = cursor.strip().split("::")
-            if any(
-                pieces[0] in (h.session, h.key[1]) or "::".join(pieces[:2]) == h.session
-                for h in hiding.read_hidden(config.paths.data_dir).values()
-            ):
-                raise reading.ReadError(
-                    f"session {cursor!r} is hidden ('recollect sessions --hidden' says why); "
-                    "'recollect unhide SESSION' shows it again"
-                ) from None
-            raise
-    session = reading.load_session(specs, row)
-    if whole and mode == "around":
-        mode = "message"
-    return reading.window(session, message_id, before=before, after=after, budget=budget, mode=mode, whole=whole)
-
-
-def own_session(session_id: str, config: Config | None = None, *, kind: str = "opencode") -> list[str]:
-    """The qualified ids that name a host's current session, in the host's own source only.
-
-    A host (the OpenCode plugin) knows its session's raw id, not which configured source it is: it is
-    the source of that agent kind whose store is the one the host uses (`OPENCODE_DB`, else its data
-    dir), or, when none matches, every source of that kind. Never another agent's store, where the
-    same raw id would be a different session."""
-    if "::" in session_id:
-        return [session_id]
-    config = config or load_config()
-    specs = [s for s in configured_specs(config) if s.kind == kind]
-    if kind == "opencode":
-        from recollect.sources.opencode import find_stores
-
-        host = {p.resolve() for p in find_stores()}
-        specs = [s for s in specs if s.path.resolve() in host] or specs
-    return [f"{s.id}::{session_id}" for s in specs]

@@ -37,14 +37,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from recollect.history import fold, query_terms
 from recollect.integrations.cues import CUE_RE as CUE_RE  # re-exported: hooks and tests name them here
 from recollect.integrations.cues import derive_query as derive_query
 from recollect.integrations.cues import detect_cue as detect_cue
 from recollect.integrations.cues import strip_cues
-from recollect.text.tokenize import fold, query_terms
 
 if TYPE_CHECKING:
-    from recollect.search.scope import Filters
+    from recollect.history import Filters
 
 RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
 RECALL_MAX_CHARS = 1_200  # per block, like seed 002's maxInjectChars for memories
@@ -230,7 +230,7 @@ def rescue(text: str, answered: list[Entry]) -> list[Entry]:
     decisions, outcome). Words alone miss a paraphrase, an English question about a Chinese session and
     Chinese bigrams cut across words; meaning alone would fire on any nearby topic, so the session must
     still hold some of the message's words (RESCUE_COVERAGE)."""
-    from recollect.search.meaning import static_similarity
+    from recollect.history import static_similarity
 
     query = strip_cues(text)
     for entry in answered[:RESCUE_TRIES]:
@@ -252,7 +252,7 @@ class Plan:
 
 def plan(conn: sqlite3.Connection, text: str) -> Plan | None:
     """The words of `text` to look for, or None when the index holds none of them."""
-    from recollect.search.terms import document_frequencies
+    from recollect.history import document_frequencies
 
     units = message_units(text)
     terms = list(dict.fromkeys(t for u in units for t in u.terms))
@@ -280,8 +280,7 @@ def gather(
 ) -> tuple[dict[int, Evidence], dict[int, sqlite3.Row], bool]:
     """(evidence per candidate session, their cards, whether every matching chunk was read), the
     message being answered left out wherever the idle sync put it (a chunk, a card's first line)."""
-    from recollect.search.rank import fts_match
-    from recollect.search.scope import predicate
+    from recollect.history import fts_match, predicate
 
     chunk_where, chunk_params = predicate(filters)
     session_where, session_params = predicate(filters, chunk_alias=None)
@@ -360,8 +359,7 @@ def candidates(
 ) -> list[Entry]:
     """The sessions covering at least MIN_COVERAGE of `text`'s weighted words, best first, at most `limit`;
     when none does, the best that answered among those covering at least `floor` (for `rescue`)."""
-    from recollect.search.scope import predicate
-    from recollect.search.terms import chunk_count
+    from recollect.history import chunk_count, predicate
 
     p = plan(conn, text)
     if p is None:
@@ -451,7 +449,7 @@ def _entry(
 def show(entry: Entry) -> Entry:
     """Fill in the entry's cursor and snippet: the answer holding most of the message's weighted words
     (else the question). Only for the entries a block names: it costs more than scoring them."""
-    from recollect.search.results import make_cursor, snippet
+    from recollect.history import make_cursor, snippet
 
     if entry.shown_from is None:
         return entry

@@ -12,11 +12,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from recollect.history import FILTER_SPEC, Filters, filter_values, git_root_of
 from recollect.mcp.args import Param, Signature
 from recollect.mcp.base import Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
 from recollect.redact import redact
-from recollect.search.filters import FILTER_SPEC, filter_values
-from recollect.search.scope import Filters, git_root_of
 
 if TYPE_CHECKING:
     from recollect.app import Recollect
@@ -254,7 +253,7 @@ READ_DESCRIPTION = (
 def run_read(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect import history
     from recollect.app import Recollect
-    from recollect.search.read import render_chatml
+    from recollect.history import render_chatml
 
     overhead = 1_500  # ChatML headers and nav around the window's own budget
     budget = min(args["budget"] or settings.budget, settings.budget) - overhead

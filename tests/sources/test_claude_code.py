@@ -331,7 +331,7 @@ def test_an_unreadable_transcript_is_reported_not_silently_dropped(tmp_path: Pat
     store = build_store(tmp_path, [DATA / f"{sid}.jsonl"])
     assert sid in source_for(store).scan().stamps  # positive control
     # chmod 000 means nothing to root (CI containers), so the permission check itself is stubbed.
-    monkeypatch.setattr("recollect.sources.claude_code.readable", lambda path: path.stem != sid)
+    monkeypatch.setattr("recollect.sources.jsonl.readable", lambda path: path.stem != sid)
     scan = source_for(store).scan()
     assert sid not in scan.stamps
     assert any(sid in problem and "permissions" in problem for problem in scan.problems)

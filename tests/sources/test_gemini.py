@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from recollect.model import Session, SourceError
-from recollect.sources import gemini
+from recollect.sources import jsonl
 from recollect.sources.base import FACTORIES, SourceSpec
 from recollect.sources.gemini import KIND, GeminiSource, discover
 
@@ -205,7 +205,7 @@ def test_discovery_honours_home_and_gemini_cli_home(tmp_path: Path, monkeypatch:
 
 
 def test_an_unreadable_recording_is_reported(store: Path, monkeypatch: pytest.MonkeyPatch):
-    real = gemini.read_head
+    real = jsonl.read_head
 
     def denied(path: Path, limit: int = 1 << 16) -> bytes:
         if path.name.startswith("session-2025-10-02"):
@@ -213,7 +213,7 @@ def test_an_unreadable_recording_is_reported(store: Path, monkeypatch: pytest.Mo
         return real(path, limit)
 
     # chmod 000 means nothing to root (CI containers), so the denial is stubbed.
-    monkeypatch.setattr(gemini, "read_head", denied)
+    monkeypatch.setattr(jsonl, "read_head", denied)  # where the listing reads each recording's session id
     scan = source_for(store).scan()
     assert MAIN not in scan.stamps and SUB in scan.stamps
     assert any("session-2025-10-02" in problem for problem in scan.problems)

@@ -20,22 +20,21 @@ import logging
 import mmap
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from recollect.config import xdg_dir
-from recollect.model import ScanResult, Session, SessionStamp, SourceError
+from recollect.model import Session, SourceError
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.claude_code_records import Entry, Transcript
 from recollect.sources.jsonl import (
     SHAPE_ERRORS,
+    JsonlSource,
+    head_session_id,
     list_dir,
-    newest_mtime,
     parse_line,
-    read_head,
     read_jsonl,
-    readable,
     stat_mark,
 )
 
@@ -43,9 +42,7 @@ log = logging.getLogger(__name__)
 
 KIND = "claude-code"
 SOURCE_ID = "claude"
-_HINT = "point the source at a Claude Code config dir (~/.claude) or its projects/ folder"
 
-_SESSION_ID_RE = re.compile(rb'"sessionId"\s*:\s*"([^"]+)"')
 _SUMMARY_MARK = b'"type":"summary"'
 # When Claude Code failed to generate a summary it stored the error in its place: not a title.
 _FAILED_SUMMARY_RE = re.compile(
@@ -79,29 +76,23 @@ def discover() -> list[SourceSpec]:
     return specs
 
 
-class ClaudeCodeSource:
+class ClaudeCodeSource(JsonlSource[list[Path], Entry]):
     kind = KIND
+    name = "Claude Code"
+    hint = "point the source at a Claude Code config dir (~/.claude) or its projects/ folder"
 
     def __init__(self, spec: SourceSpec) -> None:
-        self.id = spec.id
-        self.unreadable: dict[str, str] = {}
-        self.location = spec.path
-        self._discovered = spec.discovered
-        # First sessionId of a file never changes once written (the file only grows).
-        self._head_ids: dict[str, str] = {}
+        super().__init__(spec)
+        self._head_ids: dict[Path, str] = {}
         self._summaries: dict[Path, tuple[str, list[tuple[str, str]]]] = {}
 
     # -- layout -------------------------------------------------------------------------------
 
-    def _project_dirs(self) -> list[Path] | None:
+    def _layout(self) -> list[Path] | None:
         """Project folders to read, or None when a discovered store is absent."""
-        path = self.location
-        if not path.exists():
-            if self._discovered:
-                return None
-            raise SourceError(f"Claude Code store not found at {path}; {_HINT}", reason="missing")
-        if not path.is_dir() or not os.access(path, os.R_OK | os.X_OK):
-            raise SourceError(f"Claude Code store at {path} cannot be read; {_HINT}", reason="unreadable")
+        path = self._store()
+        if path is None:
+            return None
         if (path / "projects").is_dir():
             root = path / "projects"
         elif path.name == "projects":
@@ -109,18 +100,13 @@ class ClaudeCodeSource:
         elif any(e.name.endswith(".jsonl") and e.is_file() for e in list_dir(path)):
             return [path]  # pointed straight at one project folder
         else:
-            if self._discovered:
-                return []
-            raise SourceError(
-                f"{path} has no projects/ folder: Claude Code has not recorded a session there, or the path is "
-                f"wrong; {_HINT}",
-                reason="missing",
-            )
+            self._absent("projects/ folder: Claude Code has not recorded a session there, or the path is wrong")
+            return None
         if not os.access(root, os.R_OK | os.X_OK):
             raise SourceError(f"{root} cannot be read (permission denied)", reason="unreadable")
         return [Path(e.path) for e in list_dir(root) if e.is_dir()]
 
-    def _entries(self, project_dirs: list[Path]) -> dict[str, Entry]:
+    def _list(self, layout: list[Path], problems: list[str]) -> dict[str, Entry]:
         entries: dict[str, Entry] = {}
 
         def add(sid: str, project_dir: Path, role: str, item: os.DirEntry[str], parent: str | None = None) -> None:
@@ -135,7 +121,7 @@ class ClaudeCodeSource:
             entry.files.append(Path(item.path))
             entry.marks.append(f"{st.st_size}:{st.st_mtime_ns}")
 
-        for project_dir in project_dirs:
+        for project_dir in layout:
             for item in list_dir(project_dir):
                 if item.name.endswith(".jsonl") and item.is_file():
                     sid = item.name[: -len(".jsonl")]
@@ -147,71 +133,34 @@ class ClaudeCodeSource:
         return entries
 
     def _head_session_id(self, path: Path) -> str | None:
-        key = str(path)
-        cached = self._head_ids.get(key)
-        if cached is None:
-            try:
-                match = _SESSION_ID_RE.search(read_head(path, 1 << 14))
-            except OSError:
-                return None  # deleted or unreadable since the listing; the read will tell
-            if match is None:
-                return None
-            cached = self._head_ids[key] = match.group(1).decode("utf-8", "replace")
-        return cached
+        try:
+            return head_session_id(path, self._head_ids)
+        except OSError:
+            return None  # deleted or unreadable since the listing; the read will tell
 
-    # -- protocol -----------------------------------------------------------------------------
+    # -- scan ---------------------------------------------------------------------------------
 
-    def scan(self) -> ScanResult:
-        project_dirs = self._project_dirs()
-        if project_dirs is None:
-            return ScanResult(stamps={})
-        stamps: dict[str, SessionStamp] = {}
-        problems: list[str] = []
-        entries = self._entries(project_dirs)
-        for entry in entries.values():
-            unreadable = [f for f in entry.files if not readable(f)]
-            if unreadable:
-                problems.append(
-                    f"{unreadable[0]} is not readable; session {entry.id} is left out until its permissions are fixed"
-                )
-                continue
-            mark = "|".join(sorted(entry.marks))
-            parent = entry.parent_id
-            if entry.role == "agent":
-                parent = self._head_session_id(entry.files[0])
-            elif entry.role == "main":
-                # A resumed session may open with a copy of another session's history. That copy is
-                # dropped while the original file exists, so the original's presence is part of the mark.
-                first = self._head_session_id(entry.files[0])
-                if first and first != entry.id:
-                    original = entries.get(first)
-                    mark += f"|from:{first}:{int(original is not None and original.project_dir == entry.project_dir)}"
-            stamps[entry.id] = SessionStamp(
-                id=entry.id, watermark=mark, parent_id=parent, updated=newest_mtime(entry.files)
-            )
-        return ScanResult(stamps=stamps, problems=problems)
+    def _mark(self, entry: Entry, listing: dict[str, Entry]) -> str:
+        mark = "|".join(sorted(entry.marks))
+        if entry.role == "main":
+            # A resumed session may open with a copy of another session's history. That copy is
+            # dropped while the original file exists, so the original's presence is part of the mark.
+            first = self._head_session_id(entry.files[0])
+            if first and first != entry.id:
+                original = listing.get(first)
+                mark += f"|from:{first}:{int(original is not None and original.project_dir == entry.project_dir)}"
+        return mark
 
-    def read_sessions(self, ids: Iterable[str]) -> Iterator[Session]:
-        project_dirs = self._project_dirs()
-        if project_dirs is None:
-            return
-        entries = self._entries(project_dirs)
-        summaries: dict[Path, dict[str, str]] = {}  # per project folder, built once per call
-        for sid in ids:
-            entry = entries.get(sid)
-            if entry is None:
-                continue
-            try:
-                session = self._read(entry, summaries)
-            except FileNotFoundError:
-                continue
-            except OSError as exc:
-                log.warning("claude: cannot read session %s: %s", sid, exc)
-                self.unreadable[sid] = str(exc)
-                continue
-            yield session
+    def _parent(self, entry: Entry) -> str | None:
+        if entry.role == "agent":
+            return self._head_session_id(entry.files[0])  # 2.0 sub-agents record their parent's id
+        return entry.parent_id
 
     # -- reading ------------------------------------------------------------------------------
+
+    def _reader(self, layout: list[Path]) -> Callable[[Entry], Session]:
+        summaries: dict[Path, dict[str, str]] = {}  # per project folder, built once per call
+        return lambda entry: self._read(entry, summaries)
 
     def _read(self, entry: Entry, summaries: dict[Path, dict[str, str]]) -> Session:
         files = sorted(entry.files, key=lambda p: (p.stat().st_mtime_ns, str(p)))

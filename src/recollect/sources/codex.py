@@ -20,32 +20,28 @@ Never writes, renames or decompresses a rollout in place.
 
 from __future__ import annotations
 
-import logging
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from recollect.model import ScanResult, Session, SessionStamp, SourceError
+from recollect.model import Session
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.codex_records import Builder, spawn_parent
 from recollect.sources.codex_records import uuid7_ms as uuid7_ms  # named here too: the adapter's public helper
 from recollect.sources.jsonl import (
     ZST_SUFFIX,
+    JsonlSource,
+    SessionFile,
     first_records,
-    newest_mtime,
     read_jsonl,
-    readable,
     stat_mark,
     walk,
 )
 
-log = logging.getLogger(__name__)
-
 KIND = "codex"
 SOURCE_ID = "codex"
-_HINT = "point the source at the Codex home ($CODEX_HOME, default ~/.codex) or its sessions/ folder"
 _ROLLOUT_RE = re.compile(
     r"^rollout-.*?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl(\.zst)?$"
 )
@@ -64,43 +60,36 @@ def discover() -> list[SourceSpec]:
 
 
 @dataclass
-class _Rollout:
-    id: str
-    path: Path
+class _Rollout(SessionFile):
     archived: bool
 
 
-class CodexSource:
+class CodexSource(JsonlSource[list[tuple[Path, bool]], _Rollout]):
     kind = KIND
+    name = "Codex"
+    hint = "point the source at the Codex home ($CODEX_HOME, default ~/.codex) or its sessions/ folder"
 
     def __init__(self, spec: SourceSpec) -> None:
-        self.id = spec.id
-        self.unreadable: dict[str, str] = {}
-        self.location = spec.path
-        self._discovered = spec.discovered
+        super().__init__(spec)
         self._parents: dict[Path, str | None] = {}  # the session_meta line never changes
 
-    def _roots(self) -> list[tuple[Path, bool]] | None:
-        path = self.location
-        if not path.exists():
-            if self._discovered:
-                return None
-            raise SourceError(f"Codex store not found at {path}; {_HINT}", reason="missing")
-        if not path.is_dir() or not os.access(path, os.R_OK | os.X_OK):
-            raise SourceError(f"Codex store at {path} cannot be read; {_HINT}", reason="unreadable")
+    def _layout(self) -> list[tuple[Path, bool]] | None:
+        """The folders rollouts are in, each with whether it holds archived ones."""
+        path = self._store()
+        if path is None:
+            return None
         roots = [(path / "sessions", False), (path / "archived_sessions", True)]
         found = [(root, archived) for root, archived in roots if root.is_dir()]
         if found:
             return found
         if path.name in ("sessions", "archived_sessions"):
             return [(path, path.name == "archived_sessions")]
-        if self._discovered:
-            return []
-        raise SourceError(f"{path} has no sessions/ folder; {_HINT}", reason="missing")
+        self._absent("sessions/ folder")
+        return None
 
-    def _rollouts(self, roots: list[tuple[Path, bool]]) -> dict[str, _Rollout]:
+    def _list(self, layout: list[tuple[Path, bool]], problems: list[str]) -> dict[str, _Rollout]:
         found: dict[str, _Rollout] = {}
-        for root, archived in roots:
+        for root, archived in layout:
             for dirpath, dirnames, filenames in walk(root):
                 dirnames.sort()
                 names = set(filenames)
@@ -117,7 +106,13 @@ class CodexSource:
                         found[sid] = _Rollout(id=sid, path=Path(dirpath) / name, archived=archived)
         return found
 
-    def _parent_of(self, path: Path) -> str | None:
+    def _mark(self, rollout: _Rollout, listing: dict[str, _Rollout]) -> str:
+        # The physical form is part of the mark: plain -> .zst re-reads once, which is cheap and safe.
+        suffix = "z" if rollout.path.name.endswith(ZST_SUFFIX) else "p"
+        return f"{stat_mark(rollout.path)}:{suffix}"
+
+    def _parent(self, rollout: _Rollout) -> str | None:
+        path = rollout.path
         if path not in self._parents:
             try:
                 head = first_records(path, 1)
@@ -129,59 +124,23 @@ class CodexSource:
             self._parents[path] = spawn_parent(meta) if isinstance(meta, dict) else None
         return self._parents[path]
 
-    def scan(self) -> ScanResult:
-        roots = self._roots()
-        if roots is None:
-            return ScanResult(stamps={})
-        stamps: dict[str, SessionStamp] = {}
-        problems: list[str] = []
-        for rollout in self._rollouts(roots).values():
-            try:
-                if not readable(rollout.path):
-                    problems.append(f"{rollout.path} is not readable; session {rollout.id} is left out")
-                    continue
-                mark = stat_mark(rollout.path)
-            except FileNotFoundError:
-                continue
-            # The physical form is part of the mark: plain -> .zst re-reads once, which is cheap and safe.
-            suffix = "z" if rollout.path.name.endswith(ZST_SUFFIX) else "p"
-            stamps[rollout.id] = SessionStamp(
-                id=rollout.id,
-                watermark=f"{mark}:{suffix}",
-                parent_id=self._parent_of(rollout.path),
-                updated=newest_mtime([rollout.path]),
-            )
-        return ScanResult(stamps=stamps, problems=problems)
-
-    def read_sessions(self, ids: Iterable[str]) -> Iterator[Session]:
-        roots = self._roots()
-        if roots is None:
-            return
-        rollouts = self._rollouts(roots)
+    def _reader(self, layout: list[tuple[Path, bool]]) -> Callable[[_Rollout], Session]:
         names = _thread_names(self.location / "session_index.jsonl")
-        for sid in ids:
-            rollout = rollouts.get(sid)
-            if rollout is None:
-                continue
-            try:
-                result = read_jsonl(rollout.path)
-                mtime = rollout.path.stat().st_mtime_ns // 1_000_000
-            except FileNotFoundError:
-                continue
-            except OSError as exc:
-                log.warning("codex: cannot read session %s: %s", sid, exc)
-                self.unreadable[sid] = str(exc)
-                continue
-            builder = Builder(sid, self.id, KIND)
-            session = builder.build([record for _, record in result.records], [n for n, _ in result.records])
-            session.malformed += result.malformed
-            if not session.title:
-                session.title = names.get(sid, "")
-            if rollout.archived:
-                session.time_archived = mtime
-            if not session.time_created:
-                session.time_created = session.time_updated = mtime
-            yield session
+        return lambda rollout: self._read(rollout, names)
+
+    def _read(self, rollout: _Rollout, names: dict[str, str]) -> Session:
+        result = read_jsonl(rollout.path)
+        mtime = rollout.path.stat().st_mtime_ns // 1_000_000
+        builder = Builder(rollout.id, self.id, KIND)
+        session = builder.build([record for _, record in result.records], [n for n, _ in result.records])
+        session.malformed += result.malformed
+        if not session.title:
+            session.title = names.get(rollout.id, "")
+        if rollout.archived:
+            session.time_archived = mtime
+        if not session.time_created:
+            session.time_created = session.time_updated = mtime
+        return session
 
 
 def _thread_names(path: Path) -> dict[str, str]:

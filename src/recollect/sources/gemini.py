@@ -20,25 +20,24 @@ import hashlib
 import json
 import logging
 import os
-import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from recollect.jsonish import typed
-from recollect.model import Message, Part, ScanResult, Session, SessionStamp, SourceError
+from recollect.model import Message, Part, Session
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.jsonl import (
     SHAPE_ERRORS,
+    JsonlSource,
+    SessionFile,
     as_list,
     compact_json,
     files_from_input,
+    head_session_id,
     list_dir,
-    newest_mtime,
-    read_head,
     read_jsonl,
-    readable,
     stat_mark,
 )
 from recollect.times import parse_stamp
@@ -47,8 +46,6 @@ log = logging.getLogger(__name__)
 
 KIND = "gemini"
 SOURCE_ID = "gemini"
-_HINT = "point the source at the Gemini CLI dir (~/.gemini, or $GEMINI_CLI_HOME/.gemini) or its tmp/ folder"
-_SESSION_ID_RE = re.compile(rb'"sessionId"\s*:\s*"([^"]+)"')
 _SNAPSHOT = "<state_snapshot>"  # how Gemini CLI's /compress summary opens
 _TOOL_STATUS = {
     "success": "completed",
@@ -74,127 +71,81 @@ def discover() -> list[SourceSpec]:
 
 
 @dataclass
-class _Chat:
-    id: str
-    path: Path
+class _Chat(SessionFile):
     project: Path  # the tmp/<slug> folder
     parent_id: str | None = None
 
 
-class GeminiSource:
+class GeminiSource(JsonlSource[Path, _Chat]):
     kind = KIND
+    name = "Gemini CLI"
+    hint = "point the source at the Gemini CLI dir (~/.gemini, or $GEMINI_CLI_HOME/.gemini) or its tmp/ folder"
 
     def __init__(self, spec: SourceSpec) -> None:
-        self.id = spec.id
-        self.unreadable: dict[str, str] = {}
-        self.location = spec.path
-        self._discovered = spec.discovered
+        super().__init__(spec)
         self._ids: dict[Path, str] = {}  # a recording's session id never changes
-        self._unreadable: list[Path] = []  # recordings the last listing could not open
 
-    def _tmp_root(self) -> Path | None:
-        path = self.location
-        if not path.exists():
-            if self._discovered:
-                return None
-            raise SourceError(f"Gemini CLI store not found at {path}; {_HINT}", reason="missing")
-        if not path.is_dir() or not os.access(path, os.R_OK | os.X_OK):
-            raise SourceError(f"Gemini CLI store at {path} cannot be read; {_HINT}", reason="unreadable")
+    def _layout(self) -> Path | None:
+        """The tmp/ folder that holds a folder per project."""
+        path = self._store()
+        if path is None:
+            return None
         if (path / "tmp").is_dir():
             return path / "tmp"
         if path.name == "tmp":
             return path
-        if self._discovered:
-            return None
-        raise SourceError(f"{path} has no tmp/ folder with chats; {_HINT}", reason="missing")
+        self._absent("tmp/ folder with chats")
+        return None
 
-    def _session_id(self, path: Path) -> str | None:
-        cached = self._ids.get(path)
-        if cached is None:
-            match = _SESSION_ID_RE.search(read_head(path, 1 << 14))
-            if match is None:
-                return None  # the first line is not complete yet
-            cached = self._ids[path] = match.group(1).decode("utf-8", "replace")
-        return cached
-
-    def _chats(self, root: Path) -> dict[str, _Chat]:
+    def _list(self, layout: Path, problems: list[str]) -> dict[str, _Chat]:
         chats: dict[str, _Chat] = {}
-        self._unreadable = []
-        for project in list_dir(root):
+        for project in list_dir(layout):
             if not project.is_dir():
                 continue
             chats_dir = Path(project.path) / "chats"
             for item in list_dir(chats_dir):
                 if item.is_file() and item.name.startswith("session-") and item.name.endswith((".json", ".jsonl")):
-                    self._add(chats, Path(item.path), Path(project.path), None)
+                    self._add(chats, problems, Path(item.path), Path(project.path), None)
                 elif item.is_dir():
                     for sub in list_dir(Path(item.path)):
                         if sub.is_file() and sub.name.endswith(".jsonl"):
-                            self._add(chats, Path(sub.path), Path(project.path), item.name)
+                            self._add(chats, problems, Path(sub.path), Path(project.path), item.name)
         return chats
 
-    def _add(self, chats: dict[str, _Chat], path: Path, project: Path, parent: str | None) -> None:
+    def _add(self, chats: dict[str, _Chat], problems: list[str], path: Path, project: Path, parent: str | None) -> None:
         try:
-            sid = self._session_id(path)
+            sid = head_session_id(path, self._ids)
         except FileNotFoundError:
             return  # deleted while we listed
         except OSError:
-            self._unreadable.append(path)  # its session id is inside: nothing to list it under
+            # Its session id is inside: nothing to list it under.
+            problems.append(f"{path} is not readable; its session is left out")
             return
         if sid is None:
             if parent is None:
-                return
+                return  # the first line is not complete yet
             sid = path.stem  # sub-agent files are named after their session id
         current = chats.get(sid)
         # A resumed legacy .json is rewritten as .jsonl under the same id: the .jsonl is the live one.
         if current is None or (current.path.suffix == ".json" and path.suffix == ".jsonl"):
             chats[sid] = _Chat(id=sid, path=path, project=project, parent_id=parent)
 
-    def scan(self) -> ScanResult:
-        root = self._tmp_root()
-        if root is None:
-            return ScanResult(stamps={})
-        stamps: dict[str, SessionStamp] = {}
-        problems: list[str] = []
-        chats = self._chats(root)
-        problems += [f"{path} is not readable; its session is left out" for path in self._unreadable]
-        for chat in chats.values():
-            try:
-                if not readable(chat.path):
-                    problems.append(f"{chat.path} is not readable; session {chat.id} is left out")
-                    continue
-                mark = stat_mark(chat.path)
-            except FileNotFoundError:
-                continue
-            stamps[chat.id] = SessionStamp(
-                id=chat.id,
-                watermark=f"{mark}:{chat.path.suffix}",
-                parent_id=chat.parent_id,
-                updated=newest_mtime([chat.path]),
-            )
-        return ScanResult(stamps=stamps, problems=problems)
+    def _mark(self, chat: _Chat, listing: dict[str, _Chat]) -> str:
+        return f"{stat_mark(chat.path)}:{chat.path.suffix}"
 
-    def read_sessions(self, ids: Iterable[str]) -> Iterator[Session]:
-        root = self._tmp_root()
-        if root is None:
-            return
-        chats = self._chats(root)
-        projects = _ProjectNames(self.location if root != self.location else root.parent)
-        for sid in ids:
-            chat = chats.get(sid)
-            if chat is None:
-                continue
-            try:
-                session = self._read(chat)
-            except FileNotFoundError:
-                continue
-            except OSError as exc:
-                log.warning("gemini: cannot read session %s: %s", sid, exc)
-                self.unreadable[sid] = str(exc)
-                continue
+    def _parent(self, chat: _Chat) -> str | None:
+        return chat.parent_id
+
+    def _reader(self, layout: Path) -> Callable[[_Chat], Session]:
+        projects = _ProjectNames(layout.parent)  # the .gemini folder, whether the store is it or its tmp/
+
+        def read(chat: _Chat) -> Session:
+            session = self._read(chat)
             session.project_id = chat.project.name
             session.directory = session.directory or projects.directory(chat.project)
-            yield session
+            return session
+
+        return read
 
     def _read(self, chat: _Chat) -> Session:
         metadata: dict[str, Any] = {}

@@ -1,8 +1,9 @@
 """Reading append-only JSONL transcripts (Claude Code, Codex CLI, Gemini CLI), shared by their sources.
 
 What this module owns: turning a transcript file — plain or zstd-compressed — into parsed records,
-and the cheap file facts a scan needs (watermarks, heads). It never writes, renames or locks a
-file: the agents keep appending while we read.
+the cheap file facts a scan needs (watermarks, heads), and `JsonlSource`, the part of the three
+adapters that does not depend on the store's format: the store checks, the scan loop and the read
+loop. It never writes, renames or locks a file: the agents keep appending while we read.
 
 Rules every JSONL source relies on:
 - A last line without a trailing newline is still being written: it is neither parsed nor counted
@@ -17,14 +18,18 @@ import io
 import json
 import logging
 import os
-from collections.abc import Iterable, Iterator
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Generic, Protocol, TypeVar
 
 import zstandard
 
+from recollect.model import ScanResult, Session, SessionStamp, SourceError
+from recollect.sources.base import SourceSpec
 from recollect.sources.guard import note
 
 log = logging.getLogger(__name__)
@@ -42,6 +47,7 @@ MAX_RECORD_BYTES = 64 << 20
 MAX_DECOMPRESSED_BYTES = 512 << 20
 MIN_DECOMPRESSED_CAP = 32 << 20
 MAX_RATIO = 100
+_SESSION_ID_RE = re.compile(rb'"sessionId"\s*:\s*"([^"]+)"')
 
 
 @dataclass
@@ -148,6 +154,20 @@ def read_head(path: Path, limit: int = 1 << 16) -> bytes:
             return stream.read(limit)
     except zstandard.ZstdError:
         return b""
+
+
+def head_session_id(path: Path, cache: dict[Path, str]) -> str | None:
+    """The first `sessionId` in the head of `path`, or None while that record is incomplete.
+
+    Kept in `cache`: the first record of a file never changes once written (the file only grows).
+    Raises OSError when the file cannot be read."""
+    cached = cache.get(path)
+    if cached is None:
+        match = _SESSION_ID_RE.search(read_head(path, 1 << 14))
+        if match is None:
+            return None
+        cached = cache[path] = match.group(1).decode("utf-8", "replace")
+    return cached
 
 
 def first_records(path: Path, count: int, limit: int = 1 << 20) -> list[dict[str, Any]]:
@@ -259,3 +279,135 @@ def compact_json(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, sort_keys=True)
     except (TypeError, ValueError):
         return str(value)
+
+
+# -- the adapters' shared part -------------------------------------------------------------------
+
+
+class Listed(Protocol):
+    """One session a listing found: its id and the files it is stored in."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def files(self) -> list[Path]: ...
+
+
+@dataclass
+class SessionFile:
+    """A session stored in one file."""
+
+    id: str
+    path: Path
+
+    @property
+    def files(self) -> list[Path]:
+        return [self.path]
+
+
+Layout = TypeVar("Layout")
+Item = TypeVar("Item", bound=Listed)
+
+
+class JsonlSource(ABC, Generic[Layout, Item]):
+    """A source whose sessions are files under a folder. Implements the `Source` protocol.
+
+    What it does for every adapter: checks the store folder (`_store`, `_absent`), and runs the scan
+    (a session with a file that cannot be read is named in the problems, one deleted since the
+    listing is left out) and the read (a session that vanished is skipped, one that cannot be read
+    is recorded in `unreadable`). What an adapter says: where its sessions are (`_layout`), which
+    sessions are there (`_list`), each one's watermark and parent, and how one is read (`_reader`).
+    """
+
+    kind: str
+    name: str  # the agent's name, as messages call its store ("Codex")
+    hint: str  # how to point the source at the store: the end of every store error
+
+    def __init__(self, spec: SourceSpec) -> None:
+        self.id = spec.id
+        self.unreadable: dict[str, str] = {}
+        self.location = spec.path
+        self._discovered = spec.discovered
+
+    @abstractmethod
+    def _layout(self) -> Layout | None:
+        """Where the sessions are, from `_store()`; None when a discovered store is absent."""
+
+    @abstractmethod
+    def _list(self, layout: Layout, problems: list[str]) -> dict[str, Item]:
+        """The sessions there, by id, found by listing folders. What a listing has to leave out
+        without an id to name it by is added to `problems`."""
+
+    @abstractmethod
+    def _mark(self, item: Item, listing: dict[str, Item]) -> str:
+        """The session's watermark. May raise FileNotFoundError (the file went since the listing)."""
+
+    @abstractmethod
+    def _parent(self, item: Item) -> str | None:
+        """The session's parent, for a sub-agent's."""
+
+    @abstractmethod
+    def _reader(self, layout: Layout) -> Callable[[Item], Session]:
+        """Reads one listed session; made once per `read_sessions` call (it may hold what the call
+        shares, such as a title index)."""
+
+    def _store(self) -> Path | None:
+        """The store folder once it is there and readable; None when a discovered store is absent."""
+        path = self.location
+        if not path.exists():
+            if self._discovered:
+                return None
+            raise SourceError(f"{self.name} store not found at {path}; {self.hint}", reason="missing")
+        if not path.is_dir() or not os.access(path, os.R_OK | os.X_OK):
+            raise SourceError(f"{self.name} store at {path} cannot be read; {self.hint}", reason="unreadable")
+        return path
+
+    def _absent(self, what: str) -> None:
+        """The store folder lacks `what` its sessions live in: nothing to read when it was discovered,
+        an error naming the path when it was configured (a typo never reads as an empty store)."""
+        if not self._discovered:
+            raise SourceError(f"{self.location} has no {what}; {self.hint}", reason="missing")
+
+    def scan(self) -> ScanResult:
+        layout = self._layout()
+        if layout is None:
+            return ScanResult(stamps={})
+        problems: list[str] = []
+        listing = self._list(layout, problems)
+        stamps: dict[str, SessionStamp] = {}
+        for item in listing.values():
+            try:
+                denied = [f for f in item.files if not readable(f)]
+                if denied:
+                    problems.append(
+                        f"{denied[0]} is not readable; session {item.id} is left out until its permissions are fixed"
+                    )
+                    continue
+                mark = self._mark(item, listing)
+            except FileNotFoundError:
+                continue  # deleted since the listing
+            stamps[item.id] = SessionStamp(
+                id=item.id, watermark=mark, parent_id=self._parent(item), updated=newest_mtime(item.files)
+            )
+        return ScanResult(stamps=stamps, problems=problems)
+
+    def read_sessions(self, ids: Iterable[str]) -> Iterator[Session]:
+        layout = self._layout()
+        if layout is None:
+            return
+        listing = self._list(layout, [])
+        read = self._reader(layout)
+        for sid in ids:
+            item = listing.get(sid)
+            if item is None:
+                continue
+            try:
+                session = read(item)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                logging.getLogger(type(self).__module__).warning("%s: cannot read session %s: %s", self.id, sid, exc)
+                self.unreadable[sid] = str(exc)
+                continue
+            yield session

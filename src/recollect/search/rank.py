@@ -203,15 +203,16 @@ def _lexical(run: _Run) -> None:
     """The two BM25 arms: chunks (what was said, run or printed) and session cards."""
     if not run.terms.match:
         return
-    chunk_where, chunk_params = predicate(run.filters)
-    session_where, session_params = predicate(run.filters, chunk_alias=None)
     match = fts_match(run.terms.match)
-    chunk_rows = run.conn.execute(
-        f"SELECT c.id, c.sid, c.class, bm25(chunk_fts) AS r FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid "
-        f"JOIN session s ON s.sid = c.sid WHERE chunk_fts MATCH ? AND {chunk_where} "
-        f"ORDER BY r, {_STABLE_CHUNK} LIMIT ?",
-        [match, *chunk_params, CHUNK_CANDIDATES],
-    ).fetchall()
+    chunk_rows = _bm25(
+        run,
+        match,
+        "c.id, c.sid, c.class, bm25(chunk_fts)",
+        "chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid JOIN session s ON s.sid = c.sid",
+        predicate(run.filters),
+        _STABLE_CHUNK,
+        CHUNK_CANDIDATES,
+    )
     if len(chunk_rows) >= CHUNK_CANDIDATES:
         run.coverage.limited_by.append("candidate cap")
     for cid, sid, klass, _ in chunk_rows:  # per session: the rank of its best chunk, its chunks in rank order
@@ -221,13 +222,29 @@ def _lexical(run: _Run) -> None:
         run.chunk_class[cid] = klass
     if not run.filters.chunk_level and stages.on("card_bm25"):
         card_weights = ", ".join(str(w) for w in _card_weights(run.plan))
-        card_rows = run.conn.execute(
-            f"SELECT s.sid, bm25(card_fts, {card_weights}) AS r FROM card_fts "
-            f"JOIN session s ON s.sid = card_fts.rowid WHERE card_fts MATCH ? AND {session_where} "
-            f"ORDER BY r, {_STABLE_SESSION} LIMIT ?",
-            [match, *session_params, CARD_CANDIDATES],
-        ).fetchall()
+        card_rows = _bm25(
+            run,
+            match,
+            f"s.sid, bm25(card_fts, {card_weights})",
+            "card_fts JOIN session s ON s.sid = card_fts.rowid",
+            predicate(run.filters, chunk_alias=None),
+            _STABLE_SESSION,
+            CARD_CANDIDATES,
+        )
         run.card_rank = {sid: i + 1 for i, (sid, _) in enumerate(card_rows)}
+
+
+def _bm25(
+    run: _Run, match: str, columns: str, tables: str, scope: tuple[str, list[object]], stable: str, limit: int
+) -> list[Any]:
+    """The best `limit` rows of the FTS table that `tables` starts with for `match`, within the scope:
+    `columns` ending with the BM25 score (lower is better), ties in the `stable` order."""
+    fts = tables.split()[0]
+    where, params = scope
+    return run.conn.execute(
+        f"SELECT {columns} AS r FROM {tables} WHERE {fts} MATCH ? AND {where} ORDER BY r, {stable} LIMIT ?",
+        [match, *params, limit],
+    ).fetchall()
 
 
 def _card_weights(plan: QueryPlan) -> tuple[float, ...]:

@@ -173,3 +173,53 @@ def test_the_index_names_the_shipped_model_without_loading_it() -> None:
     np.testing.assert_array_equal(lazy.embed(text), default_embedder().embed(text))  # loaded on first use
     assert lazy._model is not None
     assert (st.SHIPPED_DIR / "meta.json").is_file()  # the path LazyStatic reads is the shipped one
+
+
+# ------------------------------------------------------------------ the piece table
+
+
+_MIXED_TEXTS = [
+    "how did we fix the flaky retry test in auth middleware",
+    "HTTPServer getUserName test_auth_retry cert-manger",
+    "数据库索引 为什么 这么慢？ 部署脚本 内存泄漏",
+    "Ünïcödé façade naïve Straße ДЕПЛОЙ скрипт デプロイ",
+    "commit 3fa9c2d1e4b5 at internal/metric/metric.go:187:10, port 8080 in 2024",
+]
+
+
+def test_the_shipped_model_reads_its_pieces_from_the_mapped_table() -> None:
+    model = default_embedder()
+    assert isinstance(model._tok._row, st.strtable.PrefixTable)  # not a dict built from pieces.txt
+    pieces = (st.SHIPPED_DIR / "pieces.txt").read_text(encoding="utf-8").split("\n")
+    assert len(model._tok) == len(pieces) and model._tok._max_len == max(map(len, pieces))
+
+
+def test_the_piece_table_gives_the_rows_of_pieces_txt(tmp_path: Path) -> None:
+    pieces = (st.SHIPPED_DIR / "pieces.txt").read_text(encoding="utf-8").split("\n")
+    from_list = st._Tokenizer(pieces)
+    mapped = default_embedder()._tok
+    for text in _MIXED_TEXTS:
+        assert list(mapped.rows(text)) == list(from_list.rows(text)), text
+    # every piece alone, and past the lookups after which the table becomes a dict: the same rows
+    words = [p.lstrip(S) for p in pieces[:: len(pieces) // 3000] if p.lstrip(S)]
+    fresh = StaticEmbedder(st.SHIPPED_DIR)._tok
+    table = fresh._row
+    assert isinstance(table, st.strtable.PrefixTable)
+    assert [list(fresh.rows(w)) for w in words] == [list(from_list.rows(w)) for w in words]
+    assert table._dict is None and table._lookups > 0  # bisection so far
+    for text in _MIXED_TEXTS * 3 + [" ".join(words[i : i + 50]) + " x" for i in range(0, len(words), 50)]:
+        fresh._tokens.clear(), fresh._words.clear(), from_list._tokens.clear(), from_list._words.clear()
+        assert list(fresh.rows(text)) == list(from_list.rows(text))
+    assert table._dict is not None and table._dict == from_list._row
+
+
+def test_a_model_without_a_piece_table_reads_pieces_txt(tmp_path: Path) -> None:
+    copy = tmp_path / "m"
+    shutil.copytree(st.SHIPPED_DIR, copy)
+    (copy / st.PIECE_TABLE).unlink()
+    model = StaticEmbedder(copy)
+    assert isinstance(model._tok._row, dict)
+    np.testing.assert_array_equal(model.embed(_MIXED_TEXTS), default_embedder().embed(_MIXED_TEXTS))
+    (copy / "pieces.txt").write_text("too\nfew", encoding="utf-8")
+    with pytest.raises(EmbedError, match="inconsistent"):
+        StaticEmbedder(copy)

@@ -35,13 +35,22 @@ from typing import Any
 import numpy as np
 
 from .muse import MUSE_DIM, MuseSource, load_encoder, locate_source
-from .static import FORMAT_VERSION, PARAMS, RECIPE, SPACE, Progress, StaticEmbedder, static_model_id
+from .static import (
+    FORMAT_VERSION,
+    PARAMS,
+    RECIPE,
+    SPACE,
+    Progress,
+    StaticEmbedder,
+    static_model_id,
+    write_piece_table,
+)
 
 _FIRST_PIECE = 6  # ids 0-5: <unk>, <s>, </s>, extra_token_id_1..3
 _BOS, _EOS = 1, 2
 _BUILD_BATCH = 128  # pieces per encoder call: 384 tokens, the encoder's sweet spot
 _RESUME_BLOCK = 8192  # pieces per saved block of an interrupted build (~16 MB, a few s)
-MODEL_FILES = ("vectors.npy", "scales.npy", "pieces.txt", "mean.npy", "components.npy")
+MODEL_FILES = ("vectors.npy", "scales.npy", "pieces.txt", "pieces.table", "mean.npy", "components.npy")
 
 
 def model_dir(cache_dir: Path, model_id: str) -> Path:
@@ -147,7 +156,9 @@ def build_static_model(
         np.save(tmp / "scales.npy", scales)
         np.save(tmp / "mean.npy", mean)
         np.save(tmp / "components.npy", comp)
-        (tmp / "pieces.txt").write_text("\n".join(all_pieces[i] for i in ids), encoding="utf-8")
+        pieces = [all_pieces[i] for i in ids]
+        (tmp / "pieces.txt").write_text("\n".join(pieces), encoding="utf-8")
+        longest = write_piece_table(tmp, pieces)
         meta = {
             "format": FORMAT_VERSION,
             "model_id": static_model_id(source.sha256),
@@ -157,6 +168,7 @@ def build_static_model(
             "license": "Apache-2.0 (derived from the multilingual Universal Sentence Encoder v3)",
             "rows": len(ids),
             "dim": dim,
+            "longest_piece": longest,
             "files": {name: file_sha256(tmp / name) for name in MODEL_FILES},
             "build_seconds": round(time.perf_counter() - t0, 1),
         }

@@ -28,6 +28,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from . import strtable
 from .base import EmbedError, l2_normalize
 
 RECIPE = "static-muse-v1"
@@ -44,6 +45,10 @@ SPACE = "\u2581"  # sentencepiece's word-start marker
 # The model shipped in the package: its directory carries meta.json with the model id and the
 # sha256 of each file (tests/embed/test_static.py checks them), so it is pinned by content.
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "data" / "model" / RECIPE
+# pieces.txt again, sorted for bisection (embed/strtable.py, piece -> row): a process opens it in well
+# under a millisecond, where building the 105,726-entry dict from pieces.txt cost ~55 ms of CPU for the
+# few dozen lookups one query needs. meta.json's "longest_piece" is its longest piece, in characters.
+PIECE_TABLE = "pieces.table"
 
 Progress = Callable[[int, int], None]
 
@@ -82,14 +87,28 @@ _PUNCT_TO_SPACE = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^`{
 _CACHE_LIMIT = 300_000  # entries per cache; cleared when full (bounded memory, ~50 MB)
 
 
+def _rows_of(pieces: Sequence[str]) -> dict[str, int]:
+    return dict(zip(pieces, range(len(pieces)), strict=True))  # built in C: ~2x a comprehension
+
+
 class _Tokenizer:
     """Text -> list of vocabulary rows. Deterministic; caches are only a speed-up."""
 
-    def __init__(self, pieces: Sequence[str]) -> None:
-        self._row = dict(zip(pieces, range(len(pieces)), strict=True))  # built in C: ~2x a comprehension
-        self._max_len = max(map(len, pieces))
+    def __init__(self, pieces: Sequence[str] | strtable.PrefixTable, longest: int | None = None) -> None:
+        """`pieces` in row order, or a model's piece table with the length of its `longest` piece."""
+        self._row: dict[str, int] | strtable.PrefixTable
+        if isinstance(pieces, strtable.PrefixTable):
+            if longest is None:
+                raise ValueError("a piece table needs the length of its longest piece")
+            self._row, self._max_len = pieces, longest
+        else:
+            self._row = _rows_of(pieces)
+            self._max_len = max(map(len, pieces))
         self._words: dict[str, list[int]] = {}
         self._tokens: dict[str, list[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._row)
 
     def rows(self, text: str) -> Iterator[int]:
         tokens = self._tokens
@@ -145,6 +164,30 @@ class _Tokenizer:
         return out
 
 
+def write_piece_table(model_dir: Path, pieces: Sequence[str]) -> int:
+    """Write `PIECE_TABLE` for `pieces` (in row order) into `model_dir`; the longest piece's length,
+    for meta.json's "longest_piece"."""
+    strtable.write(model_dir / PIECE_TABLE, _rows_of(pieces), [])
+    return max(map(len, pieces))
+
+
+def _open_tokenizer(path: Path, meta: dict[str, Any]) -> _Tokenizer:
+    """The tokenizer over the model's piece table, mapped; over pieces.txt for a model built without one."""
+
+    def pieces() -> list[str]:
+        return (path / "pieces.txt").read_text(encoding="utf-8").split("\n")
+
+    longest = meta.get("longest_piece")
+    if isinstance(longest, int) and (path / PIECE_TABLE).is_file():
+        table, _ = strtable.read(path / PIECE_TABLE)
+        # An index pass looks up thousands of new words: past ~5,000 bisections (~10 us each) the dict
+        # built from pieces.txt (~50 ms, half the time of decoding the table's keys) is cheaper.
+        table.dict_after = 5_000
+        table.make_dict = lambda: _rows_of(pieces())
+        return _Tokenizer(table, longest)
+    return _Tokenizer(pieces())
+
+
 # ----------------------------------------------------------------------------- embedder
 
 
@@ -162,16 +205,15 @@ class StaticEmbedder:
             # reads only the pages of the pieces its query uses
             self._table: np.ndarray = np.load(path / "vectors.npy", mmap_mode="r").view(np.ndarray)
             self._scales: np.ndarray = np.load(path / "scales.npy")
-            pieces = (path / "pieces.txt").read_text(encoding="utf-8").split("\n")
+            self._tok = _open_tokenizer(path, meta)
         except (OSError, ValueError) as e:
             raise EmbedError(f"static model at {path} is unreadable: {e}") from e
-        if not len(pieces) == self._table.shape[0] == self._scales.shape[0] or self._table.dtype != np.int8:
+        if not len(self._tok) == self._table.shape[0] == self._scales.shape[0] or self._table.dtype != np.int8:
             raise EmbedError(f"static model at {path} is inconsistent (pieces, vectors, scales)")
         self.path = path
         self.meta: dict[str, Any] = meta
         self.model_id: str = meta["model_id"]
         self.dim: int = int(self._table.shape[1])
-        self._tok = _Tokenizer(pieces)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         texts = list(texts)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 import mmap
 import struct
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,8 @@ class PrefixTable:
         self._values = values
         self._lookups = 0
         self._dict: dict[str, int] | None = None
+        self.dict_after = DICT_AFTER
+        self.make_dict: Callable[[], dict[str, int]] = self.to_dict  # the same answers, another way to build them
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -59,8 +61,8 @@ class PrefixTable:
         if self._dict is not None:
             return self._dict.get(key, default)
         self._lookups += 1
-        if self._lookups > DICT_AFTER:
-            self._dict = self.to_dict()
+        if self._lookups > self.dict_after:
+            self._dict = self.make_dict()
             return self._dict.get(key, default)
         raw = key.encode("utf-8", "surrogatepass")
         i = bisect.bisect_left(self._keys, raw)

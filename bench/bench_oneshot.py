@@ -1,7 +1,7 @@
 """One-shot `recollect search` against an existing index, next to the CLI's own import, in one run.
 
     .venv/bin/python bench/bench_oneshot.py --home DIR --store OPENCODE_DB [--queries 12] [--repeat 2]
-                                           [--json OUT.json]
+                                           [--before SRC_DIR] [--json OUT.json]
 
 `--home` is a RECOLLECT_HOME holding an index of `--store` (e.g. the work directory of
 `bench/bench_index.py --sessions 5000`, or of bench_mcp.py); nothing is written to either (every
@@ -15,6 +15,11 @@ only (`RECOLLECT_EMBEDDINGS=off`). Rounds interleave the import and the searches
 drifts during the run weighs on both sides of the ratio alike. Printed: wall and CPU (user + system)
 medians and p90 of each, the ratios to the import, and the load average. The issue's figure is the
 hybrid wall p50 < 300 ms and <= 6x the import.
+
+`--before SRC_DIR` (another checkout's `src/`, e.g. from `git archive`) adds a "before" side to
+every round: the same import and searches with that code first on PYTHONPATH, interleaved with this
+checkout's, so both sides see the same load. Each search's output (its hits, as printed) is
+compared between the sides: `same_output` says whether every query printed the same on both.
 """
 
 from __future__ import annotations
@@ -38,13 +43,16 @@ from bench.bench_mcp import queries_for  # noqa: E402
 from bench.report import emit  # noqa: E402
 
 
-def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one child process."""
+def timed(args: list[str], env: dict[str, str], outputs: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of one child process; its output is kept in `outputs` under its last argument
+    but one (the query)."""
     before = os.times()
     t = time.perf_counter()
-    subprocess.run(args, env=env, capture_output=True, check=True, timeout=600, stdin=subprocess.DEVNULL)
+    done = subprocess.run(args, env=env, capture_output=True, check=True, timeout=600, stdin=subprocess.DEVNULL)
     wall = time.perf_counter() - t
     after = os.times()
+    if outputs is not None:
+        outputs[args[-2]] = done.stdout.decode("utf-8", "replace")
     return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
@@ -70,6 +78,7 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=12)
     parser.add_argument("--repeat", type=int, default=2, help="rounds over the queries")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--before", type=Path, help="another checkout's src/ to measure alongside, interleaved")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
 
@@ -77,35 +86,52 @@ def main() -> int:
     queries = queries_for(manifest, args.queries, args.seed)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # bytecode cached, as installed
     env.update(RECOLLECT_HOME=str(args.home), OPENCODE_DB=str(args.store), RECOLLECT_SOURCES="opencode")
-    modes = {"hybrid": env, "lexical": {**env, "RECOLLECT_EMBEDDINGS": "off"}}
+    sides = {"": env}
+    if args.before:
+        sides["before_"] = {
+            **env,
+            "PYTHONPATH": os.pathsep.join([str(args.before.resolve()), env.get("PYTHONPATH", "")]),
+        }
+    modes = {
+        f"{side}{mode}": {**side_env, **extra}
+        for side, side_env in sides.items()
+        for mode, extra in (("hybrid", {}), ("lexical", {"RECOLLECT_EMBEDDINGS": "off"}))
+    }
     importing = [sys.executable, "-c", "import recollect.cli"]
     search = [sys.executable, "-m", "recollect.cli", "search"]
 
     load_start = os.getloadavg()
     for mode_env in modes.values():  # warm the page cache and the user's model cache, unmeasured
         timed([*search, queries[0], "--no-sync"], mode_env)
-    imports: list[tuple[float, float]] = []
+    imports: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
     searches: dict[str, list[tuple[float, float]]] = {mode: [] for mode in modes}
+    outputs: dict[str, dict[str, str]] = {mode: {} for mode in modes}
     for _ in range(args.repeat):
         for query in queries:
-            imports.append(timed(importing, env))
+            for side, side_env in sides.items():
+                imports[side].append(timed(importing, side_env))
             for mode, mode_env in modes.items():
-                searches[mode].append(timed([*search, query, "--no-sync"], mode_env))
+                searches[mode].append(timed([*search, query, "--no-sync"], mode_env, outputs[mode]))
 
-    base = figures(imports)
     results: dict[str, Any] = {
         "command": " ".join(["bench/bench_oneshot.py", *sys.argv[1:]]),
         "machine": f"{platform.machine()}, {os.cpu_count()} cpus, Python {platform.python_version()}",
         "index_mb": round(sum(f.stat().st_size for f in args.home.rglob("*") if f.is_file()) / 1e6, 1),
         "sessions": manifest["counts"]["sessions"],
         "load_average_at_start": [round(x, 2) for x in load_start],
-        "cli_import": base,
     }
+    for side in sides:
+        results[f"{side}cli_import"] = figures(imports[side])
     for mode, samples in searches.items():
+        base = results[("before_" if mode.startswith("before_") else "") + "cli_import"]
         shot = figures(samples)
         shot["wall_vs_import"] = round(shot["wall_p50_ms"] / base["wall_p50_ms"], 1)
         shot["cpu_vs_import"] = round(shot["cpu_p50_ms"] / base["cpu_p50_ms"], 1)
         results[f"search_{mode}"] = shot
+    if args.before:
+        differ = [q for m in ("hybrid", "lexical") for q in queries if outputs[m][q] != outputs[f"before_{m}"][q]]
+        results["same_output"] = not differ
+        results["queries_whose_output_differs"] = differ
     results["target"] = "hybrid wall p50 < 300 ms and <= 6x the CLI import"
     return emit(results, args.json)
 

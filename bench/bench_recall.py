@@ -1,15 +1,15 @@
 """Auto-recall offline, on a live-loop world kept by bench/bench_loop.py: seconds instead of minutes.
 
     .venv/bin/python bench/bench_loop.py --no-baseline --keep DIR --json RUN.json [--messages FILE]
-    .venv/bin/python bench/bench_recall.py DIR RUN.json [--show]
+    .venv/bin/python bench/bench_recall.py DIR RUN.json [--show] [--model-cache DIR]
 
 For every live message of that run it asks the plugin helper (``HookService.recall_block``, the
 same call the plugin makes) for the message's block again, inside the kept world's final index,
 from the message's own session and project, with every session the run made after that message
 left out (as the live run saw the index then, give or take the idle sync's timing). It is a
 development aid: the figures to report are the live ones (docs/loop.md). Per message it
-prints whether the block fired, the answering session's rank in it, and the time the call took
-(wall and CPU).
+prints the answering session's rank in the block, or "wrong" (a block without it) or "silent" (no
+block), and the time the call took (wall and CPU).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ REPO = Path(__file__).resolve().parent.parent
 SESSION_PREFIX = "opencode::"
 
 
-def point_at(world: Path) -> None:
-    """This process's recollect paths: the kept world's HOME and XDG dirs."""
+def point_at(world: Path, model_cache: Path | None = None) -> None:
+    """This process's recollect paths: the kept world's HOME and XDG dirs. Search by meaning is off,
+    unless `model_cache` holds the full encoder's loaded form (then the card encoder is used)."""
     home = world / "home"
     os.environ.update(
         HOME=str(home),
@@ -35,8 +36,12 @@ def point_at(world: Path) -> None:
         XDG_DATA_HOME=str(home / ".local" / "share"),
         XDG_CACHE_HOME=str(home / ".cache"),
         XDG_STATE_HOME=str(home / ".local" / "state"),
-        RECOLLECT_EMBEDDINGS="off",
     )
+    if model_cache is None:
+        os.environ["RECOLLECT_EMBEDDINGS"] = "off"
+    else:
+        os.environ.pop("RECOLLECT_EMBEDDINGS", None)
+        os.environ["RECOLLECT_MODEL_CACHE"] = str(model_cache)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,9 +49,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("keep", type=Path, help="the --keep directory of a bench_loop run")
     ap.add_argument("run", type=Path, help="that run's --json output")
     ap.add_argument("--show", action="store_true", help="print every message, not only the misses")
+    ap.add_argument(
+        "--model-cache",
+        type=Path,
+        help="search by meaning on, the full encoder loaded from this cache (e.g. ~/.cache/recollect); the "
+        "world's index must hold card vectors: run `recollect index` in it with meaning on first",
+    )
     a = ap.parse_args(argv)
     world = a.keep / "world"
-    point_at(world)
+    point_at(world, a.model_cache)
     from recollect.integrations import autorecall
     from recollect.integrations.hooks import HookService
 
@@ -88,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             count(f"{t['kind']} silent {lang}", not block)
             ok = not block
         if a.show or not ok:
-            shown = f"rank {rank}" if t["kind"] == "cue" else ("FIRED" if block else "silent")
+            shown = outcome(t["kind"], bool(block), rank)
             print(f"{t['key']:6} {t['kind']:8} {shown:8} cue={cue!r:18} {t['text'][:90]}")
     print()
     for name, (n, d) in counts.items():
@@ -101,6 +112,16 @@ def main(argv: list[str] | None = None) -> int:
         f"cpu {cpus[len(cpus) // 2]:.1f} / {cpus[p95]:.1f} ms; load {os.getloadavg()[0]:.1f}"
     )
     return 0
+
+
+def outcome(kind: str, fired: bool, rank: int) -> str:
+    """What one message got: for a cue, the answer's rank in the block, or whether the block fired
+    without it ("wrong") or did not fire ("silent"); for any other message, whether it fired."""
+    if kind != "cue":
+        return "FIRED" if fired else "silent"
+    if rank:
+        return f"rank {rank}"
+    return "wrong" if fired else "silent"
 
 
 def _hits(block: str) -> list[str]:

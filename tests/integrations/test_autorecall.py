@@ -411,3 +411,110 @@ def test_one_shared_word_and_the_cue_frame_do_not_rescue_a_topic_never_discussed
     # "which" and "did we"), the message was "choose for the worker": 0.574 by meaning against that card.
     never_discussed = "Last time, which retry policy did we choose for the worker?"
     assert service.recall_block("ses_new", PROJ, never_discussed) == ("", "last time")
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        # a person of the conversation with a verb of deciding or saying, in the past
+        ("Use the convention we landed on for the API.", "we landed on"),
+        ("Write it the way I told you I prefer.", "i told"),
+        ("What was the migration path we came up with?", "we came up with"),
+        ("What did I say about the changelog?", "did i say about"),
+        # a past auxiliary with "we"; "we" with a verb in the past (the verb stays, it may be the topic)
+        ("Which framework were we going to use for retries?", "which framework were we"),
+        ("How had we ended up partitioning it?", "we ended up"),
+        ("what was the fix we shipped for it", "we shipped"),
+        # a time ago, a last or that time unit
+        ("Two weeks ago the merge ran out of memory.", "two weeks ago"),
+        ("What was the root cause that time?", "that time"),
+        ("the deploy from last sprint", "last sprint"),
+        # memory, and something done already
+        ("Do you recall how the tests get their database?", "do you recall"),
+        ("I forget what we picked for the queue", "we picked for"),
+        ("Refresh my memory on the job queue.", "refresh my memory"),
+        ("Has the crash on big repos been dealt with already?", "has the crash on big repos been dealt with already"),
+        ("What was the fix again?", "what was the fix again"),
+        # Chinese: past time words, 说好, 记得, 来着, the experiential 过 with a first or second person
+        ("当初 parquet 输出的分区字段是怎么选的？", "当初"),
+        ("上周 merge 那一步内存又爆了", "上周"),
+        ("日志之前不是说好了不用 print 吗？", "之前"),
+        ("帮我回忆一下扫描量的问题", "回忆"),
+        ("重试的退避上限是多少来着？", "来着"),
+        ("提交信息要怎么写，我以前交代过", "我以前交代过"),
+        ("返回格式我们是不是已经统一过了？", "我们是不是已经统一过"),
+    ],
+)
+def test_cues_by_their_grammar(text: str, cue: str) -> None:
+    assert autorecall.detect_cue(text) == cue
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Add a check that the refresh token expires after the access token, not before.",
+        "Remember to run the tests.",
+        "Remember this for future sessions: deploys go through the bastion host.",
+        "I added a --limit flag, write a test for it.",
+        "Did I spell this right?",
+        "Is the server already running?",
+        "Run it again?",
+        "Sort the invoices so that the earliest due date comes first.",
+        "Delete the files older than 30 days.",
+        "在启动 watch 之前检查配置文件是否存在。",
+        "让 loader 只处理以前缀 raw/ 开头的文件。",
+        "把 2024 年之前的事件数据归档到冷存储。",
+        "我们跳过这个测试。",
+        "你通过 API 调用它。",
+        "发票列表的上一页按钮不工作。",
+        "以后所有接口都要写类型注解。",
+    ],
+)
+def test_everyday_words_near_cues_are_not_cues(text: str) -> None:
+    assert autorecall.detect_cue(text) is None
+
+
+def test_a_cue_of_a_verb_in_the_past_keeps_the_verb_as_a_topic_word() -> None:
+    assert autorecall.strip_cues("Remind me how we fixed the crash").split() == ["how", "fixed", "the", "crash"]
+    assert "landed" not in autorecall.strip_cues("the convention we landed on for the API")  # a frame verb goes
+
+
+def test_a_reply_that_tells_nothing_does_not_make_a_session_answered() -> None:
+    # The asker's "I don't know which ..." reply repeats the topic's words; the session that answered
+    # holds them only in its question (its reply names the fix, not the error).
+    proj = "/work/answers"
+    conn = store.connect(load_config().index_path)
+    answer = make(
+        "ses_fix",
+        proj,
+        [
+            (
+                "the exporter crashes with 'os error 24' on big trees",
+                "Cause: one inotify watch per directory. Fixed: "
+                "a single recursive watcher behind a 250 ms debouncer, and the soft RLIMIT_NOFILE raised at start.",
+            )
+        ],
+        age_days=9,
+    )
+    asker = make(
+        "ses_idk",
+        proj,
+        [
+            (
+                "how did we fix the os error 24 crash of the exporter?",
+                "I don't know how the os error 24 crash of the exporter was fixed; I see no record of it.",
+            )
+        ],
+        age_days=2,
+    )
+    for s in (answer, asker):
+        insert_session(conn, s, "w", None)
+    filters = Filters(scope="project", directory=proj)
+    found = autorecall.candidates(conn, "last time: the exporter os error 24 crash?", filters, 10)
+    assert {e.session_id for e in found} == {"ses_fix", "ses_idk"}  # control: both hold the words
+    assert {e.session_id: e.answered for e in found} == {"ses_fix": True, "ses_idk": False}
+    block, _ = HookService().recall_block(
+        "ses_new", proj, "Last time, how did we fix the exporter's os error 24 crash?"
+    )
+    conn.close()
+    assert "ses_fix" in block.split("\n1. ", 1)[1].split("\n")[0], block

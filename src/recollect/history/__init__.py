@@ -27,14 +27,14 @@ if TYPE_CHECKING:
     from recollect.search.ceiling import from_option as ceiling_from_option
     from recollect.search.ceiling import narrowest as narrowest_ceiling
     from recollect.search.filters import FILTER_SPEC, filter_values
-    from recollect.search.meaning import static_similarity
+    from recollect.search.meaning import card_meaning_candidates, static_similarity
     from recollect.search.rank import fts_match
     from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
     from recollect.search.results import SearchResult, make_cursor, snippet
     from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters, git_root_of, predicate
     from recollect.search.terms import chunk_count, document_frequencies
     from recollect.sources import configured_specs
-    from recollect.text.tokenize import fold, query_terms
+    from recollect.text.tokenize import STOPWORDS, fold, query_terms
     from recollect.times import iso
 
 _MODULES = {
@@ -50,7 +50,7 @@ _MODULES = {
     "ceiling_from_option": "recollect.search.ceiling:from_option",
     "narrowest_ceiling": "recollect.search.ceiling:narrowest",
     **dict.fromkeys(("FILTER_SPEC", "filter_values"), "recollect.search.filters"),
-    "static_similarity": "recollect.search.meaning",
+    **dict.fromkeys(("card_meaning_candidates", "static_similarity"), "recollect.search.meaning"),
     "fts_match": "recollect.search.rank",
     **dict.fromkeys(("DEFAULT_BUDGET", "WHOLE_BUDGET", "render_chatml", "render_text"), "recollect.search.read"),
     **dict.fromkeys(("SearchResult", "make_cursor", "snippet"), "recollect.search.results"),
@@ -59,7 +59,7 @@ _MODULES = {
     ),
     **dict.fromkeys(("chunk_count", "document_frequencies"), "recollect.search.terms"),
     "configured_specs": "recollect.sources",
-    **dict.fromkeys(("fold", "query_terms"), "recollect.text.tokenize"),
+    **dict.fromkeys(("STOPWORDS", "fold", "query_terms"), "recollect.text.tokenize"),
     "iso": "recollect.times",
 }
 __getattr__ = lazy_names(__name__, _MODULES)
@@ -74,6 +74,7 @@ __all__ = [
     "ROLES",
     "SAVE_DIR",
     "SCOPES",
+    "STOPWORDS",
     "WHOLE_BUDGET",
     "Ceiling",
     "Diagnosis",
@@ -88,6 +89,7 @@ __all__ = [
     "SessionCard",
     "SessionInfo",
     "activity",
+    "card_meaning_candidates",
     "ceiling_from_config",
     "ceiling_from_option",
     "chunk_count",

@@ -28,31 +28,34 @@ server: it runs on the message's critical path. Cue detection is in cues.py.
 from __future__ import annotations
 
 import math
-import os
 import re
 import sqlite3
-import subprocess
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from recollect.history import fold, query_terms
-from recollect.integrations.cues import CUE_RE as CUE_RE  # re-exported: hooks and tests name them here
+from recollect.history import STOPWORDS, fold, query_terms
 from recollect.integrations.cues import derive_query as derive_query
 from recollect.integrations.cues import detect_cue as detect_cue
 from recollect.integrations.cues import strip_cues
+from recollect.integrations.recallblock import RECALL_END as RECALL_END  # re-exported: hooks and tests
+from recollect.integrations.recallblock import RECALL_MAX_CHARS as RECALL_MAX_CHARS  # name them here
+from recollect.integrations.recallblock import RECALL_TAG as RECALL_TAG
+from recollect.integrations.recallblock import file_freshness as file_freshness
+from recollect.integrations.recallblock import format_block as format_block
+from recollect.integrations.recallblock import one_line as one_line
+from recollect.integrations.replies import is_answer
 
 if TYPE_CHECKING:
     from recollect.history import Filters
 
-RECALL_TAG, RECALL_END = "<recollect-recall>", "</recollect-recall>"
-RECALL_MAX_CHARS = 1_200  # per block, like seed 002's maxInjectChars for memories
 RECALL_SESSIONS = 3
 MIN_COVERAGE = 0.4  # share of the message's (weighted) words a session must contain
 # Below that, the best session that answered still comes back when it covers RESCUE_COVERAGE and its
 # card means the same as the message (cosine by the shipped static model): see `rescue`.
 RESCUE_COVERAGE, RESCUE_MEANING = 0.1, 0.5
+# The same by the full card encoder's stored card vectors, when the index holds them (`card_meaning`).
+RESCUE_CARD_MEANING = 0.35
 RESCUE_TRIES = 3  # sessions that answered which `rescue` compares, best words first
 GIST_CHARS = 1_000
 # Word weights are taken as if there were at least this many candidates: in a store of three sessions
@@ -63,8 +66,6 @@ MATCH_ROWS = 3_000  # chunks the words that pick candidates may match, together
 CARD_ROWS = 100
 SHORTLIST = 80  # candidate sessions scored per cue
 SAME_QUESTION = 0.6  # word overlap (Jaccard) at which two sessions asked the same thing
-GIT_TIMEOUT_S = 0.4
-FILES_PER_ENTRY = 3
 # How much a word counts where it was found: in an answer, in tool traffic, only in the question.
 ANSWER, TOOLS, QUESTION = 1.0, 0.8, 0.55
 ANSWER_CLASSES = {"assistant_text", "summary"}
@@ -149,10 +150,11 @@ class Entry:
     coverage: float
     files: list[str]
     question_terms: frozenset[str]
+    sid: int = 0  # the index's row id of the session
     cursor: str = ""  # filled by `show`, for the few entries a block names
     snippet: str = ""
     also_asked: int = 0
-    answered: bool = True  # some of the message's words are in what the session concluded
+    answered: bool = True  # the session holds a reply that answers (replies.py), not only questions
     freshness: str = ""
     gist: str = ""  # the card's title, first question, decisions and outcome: what `rescue` compares
     meaning: float | None = None  # the message's cosine to `gist`, when `rescue` asked
@@ -209,20 +211,29 @@ def _present(unit: Unit, folded: str) -> bool:
     return False
 
 
-def find(conn: sqlite3.Connection, text: str, filters: Filters, limit: int = RECALL_SESSIONS) -> list[Entry]:
+def find(
+    conn: sqlite3.Connection,
+    text: str,
+    filters: Filters,
+    limit: int = RECALL_SESSIONS,
+    encoder: Callable[[], Any] | None = None,
+) -> list[Entry]:
     """The best earlier sessions for `text` within `filters`, best first; empty when none covers enough.
     Sessions asking the same question are one entry; sessions that only asked are named only when no
-    session answered."""
+    session answered. `encoder` gives the card encoder (or None), asked only when `rescue` runs."""
     found = candidates(conn, text, filters, limit * 6, floor=RESCUE_COVERAGE)
     kept = collapse([e for e in found if e.coverage >= MIN_COVERAGE and not e.one_script])
     if not any(e.answered for e in kept):
-        kept = rescue(text, [e for e in found if e.answered]) or kept
+        by_card = lambda query, sids: card_meaning(conn, encoder, query, sids)  # noqa: E731
+        kept = rescue(text, [e for e in found if e.answered], by_card) or kept
     if any(e.answered for e in kept):
         kept = [e for e in kept if e.answered]
     return [show(e) for e in kept[:limit]]
 
 
-def rescue(text: str, answered: list[Entry]) -> list[Entry]:
+def rescue(
+    text: str, answered: list[Entry], meaning: Callable[[str, list[int]], dict[int, float] | None] | None = None
+) -> list[Entry]:
     """The first of the best few sessions that answered (best words first) whose card means the same as
     the message, when words alone did not decide: each covers less than MIN_COVERAGE of the message, or
     the message's Chinese was set aside (`Entry.one_script`). "The same" is a cosine of at least
@@ -233,11 +244,37 @@ def rescue(text: str, answered: list[Entry]) -> list[Entry]:
     from recollect.history import static_similarity
 
     query = strip_cues(text)
-    for entry in answered[:RESCUE_TRIES]:
-        entry.meaning = static_similarity(query, entry.gist)
-        if entry.meaning is not None and entry.meaning >= RESCUE_MEANING:
+    tries = answered[:RESCUE_TRIES]
+    by_card = meaning(query, [e.sid for e in tries]) if meaning and tries else None
+    for entry in tries:
+        if by_card is not None:
+            entry.meaning = by_card.get(entry.sid)
+            floor = RESCUE_CARD_MEANING
+        else:
+            entry.meaning = static_similarity(query, entry.gist)
+            floor = RESCUE_MEANING
+        if entry.meaning is not None and entry.meaning >= floor:
             return [entry]
     return []
+
+
+def card_meaning(
+    conn: sqlite3.Connection, encoder: Callable[[], Any] | None, query: str, sids: list[int]
+) -> dict[int, float] | None:
+    """The cosine of `query` to each of `sids`' card vectors by the full card encoder, when the index
+    holds a vector for at least one of them and the encoder loads; else None."""
+    from recollect.history import card_meaning_candidates
+
+    model = encoder() if encoder else None
+    if model is None:
+        return None
+    import numpy as np
+
+    try:
+        found = card_meaning_candidates(conn, model, query, np.asarray(sids, dtype=np.int64))
+    except Exception:  # meaning is a second signal: any failure leaves the static model's
+        return None
+    return found or None
 
 
 @dataclass
@@ -328,6 +365,12 @@ def gather(
             if line.strip() and _fold(line) not in asked:
                 ev.answer.append((_fold(line), line, ""))
         ev.tools.append(_fold(card["identifiers"] + "\n" + card["files"] + "\n" + card["errors"]))
+        # A reply that tells nothing ("I don't know which format was chosen") is no answer: its words are
+        # the question's (replies.py).
+        asked = "\n".join(q[0] for q in ev.question)
+        told = [is_answer(a[0], asked, STOPWORDS) for a in ev.answer]
+        ev.question.extend(a for a, ok in zip(ev.answer, told, strict=True) if not ok)
+        ev.answer = [a for a, ok in zip(ev.answer, told, strict=True) if ok]
     shortlist = set(order[:SHORTLIST])  # in rank order: chunk matches first, then card matches
     evidence = {sid: ev for sid, ev in evidence.items() if sid in shortlist and sid in cards}
     return evidence, cards, len(rows) < CHUNK_ROWS and len(order) <= SHORTLIST
@@ -377,13 +420,16 @@ def candidates(
         found[sid] = [_kind_of(unit, texts) for unit in p.units]
     exact = complete and len(p.selective) == len(p.searchable)
     weights = weigh(p, found, exact, sessions, chunk_count(conn))
-    one_script = any(u.cjk for u in p.units) and not any(
-        f[i] for f in found.values() for i, u in enumerate(p.units) if u.cjk
+    answered = {sid for sid, ev in evidence.items() if ev.answer}
+    one_script = (
+        any(u.cjk for u in p.units)
+        and bool(answered)
+        and not any(found[sid][i] for sid in answered for i, u in enumerate(p.units) if u.cjk)
     )
     if one_script:
-        # No candidate holds any of the message's Chinese: a Chinese question about sessions held in
-        # English. Its Chinese is the frame, not the topic: the latin words decide, and `find` asks
-        # the meaning too (half the message was not weighed).
+        # No session that answered holds any of the message's Chinese: a Chinese question about sessions
+        # held in English (those that only asked may be in Chinese). Its Chinese is the frame, not the
+        # topic: the latin words decide, and `find` asks the meaning too (half the message was not weighed).
         weights = [0.0 if u.cjk else w for u, w in zip(p.units, weights, strict=True)]
     whole = sum(weights) or 1.0
     scored: list[tuple[float, int, int, float]] = []
@@ -396,12 +442,12 @@ def candidates(
     # Only the best few become entries; enough of them to collapse repeats. When none of them answered
     # (or words alone cannot decide), the best that answered below MIN_COVERAGE too, for `rescue`.
     picked = [x for x in scored if x[3] >= MIN_COVERAGE][:limit]
-    if one_script or not any(ANSWER in found[x[2]] for x in picked):
-        picked += [x for x in scored if x[3] < MIN_COVERAGE and ANSWER in found[x[2]]][:RESCUE_TRIES]
+    if one_script or not any(x[2] in answered for x in picked):
+        picked += [x for x in scored if x[3] < MIN_COVERAGE and x[2] in answered][:RESCUE_TRIES]
     entries = []
     for score, _, sid, covered in picked:
         entries.append(_entry(cards[sid], evidence[sid], p.units, weights, score, covered))
-        entries[-1].answered = ANSWER in found[sid]
+        entries[-1].answered = sid in answered
         entries[-1].one_script = one_script
     return entries
 
@@ -432,6 +478,7 @@ def _entry(
     card: sqlite3.Row, ev: Evidence, units: list[Unit], weights: list[float], score: float, covered: float
 ) -> Entry:
     return Entry(
+        sid=card["sid"],
         session_id=card["native_id"],
         source=card["source_id"],
         title=card["title"] or card["first_human"][:80],
@@ -478,96 +525,3 @@ def collapse(entries: list[Entry]) -> list[Entry]:
         else:
             kept.append(entry)
     return kept
-
-
-# --- freshness -------------------------------------------------------------------------------
-
-
-def file_freshness(root: str, entries: list[Entry], timeout: float = GIT_TIMEOUT_S) -> None:
-    """For files of the current project that an entry names: gone, or changed in git since that session.
-    One bounded `git log` for all entries; a slow or missing git leaves the line out, never fails."""
-    wanted: dict[str, str] = {}  # relative path -> absolute
-    prefix = root.rstrip("/") + "/"
-    for entry in entries:
-        for f in entry.files:
-            if f.startswith(prefix):
-                wanted.setdefault(f[len(prefix) :], f)
-    if not wanted or not os.path.exists(os.path.join(root, ".git")):
-        return
-    oldest = min(e.time for e in entries) // 1000
-    changed: dict[str, int] = {}  # relative path -> newest commit time (s) that touched it
-    try:
-        out = subprocess.run(
-            ["git", "-C", root, "log", f"--since=@{oldest}", "--format=%x00%ct", "--name-only", "--", *wanted],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-        ).stdout
-        stamp = 0
-        for line in out.splitlines():
-            if line.startswith("\x00"):
-                stamp = int(line[1:] or 0)
-            elif line.strip():
-                changed[line.strip()] = max(changed.get(line.strip(), 0), stamp)
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return
-    for entry in entries:
-        notes = []
-        for f in entry.files:
-            rel = f[len(prefix) :] if f.startswith(prefix) else None
-            if rel is None or rel not in wanted:
-                continue
-            if not Path(f).exists():
-                notes.append(f"{rel} no longer exists")
-            elif changed.get(rel, 0) * 1000 > entry.time:
-                notes.append(f"{rel} changed in git since")
-            else:
-                notes.append(f"{rel} unchanged")
-            if len(notes) >= FILES_PER_ENTRY:
-                break
-        entry.freshness = "; ".join(notes)
-
-
-# --- the block -------------------------------------------------------------------------------
-
-
-def one_line(text: str, limit: int) -> str:
-    """`text` on one line, at most `limit` characters (an ellipsis marks the cut)."""
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
-def _date(ms: int) -> str:
-    return time.strftime("%Y-%m-%d", time.gmtime(ms / 1000)) if ms else "?"
-
-
-def format_block(cue: str, entries: list[Entry], directory: str = "", max_chars: int = RECALL_MAX_CHARS) -> str:
-    """The auto-recall block, at most `max_chars`, one entry per session; empty without entries."""
-    if not entries:
-        return ""
-    head = (
-        f'{RECALL_TAG}\nAuto-recall (recollect) for "{one_line(cue, 40)}": earlier sessions of this project that '
-        "may answer this. They describe the past: verify before relying on them. For more, or for a follow-up, "
-        "ask @recall with the cursor."
-    )
-    lines: list[str] = []
-    budget = max_chars - len(head) - len(RECALL_END) - 2
-    for i, e in enumerate(entries, 1):
-        where = "" if not directory or e.directory == directory else f", {one_line(e.directory, 60)}"
-        also = f" (+{e.also_asked} asking the same)" if e.also_asked else ""
-        first = f'{i}. "{one_line(e.title or "(untitled)", 70)}" ({_date(e.time)}{where}) cursor {e.cursor}{also}'
-        used = sum(len(x) + 1 for x in lines)
-        room = budget - used - len(first) - 1
-        if room < 0:
-            break
-        part = [first]
-        if e.snippet and room > 30:
-            part.append("   " + one_line(e.snippet, min(220, room - 4)))
-            room -= len(part[-1]) + 1
-        if e.freshness and room > 30:
-            part.append("   files: " + one_line(e.freshness, room - 11))
-        lines.extend(part)
-    if not lines:
-        return ""
-    return "\n".join([head, *lines, RECALL_END])

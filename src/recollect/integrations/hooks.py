@@ -308,7 +308,8 @@ class HookService:
                     ),
                     config,
                 )
-                entries = autorecall.find(conn, text, filters)
+                app = self._index[1] if self._index else None
+                entries = autorecall.find(conn, text, filters, encoder=lambda: app.card_encoder if app else None)
         except IndexUnavailable as exc:
             self.log(f"auto-recall skipped: {exc}")
             return "", cue

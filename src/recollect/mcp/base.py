@@ -10,7 +10,7 @@ model a file path instead, so every reply stays well under both, whatever the bu
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -91,6 +91,17 @@ class Lines:
     def add(self, *block: str) -> None:
         self.lines.extend(block)
         self.size += sum(len(line) + 1 for line in block)
+
+    def add_while_fits(self, blocks: Iterable[list[str]], reserve: int = 0) -> int:
+        """Add `blocks` in order until the next would not fit (with `reserve` characters kept for what
+        follows); returns how many were added, so the caller can say how many it left out."""
+        added = 0
+        for block in blocks:
+            if not self.fits(block, reserve):
+                break
+            self.add(*block)
+            added += 1
+        return added
 
     def text(self) -> str:
         return "\n".join(self.lines)

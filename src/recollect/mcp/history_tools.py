@@ -19,6 +19,7 @@ from recollect.redact import redact
 
 if TYPE_CHECKING:
     from recollect.app import Recollect
+    from recollect.history import SessionInfo
 
 MAX_SEARCH_LIMIT = 50
 MAX_SESSIONS_LIMIT = 100
@@ -178,13 +179,9 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
         "Read one: history_read(cursor=…). More: raise limit or add filters.",
     ]
     reserve = sum(len(line) + 1 for line in footer) + 120
-    shown_hits = 0
-    for i, hit in enumerate(result.hits, 1):
-        block = _hit_block(i, hit, history.iso(hit.time))
-        if not out.fits(block, reserve):
-            break
-        out.add(*block)
-        shown_hits += 1
+    shown_hits = out.add_while_fits(
+        (_hit_block(i, hit, history.iso(hit.time)) for i, hit in enumerate(result.hits, 1)), reserve
+    )
     if shown_hits < len(result.hits):
         out.add(f"({len(result.hits) - shown_hits} more hits left out to stay within {settings.budget} characters)")
     out.add(*footer)
@@ -381,27 +378,13 @@ def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
         if next_offset is not None
         else "End of the list."
     )
-    shown_rows = 0
-    for i, row in enumerate(rows, offset + 1):
-        block = [
-            f"{i}. {one_line(row.title or '(untitled)', 120)} — {row.directory or '?'} · updated "
-            f"{when(history.iso(row.time_updated))} · {row.messages} messages, {row.turns} turns, "
-            f"~{row.approx_context_chars} chars · ended {row.ended or '?'} · {row.agent_kind}"
-            + (" · subagent" if row.parent_id else ""),
-        ]
-        if row.summary:
-            block.append(f"   summary: {one_line(row.summary, 400)}")
-        if row.first_human:
-            block.append(f"   asked: {one_line(row.first_human, 200)}")
-        if row.last_outcome:
-            block.append(f"   outcome: {one_line(row.last_outcome, 200)}")
-        block.append(f"   cursor: {row.cursor}")
-        if not out.fits(block, len(footer) + 120):
-            next_offset = offset + shown_rows
-            footer = f"More (page cut to stay within the budget): history_sessions(offset={next_offset})."
-            break
-        out.add(*block)
-        shown_rows += 1
+    shown_rows = out.add_while_fits(
+        (_session_block(i, row, history.iso(row.time_updated)) for i, row in enumerate(rows, offset + 1)),
+        len(footer) + 120,
+    )
+    if shown_rows < len(rows):
+        next_offset = offset + shown_rows
+        footer = f"More (page cut to stay within the budget): history_sessions(offset={next_offset})."
     out.add(footer)
     data = {
         "sessions": [r.to_dict() for r in rows[:shown_rows]],
@@ -409,6 +392,24 @@ def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
         "next_offset": next_offset,
     }
     return Reply(out.text(), data)
+
+
+def _session_block(i: int, row: SessionInfo, updated: str) -> list[str]:
+    block = [
+        f"{i}. {one_line(row.title or '(untitled)', 120)} — {row.directory or '?'} · updated "
+        f"{when(updated)} · {row.messages} messages, {row.turns} turns, "
+        f"~{row.approx_context_chars} chars · ended {row.ended or '?'} · {row.agent_kind}"
+        + (" · subagent" if row.parent_id else ""),
+    ]
+    for label, value, width in (
+        ("summary", row.summary, 400),
+        ("asked", row.first_human, 200),
+        ("outcome", row.last_outcome, 200),
+    ):
+        if value:
+            block.append(f"   {label}: {one_line(value, width)}")
+    block.append(f"   cursor: {row.cursor}")
+    return block
 
 
 TOOLS = (

@@ -11,10 +11,13 @@ forgotten from here: what a model put there would be read in every project.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recollect.mcp.args import ArgumentError, Param, Signature
 from recollect.mcp.base import Lines, Reply, ServerSettings, Tool, count, fit, one_line
+
+if TYPE_CHECKING:
+    from recollect.memory import MemoryEntry, Recalled
 
 AUTHOR = "model"  # models propose, people decide: never "person" from this surface
 MAX_RECALL_LIMIT = 20
@@ -38,6 +41,16 @@ def _indent(text: str, prefix: str = "   ") -> list[str]:
 
 # --- memory_recall -------------------------------------------------------------------------------
 
+RECALL_DESCRIPTION = (
+    "Recall the user's curated memories — rules, preferences, decisions, pitfalls and facts they or earlier "
+    "sessions recorded for this project and globally — that match what you are about to do. Use it at the "
+    "start of a task, before a decision the user may already have made, and whenever the user says "
+    "'remember', 'as I said' or 'we decided'.\n"
+    "Returns the best matches first, each with its id (project:… or global:…), category, summary, the words "
+    "that matched and its full text. Only active, currently valid memories are returned. Nothing matches → "
+    "try other words, or memory_inspect to see what exists. Past conversations are in history_search instead."
+)
+
 RECALL = Signature(
     "memory_recall",
     (
@@ -58,16 +71,6 @@ RECALL = Signature(
     ),
 )
 
-RECALL_DESCRIPTION = (
-    "Recall the user's curated memories — rules, preferences, decisions, pitfalls and facts they or earlier "
-    "sessions recorded for this project and globally — that match what you are about to do. Use it at the "
-    "start of a task, before a decision the user may already have made, and whenever the user says "
-    "'remember', 'as I said' or 'we decided'.\n"
-    "Returns the best matches first, each with its id (project:… or global:…), category, summary, the words "
-    "that matched and its full text. Only active, currently valid memories are returned. Nothing matches → "
-    "try other words, or memory_inspect to see what exists. Past conversations are in history_search instead."
-)
-
 
 def run_recall(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect.memory import recall
@@ -82,28 +85,37 @@ def run_recall(args: dict[str, Any], settings: ServerSettings) -> Reply:
         )
     out = Lines(settings.budget)
     out.add(f"{count(len(hits), 'memory')} for {args['query']!r}, best first:")
-    shown_hits = 0
-    for i, hit in enumerate(hits, 1):
-        m = hit.memory
-        matched = ", ".join(hit.why.terms) or "-"
-        block = [f"{i}. {m.qualified_id} — {one_line(m.summary, 200)}  [score {hit.score:.3f}; matched {matched}]"]
-        if m.highlight:
-            block.append(f"   highlight: {one_line(m.highlight, 300)}")
-        if m.load_when:
-            block.append(f"   when: {one_line(', '.join(m.load_when), 300)}")
-        if m.body.strip() != m.summary.strip():  # the summary defaults to the body's first line
-            block.extend(_indent(m.body))
-        if not out.fits(block, 200):
-            break
-        out.add(*block)
-        shown_hits += 1
+    shown_hits = out.add_while_fits((_recall_block(i, hit) for i, hit in enumerate(hits, 1)), 200)
     if shown_hits < len(hits):
         out.add(f"({len(hits) - shown_hits} more left out to stay within {settings.budget} characters; ask for fewer)")
     data["memories"] = data["memories"][:shown_hits]
     return Reply(out.text(), data)
 
 
+def _recall_block(i: int, hit: Recalled) -> list[str]:
+    m = hit.memory
+    matched = ", ".join(hit.why.terms) or "-"
+    block = [f"{i}. {m.qualified_id} — {one_line(m.summary, 200)}  [score {hit.score:.3f}; matched {matched}]"]
+    if m.highlight:
+        block.append(f"   highlight: {one_line(m.highlight, 300)}")
+    if m.load_when:
+        block.append(f"   when: {one_line(', '.join(m.load_when), 300)}")
+    if m.body.strip() != m.summary.strip():  # the summary defaults to the body's first line
+        block.extend(_indent(m.body))
+    return block
+
+
 # --- memory_remember -----------------------------------------------------------------------------
+
+REMEMBER_DESCRIPTION = (
+    "Save a lasting memory for future sessions: a preference or rule the user states, a decision and its "
+    "reason, a pitfall you hit and how to avoid it, a fact about the project that is not obvious from the code. "
+    "One idea per memory, short, self-contained, no secrets (a write that looks like a credential is refused). "
+    "Don't save what is already in the code, the docs or a memory (memory_recall first).\n"
+    "Returns what happened: 'remembered <id>', 'proposed <id>' (rules, and anything replacing a pinned memory, "
+    "wait for the user's review), or why nothing was written — a near-duplicate of an existing memory (its id "
+    "is given: supersede it instead if it is outdated) or a memory the user made recollect forget."
+)
 
 REMEMBER = Signature(
     "memory_remember",
@@ -143,16 +155,6 @@ REMEMBER = Signature(
     ),
 )
 
-REMEMBER_DESCRIPTION = (
-    "Save a lasting memory for future sessions: a preference or rule the user states, a decision and its "
-    "reason, a pitfall you hit and how to avoid it, a fact about the project that is not obvious from the code. "
-    "One idea per memory, short, self-contained, no secrets (a write that looks like a credential is refused). "
-    "Don't save what is already in the code, the docs or a memory (memory_recall first).\n"
-    "Returns what happened: 'remembered <id>', 'proposed <id>' (rules, and anything replacing a pinned memory, "
-    "wait for the user's review), or why nothing was written — a near-duplicate of an existing memory (its id "
-    "is given: supersede it instead if it is outdated) or a memory the user made recollect forget."
-)
-
 
 def run_remember(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect.memory import remember
@@ -183,6 +185,14 @@ def run_remember(args: dict[str, Any], settings: ServerSettings) -> Reply:
 
 # --- memory_forget -------------------------------------------------------------------------------
 
+FORGET_DESCRIPTION = (
+    "Forget a memory that is wrong or no longer wanted, when the user asks you to or it is plainly outdated "
+    "(if it was only replaced, prefer memory_remember with 'supersedes'). The file is deleted and a tombstone "
+    "keeps it from coming back; every change is in an audit log the user can read. Hard rules written by the "
+    "user cannot be forgotten by you.\n"
+    "Returns 'forgot <id>', or why not (unknown id: memory_inspect lists them)."
+)
+
 FORGET = Signature(
     "memory_forget",
     (
@@ -197,14 +207,6 @@ FORGET = Signature(
     ),
 )
 
-FORGET_DESCRIPTION = (
-    "Forget a memory that is wrong or no longer wanted, when the user asks you to or it is plainly outdated "
-    "(if it was only replaced, prefer memory_remember with 'supersedes'). The file is deleted and a tombstone "
-    "keeps it from coming back; every change is in an audit log the user can read. Hard rules written by the "
-    "user cannot be forgotten by you.\n"
-    "Returns 'forgot <id>', or why not (unknown id: memory_inspect lists them)."
-)
-
 
 def run_forget(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect.memory import forget, get_memory
@@ -217,6 +219,14 @@ def run_forget(args: dict[str, Any], settings: ServerSettings) -> Reply:
 
 # --- memory_inspect ------------------------------------------------------------------------------
 
+INSPECT_DESCRIPTION = (
+    "Look at the memory store itself: without 'id', every memory with its id, status (active, proposed — "
+    "waiting for the user's review —, superseded, expired, rejected) and summary, the roots they live in, and "
+    "problems the self-check found; with 'id', that one memory in full, including who wrote it, when, what it "
+    "supersedes and its validity dates. Use it to find an id before memory_forget or 'supersedes', or to check "
+    "what was proposed. Read-only; memory_recall is the way to find memories by topic."
+)
+
 INSPECT = Signature(
     "memory_inspect",
     (
@@ -227,14 +237,6 @@ INSPECT = Signature(
         ),
         Param("category", "string", f"List only this category: {CATEGORY_HELP}."),
     ),
-)
-
-INSPECT_DESCRIPTION = (
-    "Look at the memory store itself: without 'id', every memory with its id, status (active, proposed — "
-    "waiting for the user's review —, superseded, expired, rejected) and summary, the roots they live in, and "
-    "problems the self-check found; with 'id', that one memory in full, including who wrote it, when, what it "
-    "supersedes and its validity dates. Use it to find an id before memory_forget or 'supersedes', or to check "
-    "what was proposed. Read-only; memory_recall is the way to find memories by topic."
 )
 
 
@@ -265,6 +267,11 @@ def _one(entry: Any) -> list[str]:
     return lines
 
 
+def _listed_block(i: int, entry: MemoryEntry) -> list[str]:
+    hidden = ", hidden" if entry.shadowed else ""
+    return [f"{i}. {entry.memory.qualified_id} [{entry.status}{hidden}] — {one_line(entry.memory.summary, 160)}"]
+
+
 def run_inspect(args: dict[str, Any], settings: ServerSettings) -> Reply:
     from recollect.memory import get_memory, inspect
 
@@ -285,15 +292,7 @@ def run_inspect(args: dict[str, Any], settings: ServerSettings) -> Reply:
     out.add("by status: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "no memories yet"))
     problems = [f"- {p.scope} {p.path}: {p.code}: {p.message}" for p in report.problems]
     reserve = sum(len(p) + 1 for p in problems[:10]) + 200
-    listed = 0
-    for i, entry in enumerate(entries, 1):
-        m = entry.memory
-        hidden = ", hidden" if entry.shadowed else ""
-        block = [f"{i}. {m.qualified_id} [{entry.status}{hidden}] — {one_line(m.summary, 160)}"]
-        if not out.fits(block, reserve):
-            break
-        out.add(*block)
-        listed += 1
+    listed = out.add_while_fits((_listed_block(i, entry) for i, entry in enumerate(entries, 1)), reserve)
     if listed < len(entries):
         out.add(f"({len(entries) - listed} more not listed; pass 'category' to narrow)")
     if problems:

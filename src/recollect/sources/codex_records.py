@@ -3,12 +3,11 @@ A forked or sub-agent rollout's copy of its parent's history is dropped here (`B
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from typing import Any
 
-from recollect.jsonish import typed
+from recollect.jsonish import parsed_json, typed
 from recollect.model import Message, Part, Session
 from recollect.sources.jsonl import SHAPE_ERRORS, as_list, compact_json, files_from_input
 from recollect.times import parse_stamp
@@ -125,10 +124,7 @@ def _output_text(output: Any) -> tuple[str, bool]:
     text = output
     # Shell results used to be a JSON string: {"output": "...", "metadata": {"exit_code": 1, ...}}.
     if text.startswith("{"):
-        try:
-            decoded = json.loads(text)
-        except (ValueError, RecursionError):
-            decoded = None
+        decoded = parsed_json(text, None)
         if isinstance(decoded, dict) and isinstance(decoded.get("output"), str):
             meta = decoded.get("metadata")
             code = meta.get("exit_code") if isinstance(meta, dict) else None
@@ -137,16 +133,6 @@ def _output_text(output: Any) -> tuple[str, bool]:
     if match and match.group(1) != "0":
         failed = True
     return text, failed
-
-
-def _decode_arguments(arguments: Any) -> Any:
-    """Function-call arguments arrive as a JSON string; keep the raw string when it is not JSON."""
-    if not isinstance(arguments, str):
-        return arguments
-    try:
-        return json.loads(arguments)
-    except (ValueError, RecursionError):
-        return arguments
 
 
 def _tool_files(tool_input: Any) -> list[str]:
@@ -302,7 +288,9 @@ class Builder:
         elif itype in ("function_call", "custom_tool_call", "local_shell_call"):
             call_id = item.get("call_id") or item.get("id") or pid
             if itype == "function_call":
-                name, tool_input = str(item.get("name") or ""), _decode_arguments(item.get("arguments"))
+                # The arguments arrive as a JSON string; the raw string is kept when it is not JSON.
+                arguments = item.get("arguments")
+                name, tool_input = str(item.get("name") or ""), parsed_json(arguments, arguments)
                 if isinstance(item.get("namespace"), str) and item["namespace"]:
                     name = f"{item['namespace']}.{name}"
             elif itype == "custom_tool_call":
@@ -393,10 +381,7 @@ class Builder:
         else:
             part.tool_output = text
         if part.tool == "spawn_agent" and text.startswith("{"):
-            try:
-                decoded = json.loads(text)
-            except (ValueError, RecursionError):
-                decoded = None
+            decoded = parsed_json(text, None)
             if isinstance(decoded, dict) and isinstance(decoded.get("agent_id"), str):
                 part.child_session_id = decoded["agent_id"]
         if call_id in self.spawns:

@@ -7,17 +7,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from recollect.jsonish import typed
+from recollect.jsonish import parsed_json, typed
 from recollect.model import Message, Part
 
 
 def loads(text: Any) -> Any:
-    if not isinstance(text, str):
-        return None
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
+    """A stored JSON string parsed, or None when it is not one."""
+    return parsed_json(text, None)
 
 
 def _text_of(value: Any) -> str:

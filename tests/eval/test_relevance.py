@@ -32,6 +32,7 @@ from bench.eval.evaluate import (
     summarize,
 )
 from recollect.search.scope import Filters
+from recollect.search.stages import disabled as stages_disabled
 
 REPO = Path(__file__).resolve().parents[2]
 QUERIES = REPO / "bench" / "eval" / "queries.jsonl"
@@ -169,6 +170,25 @@ def test_meaning_never_costs_a_category(corpus: Corpus, queries: list[EvalQuery]
     assert not worse, "semantic search made a category worse:\n  " + "\n  ".join(worse)
     for cat in ("paraphrase", "cross_lingual"):
         assert hybrid[cat]["mrr"] > lexical[cat]["mrr"] + 0.02, (cat, hybrid[cat], lexical[cat])
+
+
+def test_meaning_standing_in_for_uncovered_words_earns_its_place(
+    corpus: Corpus, queries: list[EvalQuery], report: EvalReport
+) -> None:
+    """Stage `uncovered`: where the best session's words cover only part of the query, the card's meaning
+    counts for the rest. It exists for paraphrases (few shared words), so they must rise with it, and no
+    category may fall against the same engine with only this stage off."""
+    with stages_disabled("uncovered"):
+        off = run_corpus(corpus, queries, baseline=False).summary()["ours"]["by_category"]
+    on = report.summary()["ours"]["by_category"]
+    assert on["paraphrase"]["mrr"] > off["paraphrase"]["mrr"] + 0.02, (on["paraphrase"], off["paraphrase"])
+    worse = [
+        f"{cat} {metric}: {on[cat][metric]} < {off[cat][metric]} with the stage off"
+        for cat in off
+        for metric in ("mrr", "recall@5")
+        if on[cat][metric] < off[cat][metric] - 1e-9
+    ]
+    assert not worse, "stage 'uncovered' made a category worse:\n  " + "\n  ".join(worse)
 
 
 # Text about nothing in the corpus: made-up words and everyday topics, English, Chinese, Spanish. Since the

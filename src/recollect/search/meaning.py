@@ -117,3 +117,19 @@ def script_gap(query: str, text: str) -> float:
     question about a session written in English): across the gap the two can share no word, so only the
     arms by meaning can tell whether the session answers."""
     return abs(cjk_share(query) - cjk_share(text))
+
+
+def script_gaps(conn: sqlite3.Connection, sids: list[int], query: str) -> dict[int, float]:
+    """For these sessions (the nearest cards by meaning), how far each one's script (title and first
+    request) is from the query's: a Chinese question about an English session shares no word with it."""
+    if not sids:
+        return {}
+    marks = ",".join("?" * len(sids))
+    rows = conn.execute(f"SELECT sid, title, first_human FROM session WHERE sid IN ({marks})", sids)
+    return {sid: script_gap(query, f"{title or ''} {first or ''}") for sid, title, first in rows}
+
+
+def uncovered_share(shares: dict[int, float]) -> float:
+    """The share of the query's term weight that even the best-covered session's words lack (0.0 when one
+    session holds every word, or none was measured): how far the words fell short of the question."""
+    return max(0.0, 1.0 - max(shares.values())) if shares else 0.0

@@ -22,7 +22,14 @@ from typing import Any
 
 from recollect.index.vectors import sessions_without_vectors
 from recollect.search import stages
-from recollect.search.meaning import card_meaning_candidates, in_scope, prose_share, script_gap, semantic_candidates
+from recollect.search.meaning import (
+    card_meaning_candidates,
+    in_scope,
+    prose_share,
+    script_gaps,
+    semantic_candidates,
+    uncovered_share,
+)
 from recollect.search.query import QueryPlan, understand
 from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
 from recollect.search.scope import Filters, predicate, visible_sessions
@@ -288,7 +295,7 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
         and meaning_rank[sid] < min(RESCUE_NEAREST_CARDS + 1, nearest_lexical)
         and score >= RESCUE_MIN_COSINE
     }
-    run.gap = _script_gaps(run, query) if stages.on("script") else {}
+    run.gap = script_gaps(conn, list(run.card_meaning)[:ACROSS_CARDS], query) if stages.on("script") else {}
     # A session across the script gap counts by meaning only when it is nearer than every session in the
     # query's own script that the words found (as a rescue must be nearer than any lexical match).
     nearest_same = min(
@@ -316,17 +323,6 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
     for sid, (_, best) in run.semantic.items():
         if sid in run.candidates and best is not None and sid not in run.session_chunks:
             run.session_chunks[sid] = [best]
-
-
-def _script_gaps(run: _Run, query: str) -> dict[int, float]:
-    """For the nearest cards by meaning, how far their session's script (title and first request) is from
-    the query's: a Chinese question about an English session shares no word with it."""
-    nearest = list(run.card_meaning)[:ACROSS_CARDS]
-    if not nearest:
-        return {}
-    marks = ",".join("?" * len(nearest))
-    rows = run.conn.execute(f"SELECT sid, title, first_human FROM session WHERE sid IN ({marks})", nearest)
-    return {sid: script_gap(query, f"{title or ''} {first or ''}") for sid, title, first in rows}
 
 
 def _fuse(run: _Run) -> dict[int, float]:
@@ -373,6 +369,8 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
     found = False
     if stages.on("coverage") and total_weight:
         shares, found = _covered_shares(run, shortlist, sessions, chunks)
+        if stages.on("uncovered"):
+            _stand_in_uncovered(run, shortlist, shares, fused)
     scored: list[tuple[float, int]] = []
     for sid in shortlist:
         row = sessions[sid]
@@ -391,6 +389,20 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
         scored.append((fused[sid] * factor, sid))
     scored.sort(key=lambda x: (-x[0], keys.get(x[1], ("", ""))))
     return scored, sessions
+
+
+def _stand_in_uncovered(run: _Run, shortlist: list[int], shares: dict[int, float], fused: dict[int, float]) -> None:
+    """Where no session's words cover the whole query (a paraphrase: the words found only its common
+    part), the card's meaning stands in for the lexical arms by the share the best session's words left
+    uncovered, as it does across scripts (ACROSS_STANDIN); a rescued session keeps its RESCUE_WEIGHT."""
+    uncovered = uncovered_share({s: v for s, v in shares.items() if s not in run.gap})
+    if not uncovered:
+        return
+    meaning_rank = {sid: i + 1 for i, sid in enumerate(run.card_meaning)}
+    weight = uncovered * prose_share(run.plan.text) * ACROSS_STANDIN
+    for sid in shortlist:
+        if sid in meaning_rank:
+            fused[sid] += weight * (RESCUE_WEIGHT if sid in run.rescued else 1.0) / (RRF_K + meaning_rank[sid])
 
 
 def _covered_shares(

@@ -14,6 +14,7 @@ from contextvars import ContextVar
 STAGES: dict[str, str] = {
     "meaning": "both semantic arms (static model over chunks and cards, full encoder over cards)",
     "script": "a session in another script than the query (Chinese question, English session) ranked by meaning",
+    "uncovered": "where no session's words cover the whole query, the card's meaning stands in for what they left out",
     "card_bm25": "BM25 over session cards (title, first request, inventories)",
     "pruning": "leaving very common words out of the match when rarer ones exist",
     "framing": "question words weighted by what they tell (index statistics), time words as a time preference",

@@ -401,7 +401,7 @@ def _stand_in_uncovered(run: _Run, shortlist: list[int], shares: dict[int, float
     meaning_rank = {sid: i + 1 for i, sid in enumerate(run.card_meaning)}
     weight = uncovered * prose_share(run.plan.text) * ACROSS_STANDIN
     for sid in shortlist:
-        if sid in meaning_rank:
+        if sid in meaning_rank and sid not in run.gap:  # across scripts the meaning already stands in
             fused[sid] += weight * (RESCUE_WEIGHT if sid in run.rescued else 1.0) / (RRF_K + meaning_rank[sid])
 
 

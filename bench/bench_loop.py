@@ -43,8 +43,9 @@ Figures (each printed beside the issue-13 target):
 - latency added per message: the time from sending the message to the model's first request,
   its p50 (p95) with recollect minus its p50 (p95) without, over the same messages.
 
-Semantic search is off (``RECOLLECT_EMBEDDINGS=off``): building the model in a throwaway home takes
-minutes, and auto-recall searches by words by default anyway. The plugin's per-message timeout is
+Semantic search is off (``RECOLLECT_EMBEDDINGS=off``) unless ``--meaning MODEL_CACHE`` names a cache
+that already holds the full encoder's loaded form (building it in a throwaway home takes minutes);
+with it on, auto-recall's meaning check uses the card encoder's stored card vectors. The plugin's per-message timeout is
 ``--timeout-ms`` (5000 by default, so a busy shared machine measures retrieval, not timeouts; the
 number of plugin timeouts is printed). Needs node, npm and git; nothing outside a temporary
 directory is touched. Results: docs/loop.md.
@@ -839,7 +840,17 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="the message set (default bench/loop_messages.json; the held-out set is bench/loop_messages_heldout.json)",
     )
+    ap.add_argument(
+        "--meaning",
+        type=Path,
+        metavar="MODEL_CACHE",
+        help="search by meaning on (the default for users), the full encoder's loaded form read from this "
+        "cache (e.g. ~/.cache/recollect, made by any earlier `recollect index` with meaning on)",
+    )
     a = ap.parse_args(argv)
+    if a.meaning:
+        QUIET_ENV.clear()
+        QUIET_ENV["RECOLLECT_MODEL_CACHE"] = str(a.meaning.expanduser())
 
     world_data, messages = load_data(messages_file=a.messages)
     live, growth_msgs = select(messages, a.quick, a.seed)
@@ -896,13 +907,14 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"\nrecollect live-loop bench at {commit}: {len(live)} live messages "
         f"({(a.messages or DATA / 'loop_messages.json').name}), "
-        f"{'quick' if a.quick else 'full'}, {elapsed:.0f} s"
+        f"{'quick' if a.quick else 'full'}, meaning {'on' if a.meaning else 'off'}, {elapsed:.0f} s"
     )
     print(render(figures))
     if a.json:
         out = {
             "commit": commit,
             "quick": a.quick,
+            "meaning": bool(a.meaning),
             "messages": str(a.messages or "bench/loop_messages.json"),
             "seconds": elapsed,
             "phases": phases,

@@ -518,3 +518,21 @@ def test_a_reply_that_tells_nothing_does_not_make_a_session_answered() -> None:
     )
     conn.close()
     assert "ses_fix" in block.split("\n1. ", 1)[1].split("\n")[0], block
+
+
+def test_with_card_vectors_the_nearest_card_by_the_full_encoder_decides(index: Path) -> None:
+    import dataclasses
+
+    conn = store.connect(load_config().index_path)
+    filters = Filters(scope="project", directory=PROJ, exclude_sessions=["ses_current"])
+    paraphrase = "What background worker did we settle on for running tasks asynchronously, last time?"
+    found = autorecall.candidates(conn, paraphrase, filters, 10, floor=autorecall.RESCUE_COVERAGE)
+    conn.close()
+    answer = next(e for e in found if e.session_id == "ses_answer")
+    # Another session first by words, farther by meaning: the nearest by the card encoder comes back.
+    other = dataclasses.replace(answer, sid=-1, session_id="ses_other")
+    near = {answer.sid: 0.45, -1: 0.2}
+    picked = autorecall.rescue(paraphrase, [other, answer], lambda query, sids: {s: near[s] for s in sids})
+    assert [e.session_id for e in picked] == ["ses_answer"]
+    far = {answer.sid: 0.25, -1: 0.2}  # both below RESCUE_CARD_MEANING: silent
+    assert autorecall.rescue(paraphrase, [other, answer], lambda query, sids: far) == []

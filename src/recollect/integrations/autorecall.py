@@ -55,7 +55,7 @@ MIN_COVERAGE = 0.4  # share of the message's (weighted) words a session must con
 # card means the same as the message (cosine by the shipped static model): see `rescue`.
 RESCUE_COVERAGE, RESCUE_MEANING = 0.1, 0.5
 # The same by the full card encoder's stored card vectors, when the index holds them (`card_meaning`).
-RESCUE_CARD_MEANING = 0.35
+RESCUE_CARD_MEANING = 0.3
 RESCUE_TRIES = 3  # sessions that answered which `rescue` compares, best words first
 GIST_CHARS = 1_000
 # Word weights are taken as if there were at least this many candidates: in a store of three sessions
@@ -75,12 +75,18 @@ QUESTION_CLASSES = {"user_text", "subtask"}
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _PIECE = re.compile(f"[{_CJK}]+|[^\\s{_CJK}]+")
-# Particles that end a Chinese word (never inside one in practice): a run is cut at them.
-_ZH_PARTICLES = re.compile("[的了吗呢吧啊呀么]")
-# Words about the conversation itself, not its topic: found in the question, never in the answer.
+# Function characters that end a Chinese word and are (almost) never inside one: particles, the
+# prepositions of object and recipient (把 被 给 跟), adverbs (也 都 就 又 再 才 很), demonstratives and
+# the question word (这 那 哪 些). A run is cut at them; 给 of 方式给新脚本 is no bigram to look for.
+_ZH_PARTICLES = re.compile("[的了吗呢吧啊呀么把被给跟也都就又再才很这那哪些]")
+# Words about the conversation itself, not its topic: found in the question, never in the answer. With
+# them the verbs of deciding and choosing ("which library did we settle on", 之前决定的), and what kind of
+# answer is asked for (结果, 结论, 多少, 哪种).
 META_WORDS = frozenset(
     "session sessions conversation chat remember recall recalled discuss discussed talk talked mention "
-    "mentioned said tell please again thing things 记得 一下 请问 我们 你们 什么 怎么 如何 一样 那样 这个 那个".split()
+    "mentioned said tell please again thing things decide decided settle settled choose chose chosen pick "
+    "picked agree agreed conclude concluded 记得 一下 请问 我们 你们 什么 怎么 如何 一样 那样 这个 那个 决定 "
+    "讨论 已经 结果 结论 多少 哪个 哪种 是不 不是 有没".split()
 )
 QUERY_WORDS = 24
 
@@ -234,26 +240,29 @@ def find(
 def rescue(
     text: str, answered: list[Entry], meaning: Callable[[str, list[int]], dict[int, float] | None] | None = None
 ) -> list[Entry]:
-    """The first of the best few sessions that answered (best words first) whose card means the same as
-    the message, when words alone did not decide: each covers less than MIN_COVERAGE of the message, or
-    the message's Chinese was set aside (`Entry.one_script`). "The same" is a cosine of at least
-    RESCUE_MEANING by the shipped static model between the message and the card (title, first question,
-    decisions, outcome). Words alone miss a paraphrase, an English question about a Chinese session and
-    Chinese bigrams cut across words; meaning alone would fire on any nearby topic, so the session must
-    still hold some of the message's words (RESCUE_COVERAGE)."""
+    """One of the best few sessions that answered (best words first) whose card means the same as the
+    message, when words alone did not decide: each covers less than MIN_COVERAGE of the message, or the
+    message's Chinese was set aside (`Entry.one_script`). Words alone miss a paraphrase, an English
+    question about a Chinese session and Chinese bigrams cut across words; meaning alone would fire on
+    any nearby topic, so the session must still hold some of the message's words (RESCUE_COVERAGE).
+
+    "The same": when the index holds the full card encoder's vectors for them (search by meaning on),
+    the nearest of them by that encoder, at a cosine of at least RESCUE_CARD_MEANING; else the first at
+    RESCUE_MEANING by the static model that ships in the package, against the card's title, first
+    question, decisions and outcome (its English-Chinese alignment is weak, about 0.3)."""
     from recollect.history import static_similarity
 
     query = strip_cues(text)
     tries = answered[:RESCUE_TRIES]
     by_card = meaning(query, [e.sid for e in tries]) if meaning and tries else None
-    for entry in tries:
-        if by_card is not None:
+    if by_card is not None:
+        for entry in tries:
             entry.meaning = by_card.get(entry.sid)
-            floor = RESCUE_CARD_MEANING
-        else:
-            entry.meaning = static_similarity(query, entry.gist)
-            floor = RESCUE_MEANING
-        if entry.meaning is not None and entry.meaning >= floor:
+        best = max(tries, key=lambda e: e.meaning if e.meaning is not None else -1.0)
+        return [best] if best.meaning is not None and best.meaning >= RESCUE_CARD_MEANING else []
+    for entry in tries:
+        entry.meaning = static_similarity(query, entry.gist)
+        if entry.meaning is not None and entry.meaning >= RESCUE_MEANING:
             return [entry]
     return []
 
@@ -495,7 +504,7 @@ def _entry(
 
 def show(entry: Entry) -> Entry:
     """Fill in the entry's cursor and snippet: the answer holding most of the message's weighted words
-    (else the question). Only for the entries a block names: it costs more than scoring them."""
+    (the question when the session holds no answer). Only for the entries a block names: it costs more than scoring them."""
     from recollect.history import make_cursor, snippet
 
     if entry.shown_from is None:
@@ -506,7 +515,8 @@ def show(entry: Entry) -> Entry:
         return sum(w for u, w in zip(units, weights, strict=True) if _present(u, text))
 
     best = max(ev.answer, key=lambda a: weight_in(a[0]), default=None)
-    shown = best if best is not None and weight_in(best[0]) > 0 else (ev.question[0] if ev.question else None)
+    # A session that answered shows its answer even when the message's words sit only in its question.
+    shown = best if best is not None else (ev.question[0] if ev.question else None)
     entry.cursor = make_cursor(entry.source, entry.session_id, shown[2] if shown and shown[2] else "")
     entry.snippet = snippet(shown[1], [t for u in units for t in u.terms]) if shown else ""
     entry.shown_from = None

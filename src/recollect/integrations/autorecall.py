@@ -504,7 +504,8 @@ def _entry(
 
 def show(entry: Entry) -> Entry:
     """Fill in the entry's cursor and snippet: the answer holding most of the message's weighted words
-    (the question when the session holds no answer). Only for the entries a block names: it costs more than scoring them."""
+    (the question when the session holds no answer). Only for the entries a block names: it costs more
+    than scoring them."""
     from recollect.history import make_cursor, snippet
 
     if entry.shown_from is None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from recollect.extract.transcript import Line, Transcript
+from recollect.jsonish import plain
 from recollect.memory import DEFAULT_CATEGORIES
 from recollect.memory.files import kind_of
 
@@ -65,16 +66,12 @@ class Candidate:
         return f"{self.body.strip()}\n\n{head}\n{quoted}" if self.body.strip() else f"{head}\n{quoted}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "category": self.category,
-            "summary": self.summary,
-            "highlight": self.highlight,
-            "body": self.body,
-            "load_when": list(self.load_when),
-            "evidence": [{"line": ln.number, "role": ln.role, "text": ln.text} for ln in self.evidence],
-            "scope": self.scope,
-            "rule_like": self.rule_like,
-        }
+        return plain(
+            self,
+            omit=("raw_category",),
+            load_when=list(self.load_when),
+            evidence=[{"line": ln.number, "role": ln.role, "text": ln.text} for ln in self.evidence],
+        )
 
 
 SYSTEM_PROMPT = """\

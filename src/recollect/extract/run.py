@@ -39,6 +39,7 @@ from recollect.extract.models import Backend, ModelError, open_backend
 from recollect.extract.settings import ExtractSettings
 from recollect.extract.state import Busy, ExtractState, append_log, extraction_lock, load_state, save_state
 from recollect.extract.transcript import build_transcript, count_turns, is_worker_session
+from recollect.jsonish import plain
 from recollect.memory import (
     MemoryOperationError,
     MemoryRoot,
@@ -78,17 +79,7 @@ class CandidateOutcome:
     evidence: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "outcome": self.outcome,
-            "category": self.category,
-            "summary": self.summary,
-            "reason": self.reason,
-            "memory_id": self.memory_id,
-            "similar_to": self.similar_to,
-            "similarity": round(self.similarity, 4),
-            "rule_like": self.rule_like,
-            "evidence_lines": self.evidence,
-        }
+        return plain(self, omit=("evidence",), similarity=round(self.similarity, 4), evidence_lines=self.evidence)
 
 
 @dataclass
@@ -103,16 +94,7 @@ class SessionReport:
     candidates: list[CandidateOutcome] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "session": self.session,
-            "title": self.title,
-            "status": self.status,
-            "reason": self.reason,
-            "model": self.model,
-            "turns": self.turns,
-            "lines": self.lines,
-            "candidates": [c.to_dict() for c in self.candidates],
-        }
+        return plain(self, candidates=[c.to_dict() for c in self.candidates])
 
 
 @dataclass

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from recollect.config import Config, Paths, ensure_private_dir, load_config
 from recollect.extract.settings import ExtractSettings
 from recollect.extract.state import append_log, extraction_lock, now_iso, state_dir
+from recollect.jsonish import plain
 from recollect.redact import find_secrets, redact
 from recollect.text.markers import WORKER_DIR_NAME, WORKER_TITLE_MARKER
 
@@ -69,16 +70,7 @@ class SummaryReport:
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "dry_run": self.dry_run,
-            "model": self.model,
-            "written": self.written,
-            "unchanged": self.unchanged,
-            "skipped": self.skipped,
-            "failed": self.failed,
-            "limited_by": self.limited_by,
-            "seconds": round(self.seconds, 3),
-        }
+        return plain(self, seconds=round(self.seconds, 3))
 
 
 def _path(paths: Paths) -> Any:

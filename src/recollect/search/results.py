@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from recollect.jsonish import plain
 from recollect.times import iso
 
 SNIPPET_CHARS = 280
@@ -79,17 +80,13 @@ class SearchResult:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "terms": self.terms,
-            "corrections": self.corrections,
-            "time_words": self.time_words,
-            "framing": self.framing,
-            "literal": self.literal,
-            "hits": [h.to_dict() for h in self.hits],
-            "coverage": asdict(self.coverage),
-            "took_ms": round(self.took_ms, 1),
-        }
+        return plain(
+            self,
+            omit=("hits", "coverage", "took_ms"),  # after the query's readings
+            hits=[h.to_dict() for h in self.hits],
+            coverage=asdict(self.coverage),
+            took_ms=round(self.took_ms, 1),
+        )
 
 
 def make_cursor(source: str, session_id: str, message_id: str) -> str:

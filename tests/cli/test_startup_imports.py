@@ -25,6 +25,14 @@ finally:
     print(json.dumps(sorted(m for m in {heavy} if m in sys.modules)), file=sys.__stderr__)
 """
 
+BLAS_THREADS = """
+import json, sys
+from recollect.cli import main
+main(sys.argv[1:], standalone_mode=False)
+from threadpoolctl import threadpool_info
+print(json.dumps([p["num_threads"] for p in threadpool_info() if p["internal_api"] == "openblas"]), file=sys.__stderr__)
+"""
+
 
 def imported_by(args: list[str]) -> list[str]:
     """The modules of HEAVY that `recollect ARGS` imported, in a fresh interpreter."""
@@ -120,3 +128,29 @@ def test_the_command_keeps_its_exit_codes_and_output(sample_db: Path) -> None:
     assert found.returncode == 0 and "read: recollect read" in found.stdout, found
     misused = command("search", "--bogus")
     assert misused.returncode == 2 and "No such option" in misused.stderr, misused
+
+
+def blas_threads(args: list[str], **env: str) -> list[int]:
+    """The OpenBLAS thread counts numpy runs with after `recollect ARGS`, in a fresh interpreter."""
+    done = subprocess.run(
+        [sys.executable, "-c", BLAS_THREADS, *args],
+        env={k: v for k, v in {**os.environ, **env}.items() if k != "OPENBLAS_NUM_THREADS" or v},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    found: list[int] = json.loads(done.stderr.strip().splitlines()[-1])
+    return found
+
+
+def test_a_search_runs_numpy_on_one_blas_thread_unless_the_user_set_it(
+    sample_db: Path, semantic: None, isolated_home: Path
+) -> None:
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("one CPU: OpenBLAS starts one thread anyway")
+    assert "numpy" in imported_by(["index"])  # built, with meaning on
+    # positive control: the user's own setting is kept (and is what the probe reads)
+    assert blas_threads(["search", "readme", "--no-sync"], OPENBLAS_NUM_THREADS="2") == [2]
+    assert blas_threads(["search", "readme", "--no-sync"], OPENBLAS_NUM_THREADS="") == [1]

@@ -185,3 +185,31 @@ def test_coverage_counts_only_what_the_ceiling_lets_the_caller_see(two: TwoProje
     inside = bounded.coverage.sessions_indexed
     assert everything > inside > 0  # positive control: beta's session counts only without a ceiling
     assert inside == bounded.coverage.sessions_in_scope
+
+
+def test_the_session_counts_in_one_pass_are_the_counts_of_each_predicate(two: TwoProjects) -> None:
+    from recollect.search.scope import session_counts, visible_sessions
+
+    cases = [
+        Filters(scope="all", directory=str(two.alpha)),
+        Filters(scope="project", directory=str(two.alpha)),
+        Filters(scope="directory", directory=str(two.alpha_sub)),
+        Filters(scope="project", directory=str(two.alpha), ceiling=project_ceiling(two)),
+        Filters(scope="session", sessions=[two.beta_session], directory=str(two.alpha)),
+        Filters(scope="all", directory=str(two.alpha), since=1, until=2),  # an empty window
+    ]
+    seen = set()
+    with history.open_index() as conn:
+        total = conn.execute("SELECT count(*) FROM session").fetchone()[0]
+        for filters in cases:
+            filters = filters.resolve(conn)
+            where, params = predicate(filters, chunk_alias=None)
+            in_scope = conn.execute(f"SELECT count(*) FROM session s WHERE {where}", params).fetchone()[0]
+            counts = session_counts(conn, filters)
+            assert (counts.visible, counts.in_scope, counts.total) == (
+                visible_sessions(conn, filters),
+                in_scope,
+                total,
+            ), filters
+            seen.add((counts.visible, counts.in_scope))
+    assert len(seen) >= 4 and total > 0  # the cases differ: the counts are not all the same

@@ -32,7 +32,7 @@ from recollect.search.meaning import (
 )
 from recollect.search.query import QueryPlan, understand
 from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
-from recollect.search.scope import Filters, predicate, visible_sessions
+from recollect.search.scope import Filters, predicate, session_counts
 from recollect.search.terms import TermPlan, plan_terms
 from recollect.search.turns import PER_SESSION_CANDIDATES, TURN_CANDIDATES, answer_kind, replies_to, rerank_turns
 
@@ -62,10 +62,6 @@ LITERAL_SCAN_CHUNKS = 50_000  # how far back (newest first) a literal retry look
 def fts_match(terms: list[str]) -> str:
     # Our tokens never contain a double quote; quoting keeps joiners like '/' and ':' literal.
     return " OR ".join(f'"{t}"' for t in terms)
-
-
-def _count(conn: sqlite3.Connection, where: str, params: list[object]) -> int:
-    return conn.execute(f"SELECT count(*) FROM session s WHERE {where}", params).fetchone()[0]
 
 
 def _sources(conn: sqlite3.Connection) -> list[dict[str, Any]]:
@@ -118,6 +114,7 @@ class _Run:
     limit: int
     per_session: int
     now_ms: int
+    sessions_total: int  # every session of the index: a scope that admits all needs no mask
     terms: TermPlan = field(default_factory=lambda: TermPlan([], {}, []))
     chunk_rank: dict[int, int] = field(default_factory=dict)
     card_rank: dict[int, int] = field(default_factory=dict)
@@ -177,14 +174,13 @@ def _start(
     reading = not exact and stages.on("framing")
     plan = understand(query, now_ms, framing=reading, test_ids=stages.on("test_id"))
     coverage = Coverage(scope=filters.scope, sources=_sources(conn))
-    coverage.sessions_indexed = visible_sessions(conn, filters)
-    session_where, session_params = predicate(filters, chunk_alias=None)
-    coverage.sessions_in_scope = _count(conn, session_where, session_params)
+    counts = session_counts(conn, filters)
+    coverage.sessions_indexed, coverage.sessions_in_scope = counts.visible, counts.in_scope
     if filters.scope != "all":
         coverage.limited_by.append("scope")
     if filters.since is not None or filters.until is not None:
         coverage.limited_by.append("time window")
-    return _Run(conn, filters, plan, coverage, started, limit, per_session, now_ms)
+    return _Run(conn, filters, plan, coverage, started, limit, per_session, now_ms, counts.total)
 
 
 # Ties are broken by what the store names, never by row ids: those depend on the order an index was
@@ -276,7 +272,7 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
         # Masking is only needed when the scope leaves some session out: reading every in-scope session id
         # into numpy (and testing each vector's session against them) cost every query at 5,000 sessions.
         session_where, session_params = predicate(filters, chunk_alias=None)
-        everything = run.coverage.sessions_in_scope >= _count(conn, "1", [])
+        everything = run.coverage.sessions_in_scope >= run.sessions_total
         allowed = None if everything else in_scope(conn, session_where, session_params)
         text = run.plan.searched
         run.semantic = semantic_candidates(conn, embedder, text, allowed) if embedder is not None else {}

@@ -153,6 +153,31 @@ def visible_sessions(conn: sqlite3.Connection, filters: Filters) -> int:
     """How many sessions this caller could ever see: inside the ceiling, not hidden, not recollect's own
     (unless asked for). What coverage reports as "indexed": a bounded caller learns nothing about the
     size of the history beyond its ceiling."""
+    where, params = _visible_predicate(filters)
+    return int(conn.execute(f"SELECT count(*) FROM session s WHERE {where}", params).fetchone()[0])
+
+
+@dataclass(frozen=True)
+class SessionCounts:
+    visible: int  # `visible_sessions`: what coverage reports as indexed
+    in_scope: int  # inside `filters` (the scope, the time window, ...)
+    total: int  # every session of the index, seen or not (never reported: it only tells whether to mask)
+
+
+def session_counts(conn: sqlite3.Connection, filters: Filters) -> SessionCounts:
+    """The session counts a search reports, in one pass over the session table (each count of its own
+    cost one scan: ~7 ms at 5,000 sessions)."""
+    visible, visible_params = _visible_predicate(filters)
+    scoped, scoped_params = predicate(filters, chunk_alias=None)
+    row = conn.execute(
+        f"SELECT count(*), coalesce(sum(CASE WHEN {visible} THEN 1 ELSE 0 END), 0), "
+        f"coalesce(sum(CASE WHEN {scoped} THEN 1 ELSE 0 END), 0) FROM session s",
+        [*visible_params, *scoped_params],
+    ).fetchone()
+    return SessionCounts(visible=int(row[1]), in_scope=int(row[2]), total=int(row[0]))
+
+
+def _visible_predicate(filters: Filters) -> tuple[str, list[object]]:
     visible = Filters(
         directory=filters.directory,
         include_recall=filters.include_recall,
@@ -160,8 +185,7 @@ def visible_sessions(conn: sqlite3.Connection, filters: Filters) -> int:
         hidden=filters.hidden,
         ceiling=filters.ceiling,
     )
-    where, params = predicate(visible, chunk_alias=None)
-    return int(conn.execute(f"SELECT count(*) FROM session s WHERE {where}", params).fetchone()[0])
+    return predicate(visible, chunk_alias=None)
 
 
 def split_session_ref(ref: str) -> tuple[str | None, str]:

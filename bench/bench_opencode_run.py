@@ -1,7 +1,7 @@
 """What recollect adds to one `opencode run`: the real OpenCode, the same fake LLM, two fresh HOMEs.
 
     .venv/bin/python bench/bench_opencode_run.py [--pairs 5] [--workdir DIR] [--embeddings on|off]
-                                                [--json OUT.json]
+                                                [--npm] [--drop plugin|mcp] [--json OUT.json]
 
 Two throwaway OpenCode worlds (tests/e2e/opencode.py: a HOME with its XDG dirs, a git project, the
 fake OpenAI-compatible LLM on loopback, OpenCode kept offline). The fake LLM answers every prompt
@@ -19,9 +19,17 @@ counted, even when OpenCode does not wait for them (`orphans_cpu_s` says which u
 To measure another checkout than this one, put its `src` first: `PYTHONPATH=/other/src`.
 The figure the issue sets (≤ 1 s) is the median of the per-pair wall differences.
 
-OpenCode's own `npm install @opencode-ai/plugin` (it runs when any plugin is present) cannot reach a
-registry here; it fails fast with npm_config_fetch_retries=0 and its cost is part of the "with" side,
-as it is for a user offline. Nothing touches the network but loopback.
+Each run also has a timeline (`timeline_s`, s from the start): when the main model request
+arrived at the fake LLM (what comes before it is start-up, where recollect's MCP server and the
+plugin's first message are waited for), when each recollect process was first seen (polled every
+20 ms) and when `opencode run` exited. A process first seen after `exit` ran off the wall time.
+
+OpenCode's own `npm install @opencode-ai/plugin` (it runs when any plugin is present, and the
+plugin's loading waits for it) cannot reach a registry here; it fails fast with
+npm_config_fetch_retries=0 and its cost is part of the "with" side, as it is for a user who
+installed offline (`--no-npm`). `--npm` installs as `recollect install opencode` does by default,
+the package pre-installed with npm (from npm's cache, which the e2e tests fill; the registry stays
+unreachable), so OpenCode skips its own install. Nothing touches the network but loopback.
 """
 
 from __future__ import annotations
@@ -46,11 +54,14 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench.report import emit  # noqa: E402
+from tests.e2e.opencode import DEFAULT_VERSION as OPENCODE_VERSION  # noqa: E402
 from tests.e2e.opencode import OpenCodeWorld, ensure_opencode  # noqa: E402
 
 PROMPT = "benchmark prompt: say done"
 REPLY = "Done, nothing else to do."
 PR_SET_CHILD_SUBREAPER = 36
+
+OFFLINE_NPM = {"npm_config_registry": "http://127.0.0.1:9/", "npm_config_fetch_retries": "0"}  # dead loopback port
 
 
 def become_subreaper() -> bool:
@@ -66,28 +77,53 @@ def become_subreaper() -> bool:
 class Orphans:
     """The descendants re-parented to this process (an MCP server or helper OpenCode did not wait
     for, a background `recollect index`): what each was, read from /proc while it runs, and the CPU
-    each used, from `wait4` when it is reaped."""
+    each used, from `wait4` when it is reaped. The same watch notes when each recollect process of
+    the run (any descendant) was first seen, for the run's timeline."""
 
     def __init__(self) -> None:
         self.names: dict[int, str] = {}
+        self.seen: dict[int, tuple[str, float]] = {}  # descendant pid -> (name, time.time() first seen)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
         self._thread.start()
 
     def _watch(self) -> None:
-        me = str(os.getpid())
-        while not self._stop.wait(0.05):
+        me = os.getpid()
+        while not self._stop.wait(0.02):
+            parents: dict[int, int] = {}
             for entry in os.scandir("/proc"):
-                if not entry.name.isdigit() or int(entry.name) in self.names:
+                if entry.name.isdigit():
+                    try:
+                        parents[int(entry.name)] = int(
+                            Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()[1]
+                        )
+                    except (OSError, IndexError, ValueError):
+                        continue
+            now = time.time()
+            for pid, parent in parents.items():
+                if pid in self.seen and (parent != me or pid in self.names):
+                    continue
+                ancestor, hops = parent, 0
+                while ancestor not in (me, 0, 1) and hops < 12:
+                    ancestor, hops = parents.get(ancestor, 0), hops + 1
+                if ancestor != me:
                     continue
                 try:
-                    stat = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
-                    if stat[1] != me:
-                        continue
-                    argv = Path(entry.path, "cmdline").read_bytes().split(b"\0")
+                    argv = Path("/proc", str(pid), "cmdline").read_bytes().split(b"\0")
                 except OSError:
                     continue
-                self.names[int(entry.name)] = name_of([a.decode(errors="replace") for a in argv if a])
+                name = name_of([a.decode(errors="replace") for a in argv if a])
+                self.seen.setdefault(pid, (name, now))
+                if parent == me:
+                    self.names[pid] = name
+
+    def spawned_since(self, started: float) -> dict[str, float]:
+        """When each recollect process first appeared after `started` (time.time()), in s from it."""
+        out: dict[str, float] = {}
+        for name, when in sorted(self.seen.values(), key=lambda x: x[1]):
+            if when >= started and name in RECOLLECT_PROCESSES and name not in out:
+                out[name] = round(when - started, 2)
+        return out
 
     def reap(self, wait_seconds: float) -> list[tuple[str, float]]:
         """Reap re-parented descendants (they exit once OpenCode closes their stdin): (name, CPU s)."""
@@ -107,6 +143,9 @@ class Orphans:
 
     def close(self) -> None:
         self._stop.set()
+
+
+RECOLLECT_PROCESSES = ("mcp", "hookd", "index", "extract")
 
 
 def name_of(argv: list[str]) -> str:
@@ -142,6 +181,8 @@ def recollect(world: OpenCodeWorld, *args: str, cwd: Path, env: dict[str, str]) 
 def one_run(world: OpenCodeWorld, project: Path, orphans: Orphans) -> dict[str, Any]:
     cpu = children_cpu()
     load = os.getloadavg()[0]
+    requests = len(world.llm_requests())
+    clock = time.time()
     started = time.perf_counter()
     ran = world.run_cli(["run", PROMPT], cwd=project, timeout=300)
     wall = time.perf_counter() - started
@@ -152,7 +193,12 @@ def one_run(world: OpenCodeWorld, project: Path, orphans: Orphans) -> dict[str, 
     for name, seconds in reaped:
         helpers[name] = round(helpers.get(name, 0.0) + seconds, 3)
     cpu = round(children_cpu() - cpu, 3)
-    return {"wall_s": round(wall, 3), "cpu_s": cpu, "load1": load, "orphans_cpu_s": helpers}
+    # The timeline, in s from the start: the main model request (what came before it is start-up),
+    # each recollect process's spawn, and the exit (what came after the request is the reply and exit).
+    main = [r for r in world.llm_requests()[requests:] if r.get("kind") != "title"]
+    timeline = {"llm_request": round(main[0]["t"] - clock, 2) if main else None, **orphans.spawned_since(clock)}
+    timeline["exit"] = round(wall, 2)
+    return {"wall_s": round(wall, 3), "cpu_s": cpu, "load1": load, "orphans_cpu_s": helpers, "timeline_s": timeline}
 
 
 def median(values: list[float]) -> float:
@@ -169,6 +215,12 @@ def main() -> int:
         "--drop",
         choices=("plugin", "mcp"),
         help="after the install, remove the plugin (or the MCP server) again: what the other part costs alone",
+    )
+    parser.add_argument(
+        "--npm",
+        action="store_true",
+        help="install as `recollect install opencode` does by default, @opencode-ai/plugin pre-installed with npm"
+        " (from npm's cache: the registry stays unreachable), so OpenCode does not wait for its own failing install",
     )
     args = parser.parse_args()
 
@@ -189,6 +241,7 @@ def main() -> int:
         "opencode": str(binary.name),
         "embeddings": args.embeddings,
         "dropped": args.drop,
+        "npm": args.npm,
         "cpu_includes_orphans": subreaper,
         "load_average_at_start": [round(x, 2) for x in os.getloadavg()],
     }
@@ -205,7 +258,11 @@ def main() -> int:
         user_config = world.config_dir / "opencode.jsonc"  # read after the world's opencode.json: it wins
         user_config.write_text('{\n  "$schema": "https://opencode.ai/config.json"\n}\n')
         t = time.perf_counter()
-        recollect(world, "install", "opencode", "--no-npm", cwd=world.home, env=env)
+        npm = ["--opencode-version", OPENCODE_VERSION] if args.npm else ["--no-npm"]
+        recollect(world, "install", "opencode", *npm, cwd=world.home, env={**env, **OFFLINE_NPM})
+        results["npm_preinstalled"] = (world.config_dir / "node_modules" / "@opencode-ai" / "plugin").is_dir()
+        if args.npm and not results["npm_preinstalled"]:
+            raise SystemExit("--npm: @opencode-ai/plugin is not in npm's cache (run the e2e tests once, or drop --npm)")
         recollect(world, "index", cwd=projects["with"], env=env)
         if args.drop == "plugin":
             (world.config_dir / "plugin" / "recollect.js").unlink()
@@ -217,7 +274,7 @@ def main() -> int:
         for side, world in worlds.items():
             results[f"{side}_second_run"] = one_run(world, projects[side], orphans)  # first use after install
 
-        runs: dict[str, list[dict[str, float]]] = {"without": [], "with": []}
+        runs: dict[str, list[dict[str, Any]]] = {"without": [], "with": []}
         for i in range(args.pairs):
             order = ("without", "with") if i % 2 == 0 else ("with", "without")
             for side in order:
@@ -235,6 +292,10 @@ def main() -> int:
         results[side] = {
             "wall_s_median": median([r["wall_s"] for r in runs[side]]),
             "cpu_s_median": median([r["cpu_s"] for r in runs[side]]),
+            "timeline_s_median": {
+                key: median([r["timeline_s"][key] for r in runs[side] if r["timeline_s"].get(key) is not None])
+                for key in dict.fromkeys(k for r in runs[side] for k in r["timeline_s"])
+            },
             "runs": runs[side],
         }
     helper_names = sorted({name for r in runs["with"] for name in r["orphans_cpu_s"]})

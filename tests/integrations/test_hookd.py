@@ -158,7 +158,9 @@ def test_a_private_key_written_line_by_line_to_stderr_is_redacted_whole(tmp_path
     assert not any(part in text for part in body), text
 
 
-def _warm_after(monkeypatch: Any, close_after: float | None, request_at: float | None) -> tuple[list[float], float]:
+def _warm_after(
+    monkeypatch: Any, close_after: float | None, request_at: float | None, first_request: bool = True
+) -> tuple[list[float], float]:
     """Run the helper's lull-triggered warm-up against a real Server: when it warmed (s after start)."""
     import io
     import threading
@@ -169,6 +171,8 @@ def _warm_after(monkeypatch: Any, close_after: float | None, request_at: float |
     started = time.monotonic()
     monkeypatch.setattr(hookd, "_warm", lambda service: warmed.append(time.monotonic() - started))
     server = hookd.Server(None, io.StringIO())  # type: ignore[arg-type]  # the warm-up never calls the service
+    if first_request:
+        server.requested.set()  # a request came at the start
     thread = threading.Thread(target=hookd._warm_when_quiet, args=(None, server, 0.4))
     thread.start()
     if request_at is not None:
@@ -188,3 +192,88 @@ def test_the_warm_up_waits_for_a_lull_and_never_runs_after_stdin_closed(monkeypa
     assert len(warmed) == 1 and warmed[0] >= 0.7  # a request 0.3 s in starts the lull again
     warmed, _ = _warm_after(monkeypatch, 0.1, None)
     assert warmed == []  # stdin closed before the lull ended
+
+
+def test_before_the_first_request_there_is_no_warm_up(monkeypatch: Any) -> None:
+    # The plugin starts the helper while OpenCode boots; `opencode run`'s one message may come many
+    # seconds later on a busy machine, and must not find the warm-up's CPU competing with it.
+    warmed, _ = _warm_after(monkeypatch, 1.0, None)
+    assert len(warmed) == 1 and warmed[0] >= 0.4  # positive control: a request, then a lull of 0.4 s
+    warmed, took = _warm_after(monkeypatch, 1.0, None, first_request=False)
+    assert warmed == [] and took >= 1.0  # no request in 1 s, then stdin closed: never warmed
+
+
+class IdleService:
+    """What `Server` asks of the service for `idle`: when each session's idle work ran."""
+
+    def __init__(self) -> None:
+        self.ran: list[tuple[str, float]] = []
+        self.logged: list[str] = []
+
+    def on_idle(self, session: str, directory: str, server_url: str = "") -> dict[str, Any]:
+        self.ran.append((session, time.monotonic()))
+        return {"started": ["index"]}
+
+    def log(self, message: str) -> None:
+        self.logged.append(message)
+
+
+def _serve_idles(delay: float, sessions: list[str]) -> tuple[Any, IdleService, list[dict[str, Any]], float]:
+    import io
+
+    from recollect.integrations import hookd
+
+    service, out = IdleService(), io.StringIO()
+    server = hookd.Server(service, out, idle_delay=delay)  # type: ignore[arg-type]  # duck-typed service
+    lines = "".join(json.dumps({"id": i, "op": "idle", "session": s}) + "\n" for i, s in enumerate(sessions))
+    started = time.monotonic()
+    server.serve(io.StringIO(lines))
+    return server, service, [json.loads(line) for line in out.getvalue().splitlines()], started
+
+
+def test_idle_is_answered_at_once_and_its_work_runs_after_the_delay_once_per_session() -> None:
+    server, service, answers, started = _serve_idles(0.4, ["s1", "s1", "s2"])
+    assert [a["deferred"] for a in answers] == [True, True, True] and [a["id"] for a in answers] == [0, 1, 2]
+    deadline = time.monotonic() + 10
+    while len(service.ran) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sorted(s for s, _ in service.ran) == ["s1", "s2"]  # positive control: it ran, the latest per session
+    assert all(when - started >= 0.4 for _, when in service.ran)  # not before the delay
+    assert service.logged == ["idle s1: started ['index']", "idle s2: started ['index']"]
+    server.idle.close()
+    assert len(service.ran) == 2  # nothing left to run at close
+
+
+def test_idle_work_starts_as_soon_as_stdin_closes() -> None:
+    # `opencode run` fires session.idle just before it exits: its sync must start when OpenCode is
+    # gone, not a whole delay later (and not while it shuts down).
+    server, service, answers, started = _serve_idles(60.0, ["s1"])
+    assert answers[0]["deferred"] is True
+    time.sleep(0.2)
+    assert service.ran == []  # the delay has not passed and stdin is open
+    server.idle.close()
+    assert [s for s, _ in service.ran] == ["s1"] and service.ran[0][1] - started < 30  # at close, not after 60 s
+
+
+def test_the_real_helper_starts_the_idle_sync_once_opencode_is_gone(tmp_path: Path, isolated_home: Path) -> None:
+    from recollect.config import resolve_paths
+
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    config = resolve_paths().config_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[memory]\nauto_extract = false\n")
+    proc = start()
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        hello = json.loads(readline(proc.stdout))["hello"]
+        answer = ask(proc, {"id": 1, "op": "idle", "session": "ses_x", "directory": str(project)})
+        assert answer is not None and answer["ok"] is True and answer["deferred"] is True
+        proc.stdin.close()  # OpenCode went away
+        assert proc.wait(timeout=60) == 0
+        log = Path(hello["log"]).read_text()
+        assert "started index (pid" in log and "idle ses_x: started ['index']" in log, log
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -9,8 +9,12 @@ may wait, so it is paid once. The protocol is newline-delimited JSON over stdin/
 
 Ops: `ping`, `message`, `system`, `compact`, `idle` (see `hooks.HookService`). The first line
 written is `{"hello": {...}}` once the imports are done: the plugin's signal that answers will
-now be fast. Any failure becomes `{"id": n, "ok": false, "error": "…"}` and a line in the log; the
-loop never dies on a bad request. It exits when stdin closes (OpenCode went away).
+now be fast. `idle` is answered at once (`{"deferred": true}`) and its work (a `recollect index`,
+maybe an extraction) starts `IDLE_DELAY` s later, or as soon as stdin closes: `opencode run` fires
+its one `session.idle` just before it exits, and a sync started then would compete with OpenCode
+for the CPU while it shuts down; once OpenCode is gone the sync costs it nothing.
+Any failure becomes `{"id": n, "ok": false, "error": "…"}` and a line in the log; the loop never
+dies on a bad request. It exits when stdin closes (OpenCode went away), once that idle work started.
 
 Its stderr never reaches a log unredacted: once `main` runs, Python's stderr (warnings, thread
 tracebacks) is written to the log through the redactor. What it wrote before that (an interpreter
@@ -29,14 +33,15 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:  # imported in main, after the --log-stderr branch (which needs less)
     from recollect.integrations.hooks import HookService
 
 PROTOCOL = 1
-# Ops that may take long (subprocesses) run off the read loop, so a message never queues behind them.
-_BACKGROUND_OPS = {"idle"}
+# `idle` work waits this long after the last `session.idle`, or until stdin closes (OpenCode exited).
+IDLE_DELAY = 2.0
 
 
 def _str(request: dict[str, Any], key: str) -> str:
@@ -61,12 +66,14 @@ def handle(service: HookService, request: dict[str, Any]) -> dict[str, Any]:
 
 
 class Server:
-    def __init__(self, service: HookService, out: TextIO) -> None:
+    def __init__(self, service: HookService, out: TextIO, idle_delay: float = IDLE_DELAY) -> None:
         self.service = service
         self.out = out
         self._write_lock = threading.Lock()
         self.last_request = time.monotonic()  # when the last request line arrived (the warm-up waits for a lull)
+        self.requested = threading.Event()  # set by the first request line
         self.closed = threading.Event()  # set when stdin closed
+        self.idle = DeferredIdle(self._run_idle, idle_delay)
 
     def send(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False) + "\n"
@@ -86,9 +93,17 @@ class Server:
         reply["ms"] = round((time.perf_counter() - started) * 1000, 2)
         self.send(reply)
 
+    def _run_idle(self, request: dict[str, Any]) -> None:
+        try:
+            started = handle(self.service, request).get("started")
+            self.service.log(f"idle {_str(request, 'session')}: started {started or 'nothing'}")
+        except Exception as exc:  # off every request path: report it, never end the helper
+            self.service.log(f"idle failed: {type(exc).__name__}: {exc}\n{traceback.format_exc()}")
+
     def serve(self, lines: TextIO) -> None:
         for raw in lines:
             self.last_request = time.monotonic()
+            self.requested.set()
             raw = raw.strip()
             if not raw:
                 continue
@@ -100,22 +115,72 @@ class Server:
                 # Never the request itself: it may be anything the agent was given, secrets included.
                 self.service.log(f"unreadable request ({len(raw)} characters): {type(exc).__name__}")
                 continue
-            if request.get("op") in _BACKGROUND_OPS:
-                threading.Thread(target=self.answer, args=(request,), daemon=True).start()
+            if request.get("op") == "idle":
+                self.idle.add(request)
+                self.send({"id": request.get("id"), "ok": True, "deferred": True, "ms": 0.0})
             else:
                 self.answer(request)
 
 
-# The warm-up waits for a lull this long with no request. In an interactive session that is the
-# person typing; `opencode run` sends its one message at once and exits soon after its reply, so it
-# never pays the warm-up's CPU (~0.5 s: search imports and the embedding model) for a next message
-# that will not come. A cue that comes first loads what it needs itself.
+class DeferredIdle:
+    """`idle` requests, held until `delay` s passed since the first one pending or until `close`
+    (stdin closed), then run one after the other on this class's thread, the latest per session.
+    The work they start is debounced by `HookService` itself (one sync per interval, one trailing)."""
+
+    def __init__(self, run: Callable[[dict[str, Any]], None], delay: float) -> None:
+        self._run = run
+        self._delay = delay
+        self._pending: dict[str, dict[str, Any]] = {}
+        self._due: float | None = None
+        self._closed = False
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._loop, name="recollect-idle", daemon=True)
+        self._thread.start()
+
+    def add(self, request: dict[str, Any]) -> None:
+        with self._cond:
+            self._pending.pop(_str(request, "session"), None)
+            self._pending[_str(request, "session")] = request
+            if self._due is None:
+                self._due = time.monotonic() + self._delay
+            self._cond.notify()
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Run what is pending now (OpenCode went away) and wait for it, up to `timeout` s."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+        self._thread.join(timeout)
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closed and (self._due is None or time.monotonic() < self._due):
+                    self._cond.wait(None if self._due is None else max(self._due - time.monotonic(), 0.0))
+                batch, self._pending, self._due = list(self._pending.values()), {}, None
+                closed = self._closed
+            for request in batch:
+                self._run(request)
+            if closed:
+                return
+
+
+# The warm-up waits for a lull this long with no request, after the first request. In an
+# interactive session that is the person typing; `opencode run` sends its one message at once and
+# exits soon after its reply, so it never pays the warm-up's CPU (~0.5 s: search imports and the
+# embedding model) for a next message that will not come. A cue that comes first loads what it
+# needs itself. Never before the first request: the plugin starts the helper while OpenCode boots,
+# and on a busy machine `opencode run` can take many seconds from there to its one message.
 WARM_UP_QUIET = 3.0
 
 
 def _warm_when_quiet(service: HookService, server: Server, quiet: float) -> None:
-    """`_warm` once no request came for `quiet` s; never once stdin closed (OpenCode went away; the
-    helper may still be waiting for a deferred extraction, and no message will come)."""
+    """`_warm` once no request came for `quiet` s after the first one; never once stdin closed
+    (OpenCode went away; the helper may still be waiting for a deferred extraction, and no message
+    will come)."""
+    while not server.requested.wait(0.5):
+        if server.closed.is_set():
+            return
     while True:
         wait = server.last_request + quiet - time.monotonic()
         if wait <= 0:
@@ -238,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         pass
     finally:
         server.closed.set()
+        server.idle.close()  # OpenCode is gone: its last idle's sync starts now, costing it nothing
         service.finish(EXTRACT_WAIT_SECONDS)
         service.close()
     return 0

@@ -240,6 +240,9 @@ function userText(parts) {
 
 export const RecollectPlugin = async (input) => {
   if (DISABLED) return {}
+  // Start the helper now, while OpenCode still boots (config, MCP servers, the session): its Python
+  // start and imports then overlap that, instead of delaying the first message that waits for them.
+  startHelper()
   const directory = input?.directory || input?.worktree || process.cwd()
   const serverUrl = input?.serverUrl ? String(input.serverUrl) : ""
   return {

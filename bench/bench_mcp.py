@@ -1,11 +1,12 @@
 """Benchmark the MCP server the way a host sees it (not a timed test: it prints figures).
 
     .venv/bin/python bench/bench_mcp.py --sessions 5000 [--seed 7] [--starts 5] [--calls 60] [--paced 10]
-                                        [--workdir DIR] [--json OUT.json]
+                                        [--workdir DIR] [--store OPENCODE_DB --home DIR] [--json OUT.json]
 
-It generates (or reuses) an OpenCode store with bench/storegen.py, indexes it once in a fresh
-process, then drives `python -m recollect.cli mcp` with the handshake OpenCode 1.18.33 uses
-(`initialize`, protocol 2025-11-25) and measures:
+It generates (or reuses) an OpenCode store with bench/storegen.py (or takes `--store`, a store of
+storegen's with its manifest, and `--home`, a RECOLLECT_HOME indexing it: a copy of bench_oneshot's,
+since the calls sync it), indexes it once in a fresh process, then drives `python -m recollect.cli mcp`
+with the handshake OpenCode 1.18.33 uses (`initialize`, protocol 2025-11-25) and measures:
 
 - start-up: spawn -> `initialize` answered -> `tools/list` answered, over `--starts` fresh servers,
   through the MCP SDK's stdio client (wall time) and over raw pipes with OpenCode's exact messages
@@ -211,13 +212,15 @@ def server_side(log: Path, calls: int, paced: int) -> dict[str, Any]:
     """The round-trip server's own per-call wall and CPU time, from its log (the last pid in it)."""
     rows = [(int(m[1]), float(m[2]) / 1000, float(m[3]) / 1000) for m in LOG_LINE.finditer(log.read_text())]
     pid = rows[-1][0]
-    mine = [r for r in rows if r[0] == pid][1:]  # skip the first call
+    first, *mine = [r for r in rows if r[0] == pid]  # the first call loads the library: apart
     blocks = {"back_to_back": mine[:calls], "paced_2s_apart": mine[calls : calls + paced]}
-    return {
-        name: {"wall": summary([r[1] for r in block]), "cpu": summary([r[2] for r in block])}
+    out: dict[str, Any] = {"first_call": {"wall_ms": round(first[1] * 1000, 1), "cpu_ms": round(first[2] * 1000, 1)}}
+    out.update(
+        (name, {"wall": summary([r[1] for r in block]), "cpu": summary([r[2] for r in block])})
         for name, block in blocks.items()
         if block
-    }
+    )
+    return out
 
 
 def main() -> int:
@@ -228,6 +231,8 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=60, help="back-to-back history_search calls")
     parser.add_argument("--paced", type=int, default=10, help="history_search calls 2.1 s apart")
     parser.add_argument("--workdir", type=Path, help="default: <tmp>/recollect-bench-mcp-<sessions>-<seed>")
+    parser.add_argument("--store", type=Path, help="an existing store of bench/storegen.py (with its manifest)")
+    parser.add_argument("--home", type=Path, help="with --store: the RECOLLECT_HOME that indexes it (synced)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
 
@@ -236,17 +241,21 @@ def main() -> int:
 
     workdir = args.workdir or Path(tempfile.gettempdir()) / f"recollect-bench-mcp-{args.sessions}-{args.seed}"
     workdir.mkdir(parents=True, exist_ok=True)
-    store = workdir / "opencode.db"
+    store = args.store or workdir / "opencode.db"
+    home = args.home or workdir / "home"
     manifest_path = Path(str(store) + ".manifest.json")
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else None
-    if manifest is None or manifest["counts"]["sessions"] != args.sessions or manifest["seed"] != args.seed:
+    if args.store:
+        if manifest is None or not args.home:
+            parser.error("--store needs its manifest beside it (bench/storegen.py writes one) and --home")
+    elif manifest is None or manifest["counts"]["sessions"] != args.sessions or manifest["seed"] != args.seed:
         print(f"generating {args.sessions} sessions (seed {args.seed}) in {store} …", flush=True)
         generate_store(store, sessions=args.sessions, seed=args.seed)
         manifest = json.loads(manifest_path.read_text())
     project = workdir / "project"  # the directory the host starts the server in
     (project / ".git").mkdir(parents=True, exist_ok=True)
     env = {
-        "RECOLLECT_HOME": str(workdir / "home"),
+        "RECOLLECT_HOME": str(home),
         "OPENCODE_DB": str(store),
         "RECOLLECT_SOURCES": "opencode",
     }
@@ -277,7 +286,7 @@ def main() -> int:
     }
     results["start"] = anyio.run(measure_starts, params, args.starts, full_env, project)
     results["round_trip"] = anyio.run(measure_round_trips, params, queries, args.calls, args.paced)
-    results["round_trip"]["server_side"] = server_side(workdir / "home" / "log" / "mcp.log", args.calls, args.paced)
+    results["round_trip"]["server_side"] = server_side(home / "log" / "mcp.log", args.calls, args.paced)
     results["in_process_search"] = in_process(queries, args.calls)
     return emit(results, args.json)
 

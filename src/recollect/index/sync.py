@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from recollect.index import vectors
+from recollect.index import prepare, vectors
 from recollect.index.rows import delete_sessions, insert_session
 from recollect.index.store import BUSY_TIMEOUT_MS, IndexUnavailable, Lease, now_ms, transaction
 from recollect.model import Session, SessionStamp, SourceError
@@ -34,6 +34,7 @@ LEASE_WAIT_SECONDS = 60.0
 LOCK_WAIT_SECONDS = 600.0  # `--wait`: how long to wait for another process's write lock on the index
 
 Progress = Callable[[str, int, int], None]  # (source id, done, total)
+_Part = tuple[list[Session], dict[str, str], int | None]  # sessions read, their marks, sessions done
 
 
 @dataclass
@@ -120,6 +121,42 @@ def _root_of(session_id: str, parents: dict[str, str | None]) -> str | None:
     return root
 
 
+class _Helpers:
+    """What makes a whole index faster, started when it pays: worker processes that prepare sessions
+    and their vectors (`index/prepare.py`) when there are many to read, else a thread that embeds the
+    new sessions' cards while the sync reads on. Neither writes the index."""
+
+    def __init__(self, embedder: Any, card_encoder: Any, *, whole: bool) -> None:
+        self.embedder, self.card_encoder, self.whole = embedder, card_encoder, whole
+        self.pool: prepare.Pool | None = None
+        self.prefetch: vectors.Prefetch | None = None
+
+    def pool_for(self, sessions: int) -> prepare.Pool | None:
+        """The worker pool for a source with `sessions` to read (started once per sync), or None."""
+        if self.pool is None and self.whole:
+            workers = prepare.worker_count(sessions)
+            if workers:
+                self.pool = prepare.Pool(workers, prepare.Models.of(self.embedder, self.card_encoder))
+        if self.pool is None and self.whole and self.card_encoder is not None and self.prefetch is None:
+            self.prefetch = vectors.Prefetch(self.card_encoder)
+        return self.pool
+
+    def ready(self, model: str, progress: vectors.Progress | None) -> dict[bytes, Any] | None:
+        """Vectors of `model` made ahead, packed, by content hash (None: none)."""
+        found: dict[bytes, Any] = {}
+        if self.prefetch is not None and model == self.prefetch.embedder.model_id:
+            found.update(self.prefetch.collect(progress))
+        if self.pool is not None:
+            found.update(self.pool.ready.pop(model, {}))
+        return found or None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+        if self.prefetch is not None:
+            self.prefetch.close()
+
+
 @dataclass
 class _Plan:
     """What one pass must do for one source, from its scan and what the index holds."""
@@ -136,7 +173,7 @@ def _sync_source(
     report: SourceReport,
     lease: Lease,
     progress: Progress | None,
-    prefetch: vectors.Prefetch | None = None,
+    helpers: _Helpers,
 ) -> None:
     _forget_moved_store(conn, source, report, lease)
     try:
@@ -157,34 +194,42 @@ def _sync_source(
     total = len(plan.todo)
     if progress:
         progress(source.id, 0, total)
-    for start in range(0, total, BATCH_SESSIONS):
-        batch = plan.todo[start : start + BATCH_SESSIONS]
+    parts = prepare.ahead(_parts(source, plan.todo, report), helpers.pool_for(total))
+    for sessions, marks, done, outcomes in parts:
+        _store_and_prefetch(conn, source, sessions, marks, plan, report, lease, helpers, outcomes)
+        if progress and done is not None:
+            progress(source.id, done, total)
+    _note_unreadable(source, report)
+    _record_source(conn, source, report)
+
+
+def _parts(source: Source, todo: list[SessionStamp], report: SourceReport) -> Iterator[_Part]:
+    """The sessions of `todo` as read, in parts to store: at most BATCH_SESSIONS, and cut as soon as their
+    text adds up to BATCH_BYTES. Each part comes with the marks it stores under; the last part of a
+    batch also carries the sessions asked for that never came back (deleted, unreadable, bad), and how
+    many of `todo` are done with it. A store that fails to read ends the parts (reported)."""
+    for start in range(0, len(todo), BATCH_SESSIONS):
+        batch = todo[start : start + BATCH_SESSIONS]
         marks = {stamp.id: stamp.watermark for stamp in batch}
-        stored: set[str] = set()
+        given: set[str] = set()
         sessions: list[Session] = []
         held = 0
         try:
             for session in source.read_sessions(list(marks)):
                 sessions.append(session)
-                held += _session_bytes(session)
+                held += session_bytes(session)
                 if held >= BATCH_BYTES:  # store what was read so far, under the marks of those sessions only
                     part = {s.id: marks[s.id] for s in sessions if s.id in marks}
-                    _store_and_prefetch(conn, source, sessions, part, plan, report, lease, prefetch)
-                    stored.update(part)
+                    given.update(part)
+                    yield sessions, part, None
                     sessions, held = [], 0
         except SourceError as exc:
             report.status, report.message = exc.reason, str(exc)
-            break
-        # The rest, and the sessions asked for that never came back (deleted, unreadable, bad).
-        rest = {i: m for i, m in marks.items() if i not in stored}
-        _store_and_prefetch(conn, source, sessions, rest, plan, report, lease, prefetch)
-        if progress:
-            progress(source.id, min(start + len(batch), total), total)
-    _note_unreadable(source, report)
-    _record_source(conn, source, report)
+            return
+        yield sessions, {i: m for i, m in marks.items() if i not in given}, min(start + len(batch), len(todo))
 
 
-def _session_bytes(session: Session) -> int:
+def session_bytes(session: Session) -> int:
     """About how much memory a read session holds: the characters of its texts and tool outputs."""
     total = 0
     for message in session.messages:
@@ -203,11 +248,13 @@ def _store_and_prefetch(
     plan: _Plan,
     report: SourceReport,
     lease: Lease,
-    prefetch: vectors.Prefetch | None,
+    helpers: _Helpers,
+    outcomes: list[prepare.Outcome] | None = None,
 ) -> None:
     lease.renew()
     with transaction(conn):
-        inserted = _store_batch(conn, source, sessions, marks, plan, report)
+        inserted = _store_batch(conn, source, sessions, marks, plan, report, outcomes)
+    prefetch = helpers.prefetch
     if prefetch is not None and inserted:
         prefetch.submit(
             conn.execute(
@@ -280,15 +327,17 @@ def _store_batch(
     marks: dict[str, str],
     plan: _Plan,
     report: SourceReport,
+    outcomes: list[prepare.Outcome] | None = None,
 ) -> list[int]:
     """Replace the batch's sessions inside the caller's transaction; returns the new session rows.
+    `outcomes` are the sessions' rows (or why they could not be made) made by the workers, in order.
 
     Each session is stored under its own savepoint: one that cannot be stored is rolled back alone,
     keeps what the index held of it, and is recorded as bad until its watermark changes."""
     bad: dict[str, str] = dict(getattr(source, "bad", {}))
     returned = {s.id for s in sessions}
     inserted: list[int] = []
-    for session in sessions:
+    for i, session in enumerate(sessions):
         if session.id not in marks:
             continue  # not asked for (a source returned a sibling): never index it under a wrong mark
         if session_origin(session) == "worker":
@@ -300,11 +349,15 @@ def _store_batch(
             _skip(conn, source, session.id, marks[session.id], "worker")
             continue
         old = plan.indexed.get(session.id)
+        prepared = outcomes[i] if outcomes is not None else None
+        if isinstance(prepared, str):  # a worker could not make its rows: as if it failed to store
+            bad[session.id] = prepared
+            continue
         conn.execute("SAVEPOINT one_session")
         try:
             if old is not None:
                 delete_sessions(conn, [old[0]])
-            sid = insert_session(conn, session, marks[session.id], _root_of(session.id, plan.parents))
+            sid = insert_session(conn, session, marks[session.id], _root_of(session.id, plan.parents), prepared)
         except Exception as exc:  # this session costs itself, never the batch
             conn.execute("ROLLBACK TO one_session")
             conn.execute("RELEASE one_session")
@@ -421,13 +474,13 @@ def _sync(
         report.lease_busy = True
         report.seconds = time.perf_counter() - started
         return report
-    # A whole index embeds the new sessions' cards on a second thread while it reads on (a search's
+    # A whole index prepares sessions and embeds them on other cores while it reads on (a search's
     # bounded sync embeds too little for that to pay).
-    prefetch = vectors.Prefetch(card_encoder) if card_encoder is not None and embed_batches is None else None
+    helpers = _Helpers(embedder, card_encoder, whole=embed_batches is None)
     try:
         if read_sources:
             _drop_unconfigured(conn, specs, report)
-            _sync_sources(conn, specs, report, lease, progress, prefetch)
+            _sync_sources(conn, specs, report, lease, progress, helpers)
         changed = report.changed > 0 or bool(report.removed_sources) or not read_sources
         passes = [("semantic", "embedding", embedder, False), ("cards", "embedding session cards", card_encoder, True)]
         embedded_any = False
@@ -438,8 +491,8 @@ def _sync(
             if vectors.backfill_needed(conn, model.model_id, changed):
                 embed_progress = (lambda done, total, label=label: progress(label, done, total)) if progress else None
                 limit = None if embed_batches is None else embed_batches * getattr(model, "batch", vectors.BATCH)
-                # The static pass ran while the prefetch thread kept embedding cards: collect them now.
-                ready = prefetch.collect(embed_progress) if cards_only and prefetch is not None else None
+                # Made ahead by the workers, or by the card thread while the static pass ran: collect them.
+                ready = helpers.ready(model.model_id, embed_progress)
                 backfill = vectors.backfill(
                     conn,
                     model,
@@ -455,8 +508,7 @@ def _sync(
         if prune_vectors and models and (embedded_any or vectors.prune_needed(conn, models)):
             report.vectors_dropped = vectors.prune(conn, models)
     finally:
-        if prefetch is not None:
-            prefetch.close()
+        helpers.close()
         lease.release()
     report.seconds = time.perf_counter() - started
     return report
@@ -492,7 +544,7 @@ def _sync_sources(
     report: SyncReport,
     lease: Lease,
     progress: Progress | None,
-    prefetch: vectors.Prefetch | None,
+    helpers: _Helpers,
 ) -> None:
     for spec in specs:
         if not spec.enabled:
@@ -504,4 +556,4 @@ def _sync_sources(
         except (ValueError, SourceError) as exc:
             source_report.status, source_report.message = "unreadable", str(exc)
             continue
-        _sync_source(conn, source, source_report, lease, progress, prefetch)
+        _sync_source(conn, source, source_report, lease, progress, helpers)

@@ -146,7 +146,8 @@ class Prefetch:
             self._jobs.append(([h for h, _ in items], self._pool.submit(self.embedder.embed, texts)))
 
     def collect(self, progress: Progress | None = None) -> dict[bytes, np.ndarray]:
-        """Every vector, by content hash, once its job is done; a failed job is left to the pass."""
+        """Every vector, packed (`packed`), by content hash, once its job is done; a failed job is left
+        to the pass."""
         ready: dict[bytes, np.ndarray] = {}
         total = sum(len(hashes) for hashes, _ in self._jobs)
         for hashes, future in self._jobs:
@@ -157,7 +158,7 @@ class Prefetch:
             except Exception as exc:
                 log.info("prefetched embedding failed (%s); the embedding pass redoes it", exc)
                 continue
-            ready.update(zip(hashes, vectors, strict=True))
+            ready.update(zip(hashes, packed(vectors), strict=True))
         if progress:
             progress(total, total)
         self.close()
@@ -180,7 +181,8 @@ def backfill(
 ) -> BackfillReport:
     """Embed every chunk and card text (with `cards_only`, every card) that has no vector for
     `embedder.model_id`; with `limit`, at most that many (the rest is left `pending` for a later pass).
-    Vectors in `ready` (made ahead by a `Prefetch` of the same embedder) are written, not made again."""
+    Vectors in `ready` (made ahead with the same embedder and packed, by a `Prefetch` or the index
+    workers) are written, not made again."""
     import numpy as np
 
     from recollect.index.store import transaction
@@ -202,7 +204,7 @@ def backfill(
         done = [(h, ready[h]) for h, _ in todo if h in ready]
         if done:
             with transaction(conn):
-                slots.append(conn, model, [h for h, _ in done], packed(np.stack([v for _, v in done])))
+                slots.append(conn, model, [h for h, _ in done], np.stack([v for _, v in done]))
                 bump_generation(conn)
         report.embedded += len(done)
         todo = [(h, t) for h, t in todo if h not in ready]

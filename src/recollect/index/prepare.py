@@ -1,0 +1,346 @@
+"""Worker processes that make a whole index's rows and vectors while the one writer stores them.
+
+What a session becomes in the index (`rows.prepare_session`: redaction, chunks, the card, FTS tokens)
+and its vectors (the session card's with the full encoder, the chunks' with the static model) depend
+on the session alone. On a first index they are most of the CPU, and the full encoder's matrix work
+alone is ~10 ms a card; so a sync that has many sessions to read hands them, a part at a time, to a
+few worker processes (one per core) and goes on reading. The writer gets each part back in the
+order it was read and stores it exactly as it would have made it itself: the same transactions and
+savepoints, so a kill leaves what it always left. Workers never open the index or a store; a worker
+whose writer died finds its pipe closed and exits.
+
+Vectors come back packed (`vectors.packed`) and wait in memory, by content hash, for the embedding
+pass, which writes those it needs (a few MB at 5,000 sessions) instead of making them again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import subprocess
+import sys
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from recollect.index import vectors
+from recollect.index.rows import PreparedSession, prepare_session
+from recollect.model import Session
+
+if TYPE_CHECKING:
+    import numpy as np
+
+log = logging.getLogger(__name__)
+
+# A sync with fewer sessions to read than this prepares them itself: starting a worker (a Python with
+# numpy and both models) costs ~0.5-1 s of CPU, what ~30-50 sessions cost to prepare.
+MIN_SESSIONS = 150
+MAX_WORKERS = 8
+JOB_SESSIONS = 8  # sessions per job: small enough to spread a part over the workers
+JOB_BYTES = 2_000_000
+WORKERS_ENV = "RECOLLECT_INDEX_WORKERS"  # how many worker processes; 0: prepare in the writer
+
+Outcome = PreparedSession | str  # a session's rows, or why they could not be made (`describe`)
+
+
+@dataclass(frozen=True)
+class Models:
+    """Which models a worker makes vectors with, as it can build them itself (None: no vectors of that
+    kind come from the workers; the embedding pass makes them)."""
+
+    static_id: str | None = None  # the shipped static model, over chunks
+    card: tuple[Any, Path | None, int, str] | None = None  # (MuseSource, cache dir, chars, model id)
+
+    @classmethod
+    def of(cls, embedder: Any, card_encoder: Any) -> Models:
+        from recollect.embed.factory import LazyStatic
+        from recollect.embed.muse import CardEncoder
+
+        static_id = embedder.model_id if isinstance(embedder, LazyStatic) else None
+        card = None
+        if isinstance(card_encoder, CardEncoder):
+            inner = card_encoder.encoder
+            card = (inner.source, inner._cache_dir, card_encoder.chars, card_encoder.model_id)
+        return cls(static_id=static_id, card=card)
+
+
+def worker_count(sessions: int) -> int:
+    """How many workers a sync with `sessions` to read starts: one per core it may use (at most
+    MAX_WORKERS), none on one core or for a small sync. RECOLLECT_INDEX_WORKERS sets the number."""
+    wanted = os.environ.get(WORKERS_ENV, "").strip()
+    if wanted:
+        try:
+            return max(0, min(int(wanted), MAX_WORKERS))
+        except ValueError:
+            log.info("%s=%r is not a number; using the cores", WORKERS_ENV, wanted)
+    if sessions < MIN_SESSIONS:
+        return 0
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return min(cores, MAX_WORKERS) if cores > 1 else 0
+
+
+class Pool:
+    """Worker processes, started on first use. `submit` hands over sessions and returns a ticket;
+    `outcomes(ticket)` gives one outcome per session, in order. A worker that dies or fails costs
+    only speed: its jobs, and every later one, are prepared here."""
+
+    def __init__(self, workers: int, models: Models) -> None:
+        self.workers, self.models = workers, models
+        self._conns: list[Connection] = []  # what each worker sends back
+        self._sends: list[Connection] = []  # where its jobs go
+        self._procs: list[Any] = []
+        self._load: dict[int, int] = {}  # worker index -> jobs in flight
+        self._where: dict[int, tuple[int, list[Session]]] = {}  # job -> (worker, its sessions)
+        self._done: dict[int, list[Outcome]] = {}
+        self._next = 0
+        self._broken = False
+        self.ready: dict[str, dict[bytes, np.ndarray]] = {}  # model id -> content hash -> packed vector
+
+    def _start(self) -> None:
+        # A fresh interpreter that runs this module, talking over its stdin and stdout: not a fork of
+        # a process that holds the index open, and not multiprocessing's spawn, which would run the
+        # caller's main script again in every worker.
+        import recollect
+
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(Path(recollect.__file__).resolve().parent.parent), *filter(None, [env.get("PYTHONPATH")])]
+        )
+        for i in range(self.workers):
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "recollect.index.prepare"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=env,
+                close_fds=True,
+            )
+            assert proc.stdin is not None and proc.stdout is not None
+            send = Connection(os.dup(proc.stdin.fileno()), readable=False)
+            proc.stdin.close()
+            send.send(self.models)
+            self._sends.append(send)
+            self._conns.append(Connection(os.dup(proc.stdout.fileno()), writable=False))
+            proc.stdout.close()
+            self._procs.append(proc)
+            self._load[i] = 0
+
+    def submit(self, sessions: list[Session]) -> list[int]:
+        """Hand `sessions` to the workers in jobs; the ticket is the list of job numbers."""
+        if not self._procs and not self._broken:
+            try:
+                self._start()
+            except (OSError, ValueError) as exc:
+                log.info("could not start index workers (%s); preparing sessions in this process", exc)
+                self._broken = True
+        jobs: list[int] = []
+        for group in _groups(sessions):
+            job = self._next
+            self._next += 1
+            jobs.append(job)
+            worker = min(self._load, key=self._load.__getitem__) if not self._broken else -1
+            if worker >= 0:
+                try:
+                    self._sends[worker].send((job, group))
+                    self._load[worker] += 1
+                    self._where[job] = (worker, group)
+                    continue
+                except OSError:
+                    self._fail()
+            self._done[job] = _prepare_here(group)
+        return jobs
+
+    def outcomes(self, ticket: list[int]) -> list[Outcome]:
+        out: list[Outcome] = []
+        for job in ticket:
+            while job not in self._done:
+                self._receive()
+            out.extend(self._done.pop(job))
+        return out
+
+    def _receive(self) -> None:
+        live = [self._conns[w] for w in {w for w, _ in self._where.values()}]
+        if self._broken or not live:
+            self._redo_here()
+            return
+        for ready in wait(live):
+            conn = ready if isinstance(ready, Connection) else None
+            try:
+                if conn is None:
+                    raise OSError("not a worker pipe")
+                job, outcomes, made = conn.recv()
+            except (EOFError, OSError):
+                self._fail()
+                return
+            worker, _ = self._where.pop(job)
+            self._load[worker] -= 1
+            self._done[job] = outcomes
+            for model, found in made.items():
+                self.ready.setdefault(model, {}).update(found)
+
+    def _fail(self) -> None:
+        log.info("an index worker stopped; preparing the rest of the sessions in this process")
+        self._broken = True
+        self._redo_here()
+
+    def _redo_here(self) -> None:
+        for job, (_, group) in list(self._where.items()):
+            self._done[job] = _prepare_here(group)
+        self._where.clear()
+
+    def close(self) -> None:
+        """Stop the workers: they finish at once when no job is left (else they are killed: the writer
+        stopped early and their results are of no use)."""
+        for send in self._sends:
+            with contextlib.suppress(OSError):
+                send.send(None)
+                send.close()
+        for proc in self._procs:
+            try:
+                proc.wait(timeout=5 if not self._where else 0)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+        for conn in self._conns:
+            conn.close()
+        self._conns, self._sends, self._procs = [], [], []
+
+
+def ahead(parts: Iterator[tuple[list[Session], dict[str, str], int | None]], pool: Pool | None) -> Iterator[Any]:
+    """`parts` as (sessions, marks, done, outcomes), with the next part read and handed to the workers
+    before this one is given to the writer: the workers prepare it while the writer stores. Without a
+    pool, outcomes is None (the writer prepares each session itself)."""
+    if pool is None:
+        for sessions, marks, done in parts:
+            yield sessions, marks, done, None
+        return
+    pending: deque[tuple[list[Session], dict[str, str], int | None, list[int]]] = deque()
+    for sessions, marks, done in parts:
+        pending.append((sessions, marks, done, pool.submit(sessions)))
+        if len(pending) > 1:
+            sessions, marks, done, ticket = pending.popleft()
+            yield sessions, marks, done, pool.outcomes(ticket)
+    while pending:
+        sessions, marks, done, ticket = pending.popleft()
+        yield sessions, marks, done, pool.outcomes(ticket)
+
+
+def _groups(sessions: list[Session]) -> Iterator[list[Session]]:
+    from recollect.index.sync import session_bytes
+
+    group: list[Session] = []
+    held = 0
+    for session in sessions:
+        group.append(session)
+        held += session_bytes(session)
+        if len(group) >= JOB_SESSIONS or held >= JOB_BYTES:
+            yield group
+            group, held = [], 0
+    if group:
+        yield group
+
+
+def _prepare_here(sessions: list[Session]) -> list[Outcome]:
+    from recollect.sources.guard import describe
+
+    out: list[Outcome] = []
+    for session in sessions:
+        try:
+            out.append(prepare_session(session, tokens=True))
+        except Exception as exc:  # this session costs itself: the writer records it as bad
+            out.append(describe(exc))
+    return out
+
+
+class _Vectors:
+    """A worker's models, built on first use; one that fails to load makes no vectors (the pass does)."""
+
+    def __init__(self, models: Models) -> None:
+        self.models = models
+        self.static: Any = None
+        self.card: Any = None
+        if models.static_id:
+            try:
+                from recollect.embed.factory import LazyStatic
+
+                static = LazyStatic()
+                self.static = static if static.model_id == models.static_id else None
+            except Exception as exc:
+                log.info("index worker: no static model (%s)", exc)
+        if models.card:
+            from recollect.embed.muse import CardEncoder, MuseEmbedder
+
+            source, cache_dir, chars, model_id = models.card
+            card = CardEncoder(MuseEmbedder(source, cache_dir=cache_dir), chars)
+            self.card = card if card.model_id == model_id else None
+
+    def make(self, outcomes: list[Outcome]) -> dict[str, dict[bytes, np.ndarray]]:
+        made: dict[str, dict[bytes, np.ndarray]] = {}
+        prepared = [o for o in outcomes if isinstance(o, PreparedSession)]
+        if self.static is not None:
+            texts = {row[9]: row[8] for p in prepared for row in p.chunks if row[9] is not None}
+            cards = {p.columns["card_hash"]: p.columns["card_text"] for p in prepared if p.columns["card_hash"]}
+            texts.update(cards)  # the static model embeds cards too
+            made[self.static.model_id] = self._embed(self.static, texts)
+        if self.card is not None:
+            cards = {p.columns["card_hash"]: p.columns["card_text"] for p in prepared if p.columns["card_hash"]}
+            made[self.card.model_id] = self._embed(self.card, cards)
+        return made
+
+    @staticmethod
+    def _embed(model: Any, texts: dict[bytes, str]) -> dict[bytes, np.ndarray]:
+        if not texts:
+            return {}
+        try:
+            rows = vectors.packed(model.embed([vectors.embed_text(t) for t in texts.values()]))
+        except Exception as exc:  # the embedding pass makes them instead
+            log.info("index worker: embedding failed (%s)", exc)
+            return {}
+        return dict(zip(texts, rows, strict=True))
+
+
+def _serve(jobs: Connection, results: Connection) -> None:
+    """A worker: its models first, then jobs in, (job, outcomes, vectors) out, until None or until its
+    writer is gone. Jobs are read as they come, on a thread: a writer blocked sending the next job
+    while this worker is blocked sending a result would wait for each other forever."""
+    import queue
+    import threading
+
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def read() -> None:
+        try:
+            while True:
+                job = jobs.recv()
+                inbox.put(job)
+                if job is None:
+                    return
+        except (EOFError, OSError):
+            inbox.put(None)
+
+    try:
+        made = _Vectors(jobs.recv())
+        threading.Thread(target=read, daemon=True).start()
+        while True:
+            job = inbox.get()
+            if job is None:
+                return
+            number, sessions = job
+            outcomes = _prepare_here(sessions)
+            results.send((number, outcomes, made.make(outcomes)))
+    except (EOFError, OSError, KeyboardInterrupt):
+        return  # the writer stopped (killed, or done): nothing here is worth keeping
+    except Exception:  # the writer sees the pipe close and prepares the rest itself
+        raise SystemExit(1) from None
+
+
+if __name__ == "__main__":  # a worker of `Pool`: stdin and stdout are its pipes to the writer
+    _out = os.dup(1)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # a stray print never corrupts the results
+    _serve(Connection(os.dup(0), writable=False), Connection(_out, readable=False))

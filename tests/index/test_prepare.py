@@ -1,0 +1,104 @@
+"""A whole index prepared by worker processes (index/prepare.py) is the index the writer makes alone."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.storegen import generate_store
+from recollect import history
+from recollect.config import load_config
+from recollect.index import prepare
+from recollect.index.rows import PreparedSession
+from recollect.sources.base import SourceSpec
+from recollect.sources.opencode import OpenCodeSource
+from tests.index import faults
+
+
+def _rows(index: Path) -> dict[str, Any]:
+    """Every column of every session and chunk row (row ids included), beside faults.dump."""
+    conn = sqlite3.connect(index)
+    try:
+        return {
+            "session": conn.execute("SELECT * FROM session ORDER BY sid").fetchall(),
+            "chunk": conn.execute("SELECT * FROM chunk ORDER BY id").fetchall(),
+            **faults.dump(index),
+        }
+    finally:
+        conn.close()
+
+
+def _index(home: Path, workers: int, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    monkeypatch.setenv("RECOLLECT_HOME", str(home))
+    monkeypatch.setenv(prepare.WORKERS_ENV, str(workers))
+    history.index(load_config())
+    return _rows(home / "index.db")
+
+
+@pytest.mark.usefixtures("semantic")
+def test_workers_make_the_index_the_writer_makes_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = tmp_path / "opencode.db"
+    generate_store(store, sessions=24, seed=11)
+    monkeypatch.setenv("OPENCODE_DB", str(store))
+    monkeypatch.setenv("RECOLLECT_SOURCES", "opencode")
+    monkeypatch.setattr(prepare, "JOB_SESSIONS", 3)  # several jobs per part, over both workers
+    used: list[int] = []
+    made: list[int] = []
+    original, closing = prepare.Pool.outcomes, prepare.Pool.close
+
+    def outcomes(self: prepare.Pool, ticket: list[int]) -> list[prepare.Outcome]:
+        out = original(self, ticket)
+        used.append(sum(isinstance(o, PreparedSession) for o in out))
+        return out
+
+    def close(self: prepare.Pool) -> None:
+        made.append(sum(len(v) for v in self.ready.values()))
+        closing(self)
+
+    monkeypatch.setattr(prepare.Pool, "outcomes", outcomes)
+    monkeypatch.setattr(prepare.Pool, "close", close)
+    alone = _index(tmp_path / "alone", 0, monkeypatch)
+    assert not used  # positive control: no workers when told none
+    assert len(alone["session"]) == 24 and alone["chunk"] and not alone["missing"]
+    pooled = _index(tmp_path / "pooled", 2, monkeypatch)
+    assert sum(used) == 24 and made == [0]  # every session came from a worker; every vector was used
+    assert pooled["session"] == alone["session"]
+    assert pooled["chunk"] == alone["chunk"]
+    assert faults.differs(pooled, alone) == ""
+
+
+def test_a_worker_that_dies_costs_only_speed(sample_db: Path) -> None:
+    source = OpenCodeSource(SourceSpec(id="opencode", kind="opencode", path=sample_db))
+    sessions = list(source.read_sessions(list(source.scan().stamps)))
+    assert len(sessions) > 4
+    here = prepare._prepare_here(sessions)
+    pool = prepare.Pool(1, prepare.Models())
+    procs = pool._procs
+    try:
+        first = pool.submit(sessions[:2])
+        assert pool.outcomes(first) == here[:2]  # positive control: the worker answers
+        pool._procs[0].kill()
+        pool._procs[0].wait()
+        rest = pool.submit(sessions[2:])
+        assert pool.outcomes(rest) == here[2:]
+    finally:
+        pool.close()
+    assert procs and all(proc.poll() is not None for proc in procs)
+
+
+def workers_of(home: Path) -> list[int]:
+    """Index workers still running for the index in `home`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
+        except OSError:
+            continue
+        if b"recollect.index.prepare" in cmdline and f"RECOLLECT_HOME={home}\0".encode() in environ + b"\0":
+            found.append(int(pid))
+    return found

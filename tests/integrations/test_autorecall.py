@@ -536,3 +536,10 @@ def test_with_card_vectors_the_nearest_card_by_the_full_encoder_decides(index: P
     assert [e.session_id for e in picked] == ["ses_answer"]
     far = {answer.sid: 0.25, -1: 0.2}  # both below RESCUE_CARD_MEANING: silent
     assert autorecall.rescue(paraphrase, [other, answer], lambda query, sids: far) == []
+
+
+def test_every_cue_is_cut_from_the_message_as_written() -> None:
+    # 原来 is a cue through its look-ahead (说好); 说好的 is a cue of its own: both go, however ordered.
+    assert autorecall.strip_cues("按原来说好的方式给新脚本加日志。").split() == ["按", "方式给新脚本加日志。"]
+    # 还记得 and 记得 … 吗 overlap: the words 记得 … 吗 holds (the topic) stay.
+    assert "夜间数据补全任务内存爆掉的事" in autorecall.strip_cues("还记得上次夜间数据补全任务内存爆掉的事吗？")

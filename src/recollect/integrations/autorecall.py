@@ -78,7 +78,7 @@ _PIECE = re.compile(f"[{_CJK}]+|[^\\s{_CJK}]+")
 # Function characters that end a Chinese word and are (almost) never inside one: particles, the
 # prepositions of object and recipient (把 被 给 跟), adverbs (也 都 就 又 再 才 很), demonstratives and
 # the question word (这 那 哪 些). A run is cut at them; 给 of 方式给新脚本 is no bigram to look for.
-_ZH_PARTICLES = re.compile("[的了吗呢吧啊呀么把被给跟也都就又再才很这那哪些]")
+_ZH_PARTICLES = re.compile("[的了吗呢吧啊呀么是把被给跟按也都就又再才很这那哪些]")
 # Words about the conversation itself, not its topic: found in the question, never in the answer. With
 # them the verbs of deciding and choosing ("which library did we settle on", 之前决定的), and what kind of
 # answer is asked for (结果, 结论, 多少, 哪种).
@@ -86,7 +86,7 @@ META_WORDS = frozenset(
     "session sessions conversation chat remember recall recalled discuss discussed talk talked mention "
     "mentioned said tell please again thing things decide decided settle settled choose chose chosen pick "
     "picked agree agreed conclude concluded 记得 一下 请问 我们 你们 什么 怎么 如何 一样 那样 这个 那个 决定 "
-    "讨论 已经 结果 结论 多少 哪个 哪种 是不 不是 有没".split()
+    "讨论 已经 结果 结论 多少 哪个 哪种 是不 不是 有没 帮我 最后 问题".split()
 )
 QUERY_WORDS = 24
 

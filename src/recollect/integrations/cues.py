@@ -167,18 +167,31 @@ def has_cue(text: str) -> bool:
 _HELD = re.compile(rf"{_WH}\s+(.*?)\s*\b(?:did|had|were)\s+we$", re.I | re.S)
 
 
-def _keep_held(m: re.Match[str]) -> str:
-    if "held" in (m.re.groupindex or {}):
-        return f" {m.group('held') or ''} "
+def _cut_spans(m: re.Match[str]) -> list[tuple[int, int]]:
+    """The spans of a cue match to cut: all of it but the topic words it holds."""
+    if "held" in (m.re.groupindex or {}) and m.group("held") is not None:
+        return [(m.start(), m.start("held")), (m.end("held"), m.end())]
     held = _HELD.match(m.group(0))
-    return f" {held.group(1)} " if held else " "
+    if held:
+        return [(m.start(), m.start() + held.start(1)), (m.start() + held.end(1), m.end())]
+    return [(m.start(), m.end())]
 
 
 def strip_cues(text: str) -> str:
-    """`text` without its cues (the topic words a question form holds stay)."""
+    """`text` without its cues (the topic words a question form holds stay). Every cue is found in the
+    text as written (one cue's look-ahead may need words another cue takes), then all are cut."""
+    cut = [False] * len(text)
     for pattern in CUE_PATTERNS:
-        text = pattern.sub(_keep_held, text)
-    return text
+        for m in pattern.finditer(text):
+            for start, end in _cut_spans(m):
+                cut[start:end] = [True] * (end - start)
+    out: list[str] = []
+    for ch, gone in zip(text, cut, strict=True):
+        if not gone:
+            out.append(ch)
+        elif not out or out[-1] != " ":
+            out.append(" ")
+    return "".join(out)
 
 
 def derive_query(text: str, max_words: int = 24) -> str:

@@ -39,15 +39,11 @@ if TYPE_CHECKING:
 # Imported on first use (PEP 562): `base` and `muse` import no numpy at module level, so a process that
 # only needs a model id (a sync with nothing new) never pays for numpy, the static table or urllib.
 _LAZY = {
-    "OllamaEmbedder": ".remote",
-    "OpenAIEmbedder": ".remote",
+    **dict.fromkeys(("OllamaEmbedder", "OpenAIEmbedder"), ".remote"),
     "StaticEmbedder": ".static",
     "top_k": ".topk",
 }
-
-
 __getattr__ = lazy_names(__name__, _LAZY)
-
 
 __all__ = [
     "EmbedError",

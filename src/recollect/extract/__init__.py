@@ -51,37 +51,29 @@ if TYPE_CHECKING:
 # (`summaries.read_summaries`) without importing the extraction pipeline, the model backends or the
 # curated-memory package (and numpy with it).
 _LAZY = {
-    "Candidate": ".candidates",
-    "MalformedOutput": ".candidates",
-    "looks_like_rule": ".candidates",
-    "parse_candidates": ".candidates",
-    "Backend": ".models",
-    "ModelChoice": ".models",
-    "ModelError": ".models",
-    "NoBackend": ".models",
-    "OpenAIBackend": ".models",
-    "OpenCodeBackend": ".models",
-    "choose_model": ".models",
-    "open_backend": ".models",
-    "CandidateOutcome": ".run",
-    "ExtractError": ".run",
-    "ExtractReport": ".run",
-    "SessionReport": ".run",
-    "extract_session": ".run",
-    "extract_since": ".run",
+    **dict.fromkeys(("Candidate", "MalformedOutput", "looks_like_rule", "parse_candidates"), ".candidates"),
+    **dict.fromkeys(
+        (
+            "Backend",
+            "ModelChoice",
+            "ModelError",
+            "NoBackend",
+            "OpenAIBackend",
+            "OpenCodeBackend",
+            "choose_model",
+            "open_backend",
+        ),
+        ".models",
+    ),
+    **dict.fromkeys(
+        ("CandidateOutcome", "ExtractError", "ExtractReport", "SessionReport", "extract_session", "extract_since"),
+        ".run",
+    ),
     "ExtractSettings": ".settings",
-    "SummaryReport": ".summaries",
-    "read_summaries": ".summaries",
-    "summarize": ".summaries",
-    "Transcript": ".transcript",
-    "build_transcript": ".transcript",
-    "count_turns": ".transcript",
-    "is_worker_session": ".transcript",
+    **dict.fromkeys(("SummaryReport", "read_summaries", "summarize"), ".summaries"),
+    **dict.fromkeys(("Transcript", "build_transcript", "count_turns", "is_worker_session"), ".transcript"),
 }
-
-
 __getattr__ = lazy_names(__name__, _LAZY)
-
 
 __all__ = [
     "Backend",

@@ -12,6 +12,11 @@ from recollect.memory.files import (
 from recollect.memory.score import Why
 
 
+def _with_memory(memory: Memory, **about: Any) -> dict[str, Any]:
+    """A result about one memory: the memory's fields, what the result says about it, its qualified id."""
+    return {**memory.to_dict(), **about, "qualified_id": memory.qualified_id}
+
+
 @dataclass(frozen=True)
 class MemoryEntry:
     """A memory with what it is now: its effective status, and whether a project file hides it."""
@@ -21,21 +26,19 @@ class MemoryEntry:
     shadowed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        data = self.memory.to_dict()
-        data.update(effective_status=self.status, shadowed=self.shadowed, qualified_id=self.memory.qualified_id)
-        return data
+        return _with_memory(self.memory, effective_status=self.status, shadowed=self.shadowed)
 
 
 @dataclass(frozen=True)
 class Recalled:
+    """A recall hit: the memory, its score, and why it matched (the query terms it shares)."""
+
     memory: Memory
     score: float
     why: Why
 
     def to_dict(self) -> dict[str, Any]:
-        data = self.memory.to_dict()
-        data.update(score=round(self.score, 6), why=self.why.to_dict(), qualified_id=self.memory.qualified_id)
-        return data
+        return _with_memory(self.memory, score=round(self.score, 6), why=self.why.to_dict())
 
 
 Outcome = Literal["written", "proposed", "duplicate", "forgotten"]
@@ -106,5 +109,9 @@ class ForgetResult:
     scope: Scope
     message: str
 
+    @property
+    def qualified_id(self) -> str:
+        return f"{self.scope}:{self.id}"
+
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "scope": self.scope, "qualified_id": f"{self.scope}:{self.id}", "message": self.message}
+        return {"id": self.id, "scope": self.scope, "qualified_id": self.qualified_id, "message": self.message}

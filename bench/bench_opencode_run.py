@@ -28,8 +28,9 @@ OpenCode's own `npm install @opencode-ai/plugin` (it runs when any plugin is pre
 plugin's loading waits for it) cannot reach a registry here; it fails fast with
 npm_config_fetch_retries=0 and its cost is part of the "with" side, as it is for a user who
 installed offline (`--no-npm`). `--npm` installs as `recollect install opencode` does by default,
-the package pre-installed with npm (from npm's cache, which the e2e tests fill; the registry stays
-unreachable), so OpenCode skips its own install. Nothing touches the network but loopback.
+the package pre-installed with npm, offline from this user's npm cache (fill it once with
+`npm cache add @opencode-ai/plugin@1.18.33`), so OpenCode skips its own install. Nothing touches
+the network but loopback.
 """
 
 from __future__ import annotations
@@ -60,8 +61,6 @@ from tests.e2e.opencode import OpenCodeWorld, ensure_opencode  # noqa: E402
 PROMPT = "benchmark prompt: say done"
 REPLY = "Done, nothing else to do."
 PR_SET_CHILD_SUBREAPER = 36
-
-OFFLINE_NPM = {"npm_config_registry": "http://127.0.0.1:9/", "npm_config_fetch_retries": "0"}  # dead loopback port
 
 
 def become_subreaper() -> bool:
@@ -152,6 +151,8 @@ def name_of(argv: list[str]) -> str:
     """`mcp`, `hookd`, `index`, `extract` … for recollect processes; the program name otherwise."""
     if "recollect.integrations.hookd" in argv:
         return "hookd"
+    if "recollect.integrations.idlework" in argv:
+        return "index"  # the idle sync (`recollect index` under idlework's lock)
     if "recollect.cli" in argv:
         i = argv.index("recollect.cli")
         return argv[i + 1] if i + 1 < len(argv) else "recollect"
@@ -224,6 +225,7 @@ def main() -> int:
     )
     args = parser.parse_args()
 
+    npm_cache = os.environ.get("npm_config_cache") or str(Path.home() / ".npm")  # noqa: SIM112 - npm's own name
     subreaper = become_subreaper()
     orphans = Orphans()
     binary = ensure_opencode()
@@ -258,11 +260,18 @@ def main() -> int:
         user_config = world.config_dir / "opencode.jsonc"  # read after the world's opencode.json: it wins
         user_config.write_text('{\n  "$schema": "https://opencode.ai/config.json"\n}\n')
         t = time.perf_counter()
-        npm = ["--opencode-version", OPENCODE_VERSION] if args.npm else ["--no-npm"]
-        recollect(world, "install", "opencode", *npm, cwd=world.home, env={**env, **OFFLINE_NPM})
+        if args.npm:  # npm offline: from this user's npm cache only
+            install = ["--opencode-version", OPENCODE_VERSION]
+            npm_env = {"npm_config_cache": npm_cache, "npm_config_offline": "true"}
+        else:
+            install, npm_env = ["--no-npm"], {}
+        recollect(world, "install", "opencode", *install, cwd=world.home, env={**env, **npm_env})
         results["npm_preinstalled"] = (world.config_dir / "node_modules" / "@opencode-ai" / "plugin").is_dir()
         if args.npm and not results["npm_preinstalled"]:
-            raise SystemExit("--npm: @opencode-ai/plugin is not in npm's cache (run the e2e tests once, or drop --npm)")
+            raise SystemExit(
+                f"--npm: @opencode-ai/plugin@{OPENCODE_VERSION} is not in npm's cache ({npm_cache}); "
+                f"fill it once with: npm cache add @opencode-ai/plugin@{OPENCODE_VERSION}"
+            )
         recollect(world, "index", cwd=projects["with"], env=env)
         if args.drop == "plugin":
             (world.config_dir / "plugin" / "recollect.js").unlink()

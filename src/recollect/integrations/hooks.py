@@ -462,7 +462,13 @@ class HookService:
     def _spawn(
         self, args: list[str], cwd: str | None = None, env: dict[str, str] | None = None
     ) -> subprocess.Popen[bytes]:
-        cmd = [self.python, "-m", "recollect.cli", *args]
+        # The idle sync goes through idlework's lock, so the helpers of many OpenCode processes
+        # finishing at once run one or two syncs of the index between them, and lose no request.
+        cmd = [
+            self.python,
+            "-m",
+            *(["recollect.integrations.idlework", "sync"] if args == ["index"] else ["recollect.cli", *args]),
+        ]
         log = open(self.paths.log_dir / "opencode-background.log", "ab")  # noqa: SIM115 - handed to the child
         try:
             # Detached: a Ctrl-C in OpenCode's terminal must not kill a sync half-way.

@@ -1,4 +1,5 @@
-"""What the plugin helper reads to decide whether the idle `recollect extract` is worth starting.
+"""The plugin helper's idle work: whether the idle `recollect extract` is worth starting, and the
+idle sync, one at a time per index (below).
 
 `recollect extract --session ID` leaves a session with fewer than `[extract] min_turns` turns a person
 typed alone; most `opencode run` sessions have one. Starting it only to hear that costs a Python start
@@ -8,7 +9,12 @@ plain SQLite: importing the history or extract packages here would cost more tha
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from recollect.config import Config
@@ -41,3 +47,76 @@ def session_turns(index_path: Path, session: str) -> int | None:
     except sqlite3.Error:
         return None
     return None if row is None or row[0] is None else int(row[0])
+
+
+# --- the idle sync, one at a time per index -------------------------------------------------------
+#
+# Every OpenCode process has its own helper, and each starts `recollect index` when its session
+# goes idle: eight agents finishing at once would start eight syncs of the same index, all but one
+# of which find the writer lease taken and write nothing, so a session that ended while the one
+# sync was already past its scan would wait for some later idle. Instead the helper starts
+# `python -m recollect.integrations.idlework sync`, which asks for a sync and runs it under a lock
+# file beside the index: the request is a marker file, set before waiting for the lock; whoever
+# holds the lock clears the marker, then syncs, and syncs again while the marker came back. A
+# request set before a clear is served by the sync after that clear; one set later finds the marker
+# still there when it gets the lock. So N requests at once cost one or two syncs, and none is lost.
+
+SYNC_LOCK = "idle-sync.lock"
+SYNC_WANTED = "idle-sync.wanted"
+SYNC_WAIT_SECONDS = 600.0  # the longest a request waits for the lock before it syncs anyway
+
+
+def coalesced_sync(state_dir: Path, sync: Callable[[], int], wait: float = SYNC_WAIT_SECONDS) -> int:
+    """Ask for a sync of the index whose lock and marker live in `state_dir`, and run `sync` (what
+    `recollect index` does) as often as requests came while holding the lock. Returns the last
+    sync's exit status, or 0 when another process served the request."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    wanted = state_dir / SYNC_WANTED
+    wanted.touch()
+    with open(state_dir / SYNC_LOCK, "a") as lock:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:  # a wedged holder must not keep the index stale for ever
+                    return sync()
+                time.sleep(0.1)
+        status = 0
+        while wanted.exists():
+            wanted.unlink(missing_ok=True)
+            status = sync()
+        return status
+
+
+def _index() -> int:
+    """`recollect index`, in this process (its imports then serve every sync the lock holder runs)."""
+    from recollect.cli import main as cli
+
+    try:
+        cli.main(args=["index"], prog_name="recollect")
+    except SystemExit as done:
+        return done.code if isinstance(done.code, int) else int(done.code is not None)
+    except Exception as exc:  # a bug in one sync must not lose the requests that came meanwhile
+        print(f"recollect index: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m recollect.integrations.idlework sync`: the plugin helper's idle sync."""
+    args = sys.argv[1:] if argv is None else argv
+    if args != ["sync"]:
+        print("usage: python -m recollect.integrations.idlework sync", file=sys.stderr)
+        return 2
+    from recollect.config import resolve_paths
+
+    os.umask(0o077)
+    return coalesced_sync(resolve_paths().data_dir, _index)
+
+
+if __name__ == "__main__":
+    from recollect.cli import exit_now
+
+    exit_now(main())

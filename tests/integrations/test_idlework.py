@@ -1,0 +1,73 @@
+"""The idle sync, one at a time per index: many helpers asking at once cost one or two syncs, and a
+request that comes while a sync runs is served by another sync after it (real processes, real locks)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# One helper's idle sync: ask, and "sync" by appending the time to a file, taking `hold` s.
+ASKER = """
+import sys, time
+from pathlib import Path
+from recollect.integrations.idlework import coalesced_sync
+state, log, hold = Path(sys.argv[1]), Path(sys.argv[2]), float(sys.argv[3])
+def sync():
+    with open(log, "a") as f:
+        f.write(f"{time.time()}\\n")
+    time.sleep(hold)
+    return 0
+sys.exit(coalesced_sync(state, sync))
+"""
+
+
+def ask(state: Path, log: Path, hold: float) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-c", ASKER, str(state), str(log), str(hold)])
+
+
+def syncs(log: Path) -> list[float]:
+    return [float(line) for line in log.read_text().split()] if log.exists() else []
+
+
+def test_one_request_runs_one_sync(tmp_path: Path) -> None:
+    log = tmp_path / "syncs"
+    assert ask(tmp_path / "state", log, 0.0).wait(60) == 0
+    assert len(syncs(log)) == 1
+    assert ask(tmp_path / "state", log, 0.0).wait(60) == 0  # the next idle, later: its own sync
+    assert len(syncs(log)) == 2
+
+
+def test_many_requests_at_once_share_one_or_two_syncs(tmp_path: Path) -> None:
+    log = tmp_path / "syncs"
+    procs = [ask(tmp_path / "state", log, 1.0) for _ in range(6)]
+    assert [p.wait(120) for p in procs] == [0] * 6
+    assert 1 <= len(syncs(log)) <= 2, syncs(log)  # not six
+
+
+def test_a_request_during_a_sync_gets_a_sync_after_it(tmp_path: Path) -> None:
+    log = tmp_path / "syncs"
+    first = ask(tmp_path / "state", log, 1.5)
+    deadline = time.monotonic() + 60
+    while not syncs(log):  # the first sync has started (its scan may already be past the new session)
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    asked = time.time()
+    second = ask(tmp_path / "state", log, 0.0)
+    assert second.wait(120) == 0 and first.wait(120) == 0
+    times = syncs(log)
+    assert len(times) == 2 and times[1] >= asked, times  # served by a sync that began after it asked
+
+
+def test_the_module_runs_recollect_index(isolated_home: Path) -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "recollect.integrations.idlework", "sync"], capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 0 and r.stdout.strip(), r.stderr  # `recollect index`'s summary
+    from recollect.config import resolve_paths
+
+    assert (resolve_paths().data_dir / "idle-sync.lock").exists()  # it synced under the lock
+    assert not (resolve_paths().data_dir / "idle-sync.wanted").exists()  # and served its request
+    bad = subprocess.run([sys.executable, "-m", "recollect.integrations.idlework"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "usage" in bad.stderr

@@ -91,17 +91,18 @@ def coalesced_sync(state_dir: Path, sync: Callable[[], int], wait: float = SYNC_
 
 
 def _index() -> int:
-    """`recollect index`, in this process (its imports then serve every sync the lock holder runs)."""
-    from recollect.cli import main as cli
+    """What `recollect index` does, in this process (its imports then serve every sync the lock
+    holder runs): the summary line to stdout (the helper's background log), 1 when no source read."""
+    from recollect import configfile, history
 
     try:
-        cli.main(args=["index"], prog_name="recollect")
-    except SystemExit as done:
-        return done.code if isinstance(done.code, int) else int(done.code is not None)
-    except Exception as exc:  # a bug in one sync must not lose the requests that came meanwhile
-        print(f"recollect index: {type(exc).__name__}: {exc}", file=sys.stderr)
+        configfile.write_config(only_if_missing=True)
+        report = history.index()
+    except Exception as exc:  # a failed sync must not lose the requests that came meanwhile
+        print(f"recollect index: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
         return 1
-    return 0
+    print(report.summary(), flush=True)
+    return int(bool(report.sources) and all(s.status != "ok" for s in report.sources))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,6 +118,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from recollect.cli import exit_now
-
-    exit_now(main())
+    sys.exit(main())

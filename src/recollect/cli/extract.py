@@ -9,6 +9,8 @@ success unless it writes to a terminal, or `-v` / `--json` asks for the report.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -16,6 +18,51 @@ from recollect.cli.output import fail, print_json
 from recollect.errors import RecollectError
 
 EXIT_USAGE = 2
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _options(*options: Callable[[F], F]) -> Callable[[F], F]:
+    """Several click options as one decorator, in the order they are listed (as stacked decorators are)."""
+
+    def apply(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
+
+
+def _which_sessions(since_help: str) -> Callable[[F], F]:
+    """--session and --since, which both model-backed commands take."""
+    return _options(
+        click.option("--session", "session_ref", metavar="ID", help="One session (ses_… or source::id)."),
+        click.option("--since", metavar="WHEN", help=since_help),
+    )
+
+
+def _which_model(dry_run_help: str) -> Callable[[F], F]:
+    """--dry-run, --model and --opencode-url, which both model-backed commands take."""
+    return _options(
+        click.option("--dry-run", is_flag=True, help=dry_run_help),
+        click.option("--model", default="", help="Model to use: provider/model for OpenCode, a name for an endpoint."),
+        click.option(
+            "--opencode-url", default="", metavar="URL", help="OpenCode server (else $RECOLLECT_OPENCODE_URL)."
+        ),
+    )
+
+
+def _run(session_ref: str | None, since: str | None, call: Callable[[int | None], T]) -> T:
+    """`call` with --since read as a time, for --session or --since but not both; a RecollectError
+    (nothing to run with, an unknown session, a time it cannot read) is a usage error."""
+    from recollect.times import parse_when
+
+    if session_ref and since:
+        fail("give --session or --since, not both", EXIT_USAGE)
+    try:
+        return call(parse_when(since) if since else None)
+    except RecollectError as exc:
+        fail(str(exc), EXIT_USAGE)
 
 
 def _say_report(report: object) -> None:
@@ -48,24 +95,12 @@ def _say_report(report: object) -> None:
 
 
 @click.command("extract")
-@click.option("--session", "session_ref", metavar="ID", help="One session (ses_… or source::id).")
-@click.option("--since", metavar="WHEN", help="Sessions updated since WHEN (2026-10-01, 7d, 12h). Default: last sweep.")
+@_which_sessions("Sessions updated since WHEN (2026-10-01, 7d, 12h). Default: last sweep.")
 @click.option("--redo", is_flag=True, help="Send every turn again, not only those not yet extracted.")
-@click.option("--dry-run", is_flag=True, help="Ask the model and screen its candidates, but write nothing.")
-@click.option("--model", default="", help="Model to use: provider/model for OpenCode, a name for an endpoint.")
-@click.option("--opencode-url", default="", metavar="URL", help="OpenCode server (else $RECOLLECT_OPENCODE_URL).")
+@_which_model("Ask the model and screen its candidates, but write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (documented in docs/extract.md).")
 @click.option("-v", "--verbose", is_flag=True, help="Print the report even when not on a terminal.")
-def extract_cmd(
-    session_ref: str | None,
-    since: str | None,
-    redo: bool,
-    dry_run: bool,
-    model: str,
-    opencode_url: str,
-    as_json: bool,
-    verbose: bool,
-) -> None:
+def extract_cmd(session_ref: str | None, since: str | None, as_json: bool, verbose: bool, **how: Any) -> None:
     """Propose memories from what was said in sessions; rules wait for 'recollect memory review'.
 
     Without --session, every session changed since the last sweep (the first sweep needs
@@ -74,23 +109,13 @@ def extract_cmd(
     1 a model failed or answered malformed output, 2 nothing to extract with or bad arguments.
     """
     from recollect.extract import extract_session, extract_since
-    from recollect.times import parse_when
 
-    if session_ref and since:
-        fail("give --session or --since, not both", EXIT_USAGE)
-    try:
-        if session_ref:
-            report = extract_session(session_ref, opencode_url=opencode_url, model=model, dry_run=dry_run, redo=redo)
-        else:
-            report = extract_since(
-                parse_when(since) if since else None,
-                opencode_url=opencode_url,
-                model=model,
-                dry_run=dry_run,
-                redo=redo,
-            )
-    except RecollectError as exc:
-        fail(str(exc), EXIT_USAGE)
+    # `how`: --redo, --dry-run, --model and --opencode-url, named as extract_session and extract_since name them.
+    report = _run(
+        session_ref,
+        since,
+        lambda when: extract_session(session_ref, **how) if session_ref else extract_since(when, **how),
+    )
     if as_json:
         print_json(report.to_dict())
     elif verbose or sys.stdout.isatty():
@@ -102,22 +127,11 @@ def extract_cmd(
 
 
 @click.command("summarize")
-@click.option("--session", "session_ref", metavar="ID", help="One session (ses_… or source::id).")
-@click.option("--since", metavar="WHEN", help="Sessions updated since WHEN (2026-10-01, 7d). Default: all.")
+@_which_sessions("Sessions updated since WHEN (2026-10-01, 7d). Default: all.")
 @click.option("--force", is_flag=True, help="Rewrite summaries even when the session's card did not change.")
-@click.option("--dry-run", is_flag=True, help="Ask the model, but store nothing.")
-@click.option("--model", default="", help="Model to use: provider/model for OpenCode, a name for an endpoint.")
-@click.option("--opencode-url", default="", metavar="URL", help="OpenCode server (else $RECOLLECT_OPENCODE_URL).")
+@_which_model("Ask the model, but store nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def summarize_cmd(
-    session_ref: str | None,
-    since: str | None,
-    force: bool,
-    dry_run: bool,
-    model: str,
-    opencode_url: str,
-    as_json: bool,
-) -> None:
+def summarize_cmd(session_ref: str | None, since: str | None, as_json: bool, **how: Any) -> None:
     """Write two or three sentences per session, from its card; redone only when the session changed.
 
     Uses the same model as 'recollect extract'. Summaries are kept beside the index
@@ -126,21 +140,14 @@ def summarize_cmd(
     summarize with or bad arguments.
     """
     from recollect.extract.summaries import summarize
-    from recollect.times import parse_when
 
-    if session_ref and since:
-        fail("give --session or --since, not both", EXIT_USAGE)
-    try:
-        report = summarize(
-            since=parse_when(since) if since else None,
-            session_ref=session_ref,
-            opencode_url=opencode_url,
-            model=model,
-            dry_run=dry_run,
-            force=force,
-        )
-    except RecollectError as exc:
-        fail(str(exc), EXIT_USAGE)
+    report = _run(
+        session_ref,
+        since,
+        lambda when: summarize(
+            since=when, session_ref=session_ref, **how
+        ),  # --force, --dry-run, --model, --opencode-url
+    )
     if as_json:
         print_json(report.to_dict())
     elif sys.stdout.isatty():
@@ -148,7 +155,7 @@ def summarize_cmd(
             click.echo(f"{item['session']}: {item['summary']}")
         click.echo(
             f"{len(report.written)} written, {report.unchanged} unchanged, {len(report.skipped)} skipped"
-            + (" (dry run: nothing stored)" if dry_run else "")
+            + (" (dry run: nothing stored)" if how["dry_run"] else "")
         )
     for reason in report.failed:
         click.echo(f"recollect: summarize: {reason}", err=True)

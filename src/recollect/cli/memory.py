@@ -9,6 +9,7 @@ non-zero exit, never a traceback.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,25 @@ def _table(columns: list[str], rows: list[list[str]], *, title: str | None = Non
 
 def _say(text: str, *, err: bool = False) -> None:
     click.echo(text, err=err)
+
+
+def _listed(items: Sequence[Any], as_json: bool, empty: str, *, err: bool = True) -> bool:
+    """Print `items` as JSON, or say `empty` when there are none; False leaves the listing to the caller."""
+    if as_json:
+        print_json([item.to_dict() for item in items])
+        return True
+    if not items:
+        _say(empty, err=err)
+        return True
+    return False
+
+
+def _done(result: Any, as_json: bool, text: str, *, err: bool = False) -> None:
+    """What a command that changed something prints: the result as JSON, or one line saying what it did."""
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        _say(text, err=err)
 
 
 def _date(value: Any) -> str:
@@ -120,48 +140,13 @@ def memory(ctx: click.Context, project: Path | None, global_only: bool) -> None:
 @click.option("--force", is_flag=True, help="Write even if it duplicates a memory or matches a forgotten one.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.pass_context
-def add_command(
-    ctx: click.Context,
-    body: str | None,
-    category: str,
-    summary: str | None,
-    highlight: str,
-    load_when: tuple[str, ...],
-    pinned: bool,
-    slug: str | None,
-    to_global: bool,
-    supersedes: str | None,
-    valid_from: str | None,
-    valid_to: str | None,
-    author: str,
-    source_session: str | None,
-    force: bool,
-    as_json: bool,
-) -> None:
+def add_command(ctx: click.Context, body: str | None, to_global: bool, as_json: bool, **fields: Any) -> None:
     """Remember something. BODY is the text ('-' reads it from stdin)."""
-    if body == "-" or (body is None and not sys.stdin.isatty() and not summary):
+    # `fields` are the options named as `remember` names them (category, summary, load_when, author, ...).
+    if body == "-" or (body is None and not sys.stdin.isatty() and not fields["summary"]):
         body = sys.stdin.read()
-    result = mem.remember(
-        _space(ctx),
-        body or "",
-        category=category,
-        summary=summary,
-        highlight=highlight,
-        load_when=load_when,
-        pinned=pinned,
-        slug=slug,
-        scope="global" if to_global else None,
-        author=author,
-        source_session=source_session,
-        supersedes=supersedes,
-        valid_from=valid_from,
-        valid_to=valid_to,
-        force=force,
-    )
-    if as_json:
-        print_json(result.to_dict())
-    else:
-        _say(result.message, err=not result.written)
+    result = mem.remember(_space(ctx), body or "", scope="global" if to_global else None, **fields)
+    _done(result, as_json, result.message, err=not result.written)
     if not result.written:
         ctx.exit(EXIT_NOT_DONE)
 
@@ -176,11 +161,7 @@ def add_command(
 def list_command(ctx: click.Context, include_all: bool, category: str | None, as_json: bool) -> None:
     """List memories (active ones unless --all)."""
     entries = mem.list_memories(_space(ctx), include_inactive=include_all, category=category)
-    if as_json:
-        print_json([e.to_dict() for e in entries])
-        return
-    if not entries:
-        _say("no memories" + ("" if include_all else " (try --all)"), err=True)
+    if _listed(entries, as_json, "no memories" + ("" if include_all else " (try --all)")):
         return
     rows = [
         [
@@ -244,11 +225,7 @@ def recall_command(
 ) -> None:
     """Find the memories that match QUERY, with their full text and why they matched."""
     hits = mem.recall(_space(ctx), " ".join(query), limit=limit, category=category, record_hits=not no_count)
-    if as_json:
-        print_json([h.to_dict() for h in hits])
-        return
-    if not hits:
-        _say("no memory matches", err=True)
+    if _listed(hits, as_json, "no memory matches"):
         return
     terminal = is_terminal()
     out = console()
@@ -276,10 +253,7 @@ def recall_command(
 def forget_command(ctx: click.Context, memory_id: str, reason: str, author: str, as_json: bool) -> None:
     """Forget a memory: delete its file and leave a tombstone so it never comes back."""
     result = mem.forget(_space(ctx), memory_id, author=author, reason=reason)
-    if as_json:
-        print_json(result.to_dict())
-    else:
-        _say(result.message)
+    _done(result, as_json, result.message)
 
 
 @memory.command("inspect")
@@ -323,11 +297,7 @@ def review(ctx: click.Context, as_json: bool) -> None:
     if ctx.invoked_subcommand is not None:
         return
     pending = mem.proposals(_space(ctx))
-    if as_json:
-        print_json([e.to_dict() for e in pending])
-        return
-    if not pending:
-        _say("nothing to review")
+    if _listed(pending, as_json, "nothing to review", err=False):
         return
     rows = [[e.memory.id, e.memory.scope, e.memory.author, e.memory.summary] for e in pending]
     _table(["id", "scope", "author", "summary"], rows, title="proposals")
@@ -341,10 +311,7 @@ def review(ctx: click.Context, as_json: bool) -> None:
 def accept_command(ctx: click.Context, memory_id: str, note: str, as_json: bool) -> None:
     """Accept a proposal: it becomes active."""
     accepted = mem.accept(_space(ctx), memory_id, note=note)
-    if as_json:
-        print_json(accepted.to_dict())
-    else:
-        _say(f"accepted {accepted.qualified_id}")
+    _done(accepted, as_json, f"accepted {accepted.qualified_id}")
 
 
 @review.command("reject")
@@ -355,10 +322,7 @@ def accept_command(ctx: click.Context, memory_id: str, note: str, as_json: bool)
 def reject_command(ctx: click.Context, memory_id: str, reason: str, as_json: bool) -> None:
     """Reject a proposal, with a reason."""
     rejected = mem.reject(_space(ctx), memory_id, reason=reason)
-    if as_json:
-        print_json(rejected.to_dict())
-    else:
-        _say(f"rejected {rejected.qualified_id}")
+    _done(rejected, as_json, f"rejected {rejected.qualified_id}")
 
 
 @review.command("edit")
@@ -402,10 +366,7 @@ def edit_command(
         pinned=pinned,
         **changes,
     )
-    if as_json:
-        print_json(edited.to_dict())
-    else:
-        _say(f"edited {edited.qualified_id}")
+    _done(edited, as_json, f"edited {edited.qualified_id}")
 
 
 @memory.command("log")
@@ -416,11 +377,7 @@ def edit_command(
 def log_command(ctx: click.Context, limit: int, memory_id: str | None, as_json: bool) -> None:
     """The audit log: every change to memories, who made it, and the before/after file hashes."""
     entries = mem.read_log(_space(ctx), limit=limit, memory_id=memory_id)
-    if as_json:
-        print_json([e.to_dict() for e in entries])
-        return
-    if not entries:
-        _say("no changes recorded", err=True)
+    if _listed(entries, as_json, "no changes recorded"):
         return
     rows = [
         [e.at, e.scope, e.actor, e.op, e.id, (e.before or "-")[:12], (e.after or "-")[:12], e.note] for e in entries

@@ -35,7 +35,7 @@ from recollect.extract.candidates import (
     system_prompt,
     user_prompt,
 )
-from recollect.extract.models import Backend, ModelError, open_backend
+from recollect.extract.models import Backend, ModelError, configured_backend
 from recollect.extract.settings import ExtractSettings
 from recollect.extract.state import Busy, ExtractState, append_log, extraction_lock, load_state, save_state
 from recollect.extract.transcript import build_transcript, count_turns, is_worker_session
@@ -55,7 +55,7 @@ from recollect.memory.tombstones import read_tombstones, term_fingerprint
 from recollect.model import Session, SourceError
 from recollect.redact import find_secrets, redact
 from recollect.sources import SourceSpec, configured_specs, open_source
-from recollect.text.markers import WORKER_DIR_NAME, WORKER_TITLE_MARKER
+from recollect.text.markers import WORKER_TITLE_MARKER
 from recollect.text.tokenize import tokenize
 
 LOCK_WAIT_SECONDS = 10.0  # an idle extraction that finds another running leaves its turns for next time
@@ -141,12 +141,22 @@ class _Run:
     state: ExtractState
 
 
-def _settings(config: Config) -> ExtractSettings:
-    return ExtractSettings.from_section(config.section("extract"))
-
-
-def _backend(config: Config, settings: ExtractSettings, opencode_url: str, model: str) -> Backend:
-    return open_backend(settings, config.paths.data_dir / WORKER_DIR_NAME, opencode_url=opencode_url, model=model)
+def _start(
+    config: Config,
+    settings: ExtractSettings,
+    state: ExtractState,
+    backend: Backend | None,
+    opencode_url: str,
+    model: str,
+    dry_run: bool,
+    redo: bool,
+) -> _Run:
+    """A run with its model backend (ExtractError when none can be opened) and an empty report."""
+    try:
+        backend = backend or configured_backend(config, settings, opencode_url=opencode_url, model=model)
+    except ModelError as exc:
+        raise ExtractError(str(exc)) from None
+    return _Run(config, settings, backend, dry_run, redo, ExtractReport(dry_run=dry_run), state)
 
 
 def extract_session(
@@ -166,14 +176,10 @@ def extract_session(
     """
     started = time.monotonic()
     config = config or load_config()
-    settings = _settings(config)
-    try:
-        backend = backend or _backend(config, settings, opencode_url, model)
-    except ModelError as exc:
-        raise ExtractError(str(exc)) from None
+    settings = ExtractSettings.of(config)
+    run = _start(config, settings, load_state(config.paths), backend, opencode_url, model, dry_run, redo)
     spec, session = _find_session(config, session_ref)
-    report = ExtractReport(dry_run=dry_run)
-    run = _Run(config, settings, backend, dry_run, redo, report, load_state(config.paths))
+    report = run.report
     key = f"{spec.id}::{session.id}"
     try:
         with _locked(run):
@@ -207,18 +213,14 @@ def extract_since(
 
     started = time.monotonic()
     config = config or load_config()
-    settings = _settings(config)
+    settings = ExtractSettings.of(config)
     state = load_state(config.paths)
     if since is None:
         since = state.last_sweep
         if since is None:
             raise ExtractError("this is the first sweep: say how far back to look, e.g. --since 7d")
-    try:
-        backend = backend or _backend(config, settings, opencode_url, model)
-    except ModelError as exc:
-        raise ExtractError(str(exc)) from None
-    report = ExtractReport(dry_run=dry_run)
-    run = _Run(config, settings, backend, dry_run, redo, report, state)
+    run = _start(config, settings, state, backend, opencode_url, model, dry_run, redo)
+    report = run.report
     # A full sync, not the 2-second freshness shortcut of searches: a sweep must see every change.
     synced = history.index(config)
     if synced.lease_busy:

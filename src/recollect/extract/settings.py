@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, fields
 from typing import Any
 
-from recollect.config import ConfigError
+from recollect.config import Config, ConfigError
 
 BACKENDS = ("auto", "opencode", "openai")
 # The plugin passes OpenCode's own server address here when it spawns `recollect extract`.
@@ -37,6 +37,11 @@ class ExtractSettings:
     max_candidates: int = 8  # an output proposing more is rejected whole
     max_sessions: int = 20  # per run of `recollect extract` without --session
     timeout: float = 120.0  # seconds for one model call
+
+    @classmethod
+    def of(cls, config: Config) -> ExtractSettings:
+        """The [extract] section of `config`."""
+        return cls.from_section(config.section("extract"))
 
     @classmethod
     def from_section(cls, section: dict[str, Any]) -> ExtractSettings:

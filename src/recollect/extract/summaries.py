@@ -27,7 +27,7 @@ from recollect.extract.settings import ExtractSettings
 from recollect.extract.state import append_log, extraction_lock, now_iso, state_dir
 from recollect.jsonish import plain
 from recollect.redact import find_secrets, redact
-from recollect.text.markers import WORKER_DIR_NAME, WORKER_TITLE_MARKER
+from recollect.text.markers import WORKER_TITLE_MARKER
 
 if TYPE_CHECKING:
     from recollect.extract.models import Backend
@@ -181,15 +181,12 @@ def summarize(
     """
     from recollect import history
     from recollect.extract.candidates import MalformedOutput
-    from recollect.extract.models import ModelError, open_backend
+    from recollect.extract.models import ModelError, configured_backend
     from recollect.search.scope import Filters
 
     started = time.monotonic()
     config = config or load_config()
-    settings = ExtractSettings.from_section(config.section("extract"))
-    backend = backend or open_backend(
-        settings, config.paths.data_dir / WORKER_DIR_NAME, opencode_url=opencode_url, model=model
-    )
+    backend = backend or configured_backend(config, ExtractSettings.of(config), opencode_url=opencode_url, model=model)
     report = SummaryReport(dry_run=dry_run, model=backend.label)
     history.index(config)
     filters = Filters(scope="session", sessions=[session_ref]) if session_ref else Filters(since=since)

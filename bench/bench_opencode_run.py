@@ -23,6 +23,8 @@ Each run also has a timeline (`timeline_s`, s from the start): when the main mod
 arrived at the fake LLM (what comes before it is start-up, where recollect's MCP server and the
 plugin's first message are waited for), when each recollect process was first seen (polled every
 20 ms) and when `opencode run` exited. A process first seen after `exit` ran off the wall time.
+`helper_ready_before_message_s` is how long the plugin's helper had been ready when the first
+message came (from the helper's log): about 0 means that message waited for the helper's start.
 
 OpenCode's own `npm install @opencode-ai/plugin` (it runs when any plugin is present, and the
 plugin's loading waits for it) cannot reach a registry here; it fails fast with
@@ -36,10 +38,12 @@ the network but loopback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import json
 import os
 import platform
+import re
 import resource
 import statistics
 import subprocess
@@ -183,6 +187,8 @@ def one_run(world: OpenCodeWorld, project: Path, orphans: Orphans) -> dict[str, 
     cpu = children_cpu()
     load = os.getloadavg()[0]
     requests = len(world.llm_requests())
+    plugin_log = world.home / ".local" / "share" / "recollect" / "log" / "opencode-plugin.log"
+    logged = plugin_log.stat().st_size if plugin_log.exists() else 0
     clock = time.time()
     started = time.perf_counter()
     ran = world.run_cli(["run", PROMPT], cwd=project, timeout=300)
@@ -199,6 +205,13 @@ def one_run(world: OpenCodeWorld, project: Path, orphans: Orphans) -> dict[str, 
     main = [r for r in world.llm_requests()[requests:] if r.get("kind") != "title"]
     timeline = {"llm_request": round(main[0]["t"] - clock, 2) if main else None, **orphans.spawned_since(clock)}
     timeline["exit"] = round(wall, 2)
+    # How long the helper had been ready when the first message came (about 0: the message waited).
+    with contextlib.suppress(OSError):
+        with open(plugin_log, "rb") as f:
+            f.seek(logged)
+            ready = re.search(rb"first request \(\w+\) (\d+) ms after hello", f.read())
+        if ready:
+            timeline["helper_ready_before_message_s"] = round(int(ready.group(1)) / 1000, 2)
     return {"wall_s": round(wall, 3), "cpu_s": cpu, "load1": load, "orphans_cpu_s": helpers, "timeline_s": timeline}
 
 

@@ -239,7 +239,8 @@ def test_idle_is_answered_at_once_and_its_work_runs_after_the_delay_once_per_ses
         time.sleep(0.05)
     assert sorted(s for s, _ in service.ran) == ["s1", "s2"]  # positive control: it ran, the latest per session
     assert all(when - started >= 0.4 for _, when in service.ran)  # not before the delay
-    assert service.logged == ["idle s1: started ['index']", "idle s2: started ['index']"]
+    assert service.logged[0].startswith("first request (idle) ") and service.logged[0].endswith(" ms after hello")
+    assert service.logged[1:] == ["idle s1: started ['index']", "idle s2: started ['index']"]
     server.idle.close()
     assert len(service.ran) == 2  # nothing left to run at close
 

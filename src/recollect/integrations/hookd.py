@@ -72,6 +72,7 @@ class Server:
         self._write_lock = threading.Lock()
         self.last_request = time.monotonic()  # when the last request line arrived (the warm-up waits for a lull)
         self.requested = threading.Event()  # set by the first request line
+        self.ready_at = time.monotonic()  # hello is sent right after this
         self.closed = threading.Event()  # set when stdin closed
         self.idle = DeferredIdle(self._run_idle, idle_delay)
 
@@ -103,7 +104,6 @@ class Server:
     def serve(self, lines: TextIO) -> None:
         for raw in lines:
             self.last_request = time.monotonic()
-            self.requested.set()
             raw = raw.strip()
             if not raw:
                 continue
@@ -115,6 +115,12 @@ class Server:
                 # Never the request itself: it may be anything the agent was given, secrets included.
                 self.service.log(f"unreadable request ({len(raw)} characters): {type(exc).__name__}")
                 continue
+            if not self.requested.is_set():
+                # How long the helper was ready before OpenCode first needed it: about 0 means the
+                # first message waited for the helper's start (bench_opencode_run reads this line).
+                waited = (time.monotonic() - self.ready_at) * 1000
+                self.service.log(f"first request ({request.get('op')}) {waited:.0f} ms after hello")
+            self.requested.set()
             if request.get("op") == "idle":
                 self.idle.add(request)
                 self.send({"id": request.get("id"), "ok": True, "deferred": True, "ms": 0.0})

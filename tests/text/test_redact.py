@@ -83,3 +83,21 @@ def test_log_arguments_are_redacted_by_key_and_by_shape() -> None:
     args = {"query": f"why does {token} fail", "nested": {"client_secret": "plain-words-here", "limit": 5}}
     out = json.dumps(redact_value(args))
     assert token not in out and "plain-words-here" not in out and '"limit": 5' in out
+
+
+def test_importing_the_redactor_compiles_no_pattern() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import re, sys; compiled = []; real = re.compile; "
+        "re.compile = lambda *a, **k: (sys._getframe(1).f_code.co_filename.endswith('redact.py') "
+        "and compiled.append(a[0])) or real(*a, **k); "
+        "import recollect.redact as r; before = len(compiled); "
+        "out = r.redact('key: sk-ant-' + 'a' * 30); "
+        "print(before, len(compiled) > 0, out)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    before, compiled_on_use, redacted = done.stdout.split(maxsplit=2)
+    assert compiled_on_use == "True" and "[REDACTED:anthropic key]" in redacted  # positive control: used, compiled
+    assert before == "0"

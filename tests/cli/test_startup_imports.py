@@ -34,11 +34,11 @@ print(json.dumps([p["num_threads"] for p in threadpool_info() if p["internal_api
 """
 
 
-def imported_by(args: list[str]) -> list[str]:
+def imported_by(args: list[str], **env: str) -> list[str]:
     """The modules of HEAVY that `recollect ARGS` imported, in a fresh interpreter."""
     done = subprocess.run(
         [sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
-        env=dict(os.environ),
+        env={**os.environ, **env},
         capture_output=True,
         text=True,
         timeout=300,
@@ -86,6 +86,28 @@ def test_a_search_imports_no_sync_machinery_memory_or_extraction(
     found = imported_by(["search", "readme", "--no-sync"])
     assert "numpy" in found if mode == "hybrid" else "numpy" not in found  # vectors are scored with numpy
     assert not {"recollect.memory", "recollect.extract.models", "urllib.request", "recollect.index.sync"} & set(found)
+    assert "rich" not in found  # piped, its hits print without rich (the same text: test_plain_markup.py)
+
+
+def test_a_piped_search_prints_what_rich_prints(sample_db: Path, semantic: None, isolated_home: Path) -> None:
+    def search(*args: str, **env: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "recollect.cli", "search", *args],
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            stdin=subprocess.DEVNULL,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert "recollect.index.sync" in imported_by(["index"])  # built, with meaning on
+    assert "rich" in imported_by(["search", "readme", "--no-sync"], TTY_COMPATIBLE="0")  # that env: rich prints
+    for query in ("readme", "list the files", "README.md app.py"):
+        plain = search(query, "--no-sync")
+        assert plain.count("recollect read ") >= 1  # hits were printed
+        assert plain == search(query, "--no-sync", TTY_COMPATIBLE="0")
 
 
 EXITING = """

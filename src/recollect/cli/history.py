@@ -13,7 +13,7 @@ import click
 
 from recollect import history
 from recollect.cli.app import current_app
-from recollect.cli.output import console, is_terminal, print_json
+from recollect.cli.output import console, escape, is_terminal, markup_printer, print_json
 from recollect.history import (
     DEFAULT_BUDGET,
     FILTER_SPEC,
@@ -197,20 +197,18 @@ def search_cmd(
         limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
         click.echo(f"(searched {cov.sessions_in_scope} of {cov.sessions_indexed} sessions{limited})")
         return
-    from rich.markup import escape  # rich only for a command that prints with it (not index, not --json)
-
-    out = console()
+    show = markup_printer()  # rich on a terminal; piped, the same text without importing it
     for i, hit in enumerate(result.hits, 1):
         where = hit.directory or "?"
-        out.print(
+        show(
             f"[bold]{i}. {escape(hit.title or '(untitled)')}[/bold]  "
             f"[dim]{escape(where)} · {history.iso(hit.time)} · {hit.agent_kind}[/dim]"
         )
         tool = f" {escape(hit.tool)}" if hit.tool and hit.klass != "tool_input" else ""  # tool_input names it
-        out.print(f"   [cyan]{hit.role}/{hit.klass}[/cyan]{tool}: {escape(hit.snippet)}", emoji=False)
+        show(f"   [cyan]{hit.role}/{hit.klass}[/cyan]{tool}: {escape(hit.snippet)}", emoji=False)
         # A hit that shares no word with the query would puzzle a reader without this.
         meaning = {"semantic": "by meaning, no shared word · ", "literal": "literal match · "}.get(hit.why, "")
-        out.print(f"   [dim]{meaning}read: recollect read {hit.cursor}[/dim]", highlight=False)
+        show(f"   [dim]{meaning}read: recollect read {hit.cursor}[/dim]")
     limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
     click.echo(
         f"\n{cov.hits_returned} hits from {cov.sessions_returned} sessions; {cov.sessions_matched} matched, "

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -42,3 +45,93 @@ def one_line(exc: Exception) -> str:
 def fail(message: str, code: int = 1) -> NoReturn:
     click.echo(f"recollect: {message}", err=True)
     sys.exit(code)
+
+
+# ----------------------------------------------------------------------------- markup without rich
+# `recollect search` prints its hits with console markup. Piped (an agent's shell, a script), rich
+# prints them as plain text, and importing it, making a Console and rendering ~30 lines cost a
+# one-shot search more CPU than the search itself (~80 ms of imports, ~100-200 ms in all at load).
+# `markup_printer` prints that plain text itself, as rich would (tests/cli/test_output.py compares the
+# two over generated text); on a terminal, or where rich's output could differ, it uses rich.
+
+_RE_TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")  # rich.markup.RE_TAGS
+_RE_ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")  # rich.markup.escape's pattern
+_RE_EMOJI = re.compile(r"(:(\S*?)(?:(?:\-)(emoji|text))?:)")  # rich._emoji_replace's pattern
+_STRIP_CONTROL = dict.fromkeys((7, 8, 11, 12, 13))  # rich.control.STRIP_CONTROL_CODES
+_PLAIN_TAGS = frozenset({"bold", "/bold", "dim", "/dim", "cyan", "/cyan"})  # styles only: no text of their own
+_RICH_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")  # make rich style text that is piped
+
+
+def escape(text: str) -> str:
+    """`text` made safe to put in console markup (rich.markup.escape)."""
+    text = _RE_ESCAPE.sub(lambda m: f"{m[1]}{m[1]}\\{m[2]}", text)
+    return text + "\\" if text.endswith("\\") and not text.endswith("\\\\") else text
+
+
+def _emoji(text: str) -> str:
+    # No emoji is named "" (a cursor's "::") or with one or two digits (the minutes of a time, 13:46:22): a
+    # test checks rich's table. It is loaded only for a text that may hold a code.
+    names = (m[2] for m in _RE_EMOJI.finditer(text))
+    if not any(name and not (name.isdigit() and len(name) <= 2) for name in names):
+        return text
+    from rich._emoji_replace import _emoji_replace
+
+    return _emoji_replace(text)
+
+
+def plain_markup(markup: str, *, emoji: bool = True) -> str | None:
+    """What rich prints for `markup` with no colour and no wrapping (a piped Console), or None when this
+    cannot tell (a tab, which rich expands by cell width, or a tag that is not a plain style)."""
+    if "\t" in markup:
+        return None
+    segments: list[str] = []
+    opened: list[str] = []
+    position = 0
+    for match in _RE_TAGS.finditer(markup):  # as rich.markup._parse
+        full, escapes, tag = match.groups()
+        start, end = match.span()
+        if start > position:
+            segments.append(markup[position:start])
+        position = end
+        if escapes:
+            backslashes, escaped = divmod(len(escapes), 2)
+            if backslashes:
+                segments.append("\\" * backslashes)
+            if escaped:
+                segments.append(full[len(escapes) :])
+                continue
+        if tag not in _PLAIN_TAGS:
+            return None
+        if tag.startswith("/"):  # rich refuses a closing tag that closes nothing
+            if tag[1:] not in opened:
+                return None
+            del opened[len(opened) - 1 - opened[::-1].index(tag[1:])]
+        else:
+            opened.append(tag)
+    if position < len(markup):
+        segments.append(markup[position:])
+    texts = (s.replace("\\[", "[") for s in segments)
+    return "".join(_emoji(t) if emoji else t for t in texts).translate(_STRIP_CONTROL)
+
+
+def markup_printer() -> Callable[..., None]:
+    """`print(markup, emoji=True)` for stdout: rich on a terminal, the same text without it when piped."""
+    out = sys.stdout
+    if out.isatty() or any(os.environ.get(name) is not None for name in _RICH_ENV) or not _utf8(out):
+        return console().print
+    made: list[Console] = []
+
+    def print_plain(markup: str, *, emoji: bool = True) -> None:
+        text = plain_markup(markup, emoji=emoji)
+        if text is None:
+            made[:] = made or [console()]
+            made[0].print(markup, emoji=emoji)
+            return
+        out.write(text + "\n")
+        out.flush()
+
+    return print_plain
+
+
+def _utf8(stream: Any) -> bool:
+    return str(getattr(stream, "encoding", "") or "").lower().replace("-", "").replace("_", "") == "utf8"

@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 MIN_SESSIONS = 150
 MAX_WORKERS = 8
 JOB_SESSIONS = 8  # sessions per job: small enough to spread a part over the workers
-JOB_BYTES = 2_000_000
 WORKERS_ENV = "RECOLLECT_INDEX_WORKERS"  # how many worker processes; 0: prepare in the writer
 
 Outcome = PreparedSession | str  # a session's rows, or why they could not be made (`describe`)
@@ -109,7 +108,8 @@ class Pool:
         # caller's main script again in every worker.
         import recollect
 
-        env = dict(os.environ)
+        # One BLAS thread each: the workers are the parallelism (the full encoder asks for one already).
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
         env["PYTHONPATH"] = os.pathsep.join(
             [str(Path(recollect.__file__).resolve().parent.parent), *filter(None, [env.get("PYTHONPATH")])]
         )
@@ -232,18 +232,9 @@ def ahead(parts: Iterator[tuple[list[Session], dict[str, str], int | None]], poo
 
 
 def _groups(sessions: list[Session]) -> Iterator[list[Session]]:
-    from recollect.index.sync import session_bytes
-
-    group: list[Session] = []
-    held = 0
-    for session in sessions:
-        group.append(session)
-        held += session_bytes(session)
-        if len(group) >= JOB_SESSIONS or held >= JOB_BYTES:
-            yield group
-            group, held = [], 0
-    if group:
-        yield group
+    # By count only: the part they come from is bounded by bytes already (sync.BATCH_BYTES).
+    for start in range(0, len(sessions), JOB_SESSIONS):
+        yield sessions[start : start + JOB_SESSIONS]
 
 
 def _prepare_here(sessions: list[Session]) -> list[Outcome]:

@@ -34,8 +34,9 @@ Figures (each printed beside the issue-13 target):
 - leaks: sessions of another project in any recall block;
 - echo: sessions found in the top 5 of a later search (a recall block, or step 6) that recollect
   itself caused: the recall subagent's sessions (by structure: a child session run by the ``recall``
-  agent), or, for a word that only an answering session ever held, any other session (it can only
-  hold that word through our blocks or our tools' output: the fake model never repeats them);
+  agent), or, for a word that only an answering session ever held, any other session whose stored
+  parts hold it (it can only hold that word through our blocks or our tools' output: the fake model
+  never repeats them; with search by meaning on, a session may rank without holding it: no echo);
 - live recall blocks per request (the most any request of a session carried);
 - bytes injected per turn (every recollect-tagged block in the request) and, in the growth session,
   injected bytes in turn 20's request minus turn 1's, next to the whole prompt's growth with and
@@ -506,6 +507,14 @@ class LoopBench:
         )
         return {r[0]: {"project": r[1], "parent": r[2], "directory": r[3], "agent": r[4]} for r in rows}
 
+    def holds(self, session: str, word: str) -> bool:
+        """Whether OpenCode's store holds `word` in any part of `session` (what the model, a tool or our
+        blocks left in it: the blocks ride only on requests, so a stored one came back through a reply)."""
+        rows = self.world.query(
+            "select 1 from part where session_id = ? and instr(lower(data), ?) > 0 limit 1", (session, word.lower())
+        )
+        return bool(rows)
+
     def plugin_timeouts(self) -> int:
         log = self.world.home / ".local" / "share" / "recollect" / "log" / "opencode-plugin.log"
         try:
@@ -634,7 +643,10 @@ def score(bench: LoopBench, without: Sequence[Turn] = ()) -> tuple[list[Figure],
         if s["what"] == "answer":
             sources = {bench.answering[s["topic"]]}
         for sid in s["top"]:
-            if sid in caused or (s["what"] in ("answer", "memory") and sid not in sources):
+            # A session ranked by meaning need not hold the word: it is in the top 5 without our text.
+            if sid in caused or (
+                s["what"] in ("answer", "memory") and sid not in sources and bench.holds(sid, s["query"])
+            ):
                 echo.setdefault(sid, set()).add(f"search {s['query']!r}")
         if s["what"] == "topic":
             topic_total += 1

@@ -196,7 +196,10 @@ def _sync_source(
         progress(source.id, 0, total)
     parts = prepare.ahead(_parts(source, plan.todo, report), helpers.pool_for(total))
     for sessions, marks, done, outcomes in parts:
-        _store_and_prefetch(conn, source, sessions, marks, plan, report, lease, helpers, outcomes)
+        lease.renew()
+        with transaction(conn):
+            inserted = _store_batch(conn, source, sessions, marks, plan, report, outcomes)
+        _prefetch_cards(conn, helpers.prefetch, inserted)
         if progress and done is not None:
             progress(source.id, done, total)
     _note_unreadable(source, report)
@@ -240,21 +243,9 @@ def session_bytes(session: Session) -> int:
     return total
 
 
-def _store_and_prefetch(
-    conn: sqlite3.Connection,
-    source: Source,
-    sessions: list[Session],
-    marks: dict[str, str],
-    plan: _Plan,
-    report: SourceReport,
-    lease: Lease,
-    helpers: _Helpers,
-    outcomes: list[prepare.Outcome] | None = None,
-) -> None:
-    lease.renew()
-    with transaction(conn):
-        inserted = _store_batch(conn, source, sessions, marks, plan, report, outcomes)
-    prefetch = helpers.prefetch
+def _prefetch_cards(conn: sqlite3.Connection, prefetch: vectors.Prefetch | None, inserted: list[int]) -> None:
+    """Hand the cards of the sessions just stored that have no vector yet to the prefetch, to embed them
+    while the next part is stored."""
     if prefetch is not None and inserted:
         prefetch.submit(
             conn.execute(

@@ -201,15 +201,17 @@ def test_the_session_counts_in_one_pass_are_the_counts_of_each_predicate(two: Tw
     seen = set()
     with history.open_index() as conn:
         total = conn.execute("SELECT count(*) FROM session").fetchone()[0]
+        carded = conn.execute("SELECT count(*) FROM session WHERE card_hash IS NOT NULL").fetchone()[0]
         for filters in cases:
             filters = filters.resolve(conn)
             where, params = predicate(filters, chunk_alias=None)
             in_scope = conn.execute(f"SELECT count(*) FROM session s WHERE {where}", params).fetchone()[0]
             counts = session_counts(conn, filters)
-            assert (counts.visible, counts.in_scope, counts.total) == (
+            assert (counts.visible, counts.in_scope, counts.total, counts.carded) == (
                 visible_sessions(conn, filters),
                 in_scope,
                 total,
+                carded,
             ), filters
             seen.add((counts.visible, counts.in_scope))
-    assert len(seen) >= 4 and total > 0  # the cases differ: the counts are not all the same
+    assert len(seen) >= 4 and total > 0 and carded > 0  # the cases differ: the counts are not all the same

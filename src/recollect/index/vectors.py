@@ -336,20 +336,10 @@ def load_matrix(conn: sqlite3.Connection, model: str) -> VectorMatrix:
     return result
 
 
-_CARDS: dict[tuple[str, str], int] = {}
-
-
-def sessions_without_vectors(conn: sqlite3.Connection, models: list[str]) -> int:
-    """How many sessions with a card some model in `models` has no card vector for yet. The count of
-    carded sessions scans the session table (~25 ms at 5,000 sessions), so it is kept per index
-    generation, which every insert and delete moves, like the matrices themselves."""
-    path = conn.execute("PRAGMA database_list").fetchone()[2]
-    key = (path, generation(conn))
-    if key not in _CARDS:
-        for old in [k for k in _CARDS if k[0] == path]:
-            del _CARDS[old]
-        _CARDS[key] = conn.execute("SELECT count(*) FROM session WHERE card_hash IS NOT NULL").fetchone()[0]
-    return max(_CARDS[key] - int((load_matrix(conn, m).kinds == 1).sum()) for m in models)
+def sessions_without_vectors(conn: sqlite3.Connection, models: list[str], carded: int) -> int:
+    """How many of the `carded` sessions (those with a card: a search counts them in its one pass over
+    the session table, `search.scope.session_counts`) some model in `models` has no card vector for yet."""
+    return max(carded - int((load_matrix(conn, m).kinds == 1).sum()) for m in models)
 
 
 def index_id(conn: sqlite3.Connection) -> str | None:

@@ -32,7 +32,7 @@ from recollect.search.meaning import (
 )
 from recollect.search.query import QueryPlan, understand
 from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
-from recollect.search.scope import Filters, predicate, session_counts
+from recollect.search.scope import Filters, SessionCounts, predicate, session_counts
 from recollect.search.terms import TermPlan, plan_terms
 from recollect.search.turns import PER_SESSION_CANDIDATES, TURN_CANDIDATES, answer_kind, replies_to, rerank_turns
 
@@ -114,7 +114,7 @@ class _Run:
     limit: int
     per_session: int
     now_ms: int
-    sessions_total: int  # every session of the index: a scope that admits all needs no mask
+    counts: SessionCounts  # of the whole index too: a scope that admits all needs no mask
     terms: TermPlan = field(default_factory=lambda: TermPlan([], {}, []))
     chunk_rank: dict[int, int] = field(default_factory=dict)
     card_rank: dict[int, int] = field(default_factory=dict)
@@ -180,7 +180,7 @@ def _start(
         coverage.limited_by.append("scope")
     if filters.since is not None or filters.until is not None:
         coverage.limited_by.append("time window")
-    return _Run(conn, filters, plan, coverage, started, limit, per_session, now_ms, counts.total)
+    return _Run(conn, filters, plan, coverage, started, limit, per_session, now_ms, counts)
 
 
 # Ties are broken by what the store names, never by row ids: those depend on the order an index was
@@ -272,7 +272,7 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
         # Masking is only needed when the scope leaves some session out: reading every in-scope session id
         # into numpy (and testing each vector's session against them) cost every query at 5,000 sessions.
         session_where, session_params = predicate(filters, chunk_alias=None)
-        everything = run.coverage.sessions_in_scope >= run.sessions_total
+        everything = run.coverage.sessions_in_scope >= run.counts.total
         allowed = None if everything else in_scope(conn, session_where, session_params)
         text = run.plan.searched
         run.semantic = semantic_candidates(conn, embedder, text, allowed) if embedder is not None else {}
@@ -313,7 +313,7 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
     if embedder is None:
         run.coverage.skipped_by_reason["semantic_off"] = 1
     # Sessions a semantic arm could not see yet: indexed, but their vectors wait for `recollect index`.
-    unembedded = sessions_without_vectors(conn, [m.model_id for m in models]) if models else 0
+    unembedded = sessions_without_vectors(conn, [m.model_id for m in models], run.counts.carded) if models else 0
     if unembedded > 0:
         run.coverage.skipped_by_reason["sessions_not_yet_embedded"] = unembedded
     for sid, (_, best) in run.semantic.items():

@@ -162,6 +162,7 @@ class SessionCounts:
     visible: int  # `visible_sessions`: what coverage reports as indexed
     in_scope: int  # inside `filters` (the scope, the time window, ...)
     total: int  # every session of the index, seen or not (never reported: it only tells whether to mask)
+    carded: int  # sessions of the index with a card (their card vectors may still be missing)
 
 
 def session_counts(conn: sqlite3.Connection, filters: Filters) -> SessionCounts:
@@ -171,10 +172,10 @@ def session_counts(conn: sqlite3.Connection, filters: Filters) -> SessionCounts:
     scoped, scoped_params = predicate(filters, chunk_alias=None)
     row = conn.execute(
         f"SELECT count(*), coalesce(sum(CASE WHEN {visible} THEN 1 ELSE 0 END), 0), "
-        f"coalesce(sum(CASE WHEN {scoped} THEN 1 ELSE 0 END), 0) FROM session s",
+        f"coalesce(sum(CASE WHEN {scoped} THEN 1 ELSE 0 END), 0), count(s.card_hash) FROM session s",
         [*visible_params, *scoped_params],
     ).fetchone()
-    return SessionCounts(visible=int(row[1]), in_scope=int(row[2]), total=int(row[0]))
+    return SessionCounts(visible=int(row[1]), in_scope=int(row[2]), total=int(row[0]), carded=int(row[3]))
 
 
 def _visible_predicate(filters: Filters) -> tuple[str, list[object]]:

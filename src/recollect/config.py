@@ -11,10 +11,11 @@ person's file. Unknown keys are kept in `Config.raw` for the layers that own the
 from __future__ import annotations
 
 import os
+import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from recollect.errors import RecollectError
 
@@ -196,3 +197,20 @@ def ensure_private_dir(path: Path) -> Path:
     if path.is_dir() and path.stat().st_uid == os.getuid() and path.stat().st_mode & 0o077:
         os.chmod(path, 0o700)
     return path
+
+
+def lock_within(file: int | IO[Any], seconds: float) -> bool:
+    """Take an exclusive advisory lock (flock) on `file` (a descriptor or an open file), trying again
+    every 0.1 s for up to `seconds`; False when another process still holds it by then. For the locks
+    kept beside our files (the extraction lock, the idle sync's); POSIX only."""
+    import fcntl
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.1)

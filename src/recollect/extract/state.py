@@ -14,14 +14,13 @@ import contextlib
 import json
 import os
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from recollect.config import Paths, ensure_private_dir
+from recollect.config import Paths, ensure_private_dir, lock_within
 from recollect.jsonish import typed
 
 STATE_VERSION = 1
@@ -96,19 +95,12 @@ def extraction_lock(paths: Paths, *, wait: float) -> Iterator[None]:
     fd = os.open(directory / "lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         try:
-            import fcntl
+            import fcntl  # noqa: F401 - only whether this platform has advisory locks
         except ImportError:  # pragma: no cover - Windows: no advisory locks; runs may overlap
             yield
             return
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise Busy("another 'recollect extract' is running") from None
-                time.sleep(0.1)
+        if not lock_within(fd, wait):
+            raise Busy("another 'recollect extract' is running")
         yield
     finally:
         os.close(fd)

@@ -9,15 +9,13 @@ plain SQLite: importing the history or extract packages here would cost more tha
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sqlite3
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
-from recollect.config import Config
+from recollect.config import Config, lock_within
 
 # `[extract] min_turns`'s default (extract/settings.py ExtractSettings; a test holds them equal).
 EXTRACT_MIN_TURNS = 4
@@ -74,15 +72,8 @@ def coalesced_sync(state_dir: Path, sync: Callable[[], int], wait: float = SYNC_
     wanted = state_dir / SYNC_WANTED
     wanted.touch()
     with open(state_dir / SYNC_LOCK, "a") as lock:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:  # a wedged holder must not keep the index stale for ever
-                    return sync()
-                time.sleep(0.1)
+        if not lock_within(lock, wait):  # a wedged holder must not keep the index stale for ever
+            return sync()
         status = 0
         while wanted.exists():
             wanted.unlink(missing_ok=True)

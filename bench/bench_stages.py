@@ -96,21 +96,22 @@ def main() -> None:
     for q in queries[:5]:
         search(conn, q, embedder=embedder, card_encoder=cards)  # warm the page cache and the vector matrices
     load_before = os.getloadavg()
-    runs = {"all on": _latencies(search, conn, queries, embedder, cards)}
-    for stage in stages.STAGES:
-        with stages.disabled(stage):
-            runs[f"-{stage}"] = _latencies(search, conn, queries, embedder, cards)
-    load_after = os.getloadavg()
-    cpu = runs["all on"][1]
     print(
         f"{args.sessions} sessions, {len(queries)} queries, semantic={embedder is not None}, "
-        f"cards={cards is not None}; load average {load_before[0]:.1f} -> {load_after[0]:.1f} on {os.cpu_count()} cores"
+        f"cards={cards is not None}; load average {load_before[0]:.1f} at the start on {os.cpu_count()} cores"
     )
     print("| run | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms | stage cost CPU p50 | stage cost CPU p95 |")
     print("|---|--:|--:|--:|--:|--:|--:|")
-    for name, (w, c) in runs.items():
-        cost = "| " if name == "all on" else f"{_p(cpu, 0.5) - _p(c, 0.5):+.1f} | {_p(cpu, 0.95) - _p(c, 0.95):+.1f}"
-        print(f"| {name} | {_p(w, 0.5):.1f} | {_p(w, 0.95):.1f} | {_p(c, 0.5):.1f} | {_p(c, 0.95):.1f} | {cost} |")
+    cpu: list[float] = []
+    for stage in ["", *stages.STAGES]:  # each row is printed as soon as it is measured: a cut-short run keeps them
+        with stages.disabled(*([stage] if stage else [])):
+            w, c = _latencies(search, conn, queries, embedder, cards)
+        cpu = cpu or c
+        cost = f"{_p(cpu, 0.5) - _p(c, 0.5):+.1f} | {_p(cpu, 0.95) - _p(c, 0.95):+.1f}" if stage else "| "
+        name = f"-{stage}" if stage else "all on"
+        row = f"| {name} | {_p(w, 0.5):.1f} | {_p(w, 0.95):.1f} | {_p(c, 0.5):.1f} | {_p(c, 0.95):.1f} | {cost} |"
+        print(row, flush=True)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
     if args.profile:
         _profile(search, conn, queries, embedder, cards)
 

@@ -108,5 +108,20 @@ def main(argv: list[str] | None = None) -> int:
     return coalesced_sync(resolve_paths().data_dir, _index)
 
 
+def exit_fast(code: int) -> None:
+    """Exit without the interpreter's teardown (freeing every module of the index stack costs ~50 ms
+    of CPU and does nothing here): exit handlers run and output is flushed first, as `recollect`'s
+    own exit does; with another thread alive, the normal way."""
+    import atexit
+    import threading
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    if threading.active_count() == 1:
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_fast(main())

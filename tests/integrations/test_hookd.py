@@ -159,7 +159,7 @@ def test_a_private_key_written_line_by_line_to_stderr_is_redacted_whole(tmp_path
 
 
 def _warm_after(
-    monkeypatch: Any, close_after: float | None, request_at: float | None, first_request: bool = True
+    monkeypatch: Any, close_after: float | None, request_at: float | None, idled: bool = True
 ) -> tuple[list[float], float]:
     """Run the helper's lull-triggered warm-up against a real Server: when it warmed (s after start)."""
     import io
@@ -171,8 +171,8 @@ def _warm_after(
     started = time.monotonic()
     monkeypatch.setattr(hookd, "_warm", lambda service: warmed.append(time.monotonic() - started))
     server = hookd.Server(None, io.StringIO())  # type: ignore[arg-type]  # the warm-up never calls the service
-    if first_request:
-        server.requested.set()  # a request came at the start
+    if idled:
+        server.idled.set()  # a session went idle at the start
     thread = threading.Thread(target=hookd._warm_when_quiet, args=(None, server, 0.4))
     thread.start()
     if request_at is not None:
@@ -194,13 +194,14 @@ def test_the_warm_up_waits_for_a_lull_and_never_runs_after_stdin_closed(monkeypa
     assert warmed == []  # stdin closed before the lull ended
 
 
-def test_before_the_first_request_there_is_no_warm_up(monkeypatch: Any) -> None:
+def test_before_a_session_went_idle_there_is_no_warm_up(monkeypatch: Any) -> None:
     # The plugin starts the helper while OpenCode boots; `opencode run`'s one message may come many
-    # seconds later on a busy machine, and must not find the warm-up's CPU competing with it.
+    # seconds later on a busy machine, and a slow model may think for longer than the lull: neither
+    # must find the warm-up's CPU competing with the turn. `opencode run` exits right after its idle.
     warmed, _ = _warm_after(monkeypatch, 1.0, None)
-    assert len(warmed) == 1 and warmed[0] >= 0.4  # positive control: a request, then a lull of 0.4 s
-    warmed, took = _warm_after(monkeypatch, 1.0, None, first_request=False)
-    assert warmed == [] and took >= 1.0  # no request in 1 s, then stdin closed: never warmed
+    assert len(warmed) == 1 and warmed[0] >= 0.4  # positive control: idle, then a lull of 0.4 s
+    warmed, took = _warm_after(monkeypatch, 1.0, None, idled=False)
+    assert warmed == [] and took >= 1.0  # no idle in 1 s, then stdin closed: never warmed
 
 
 class IdleService:

@@ -72,6 +72,7 @@ class Server:
         self._write_lock = threading.Lock()
         self.last_request = time.monotonic()  # when the last request line arrived (the warm-up waits for a lull)
         self.requested = threading.Event()  # set by the first request line
+        self.idled = threading.Event()  # set by the first `idle` (a session finished a turn)
         self.ready_at = time.monotonic()  # hello is sent right after this
         self.closed = threading.Event()  # set when stdin closed
         self.idle = DeferredIdle(self._run_idle, idle_delay)
@@ -122,6 +123,7 @@ class Server:
                 self.service.log(f"first request ({request.get('op')}) {waited:.0f} ms after hello")
             self.requested.set()
             if request.get("op") == "idle":
+                self.idled.set()
                 self.idle.add(request)
                 self.send({"id": request.get("id"), "ok": True, "deferred": True, "ms": 0.0})
             else:
@@ -171,20 +173,19 @@ class DeferredIdle:
                 return
 
 
-# The warm-up waits for a lull this long with no request, after the first request. In an
-# interactive session that is the person typing; `opencode run` sends its one message at once and
-# exits soon after its reply, so it never pays the warm-up's CPU (~0.5 s: search imports and the
-# embedding model) for a next message that will not come. A cue that comes first loads what it
-# needs itself. Never before the first request: the plugin starts the helper while OpenCode boots,
-# and on a busy machine `opencode run` can take many seconds from there to its one message.
+# The warm-up waits for a lull this long with no request, once a session has gone idle. In an
+# interactive session that is the person typing their next message; `opencode run` exits right
+# after its one idle, so it never pays the warm-up's CPU (~0.5 s: search imports and the embedding
+# model) for a next message that will not come, nor does it mid-turn while a slow model thinks
+# for more than the lull. A cue in the first message loads what it needs itself.
 WARM_UP_QUIET = 3.0
 
 
 def _warm_when_quiet(service: HookService, server: Server, quiet: float) -> None:
-    """`_warm` once no request came for `quiet` s after the first one; never once stdin closed
-    (OpenCode went away; the helper may still be waiting for a deferred extraction, and no message
+    """`_warm` once a session went idle and no request came for `quiet` s since; never once stdin
+    closed (OpenCode went away; the helper may still be starting its idle work, and no message
     will come)."""
-    while not server.requested.wait(0.5):
+    while not server.idled.wait(0.5):
         if server.closed.is_set():
             return
     while True:

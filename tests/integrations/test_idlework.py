@@ -71,3 +71,59 @@ def test_the_module_runs_recollect_index(isolated_home: Path) -> None:
     assert not (resolve_paths().data_dir / "idle-sync.wanted").exists()  # and served its request
     bad = subprocess.run([sys.executable, "-m", "recollect.integrations.idlework"], capture_output=True, text=True)
     assert bad.returncode == 2 and "usage" in bad.stderr
+
+
+# A sync that found the writer lease taken (LEASE_BUSY) the first time, then synced.
+BUSY_ONCE = """
+import sys
+from pathlib import Path
+from recollect.integrations import idlework
+state, log = Path(sys.argv[1]), Path(sys.argv[2])
+idlework.BUSY_PAUSE = 0.0
+def sync():
+    with open(log, "a") as f:
+        f.write("1\\n")
+    return idlework.LEASE_BUSY if len(log.read_text().split()) == 1 else 0
+sys.exit(idlework.coalesced_sync(state, sync))
+"""
+
+
+def test_a_sync_that_found_the_lease_taken_is_asked_for_again(tmp_path: Path) -> None:
+    log = tmp_path / "syncs"
+    r = subprocess.run([sys.executable, "-c", BUSY_ONCE, str(tmp_path / "state"), str(log)], timeout=60)
+    assert r.returncode == 0 and len(syncs(log)) == 2  # tried again after the busy one, and it synced
+    assert not (tmp_path / "state" / "idle-sync.wanted").exists()
+
+
+# Another process that holds the index's writer lease for `hold` s (a `recollect index` elsewhere).
+LEASE_HOLDER = """
+import sys, time
+from recollect.config import load_config
+from recollect.index import store
+conn = store.connect(load_config().index_path)
+lease = store.Lease(conn)
+assert lease.acquire()
+conn.commit()
+print("held", flush=True)
+time.sleep(float(sys.argv[1]))
+lease.release()
+conn.commit()
+"""
+
+
+def test_the_idle_sync_waits_for_a_lease_another_process_holds(sample_db: Path, isolated_home: Path) -> None:
+    from recollect import configfile
+    from recollect.config import load_config, resolve_paths
+    from recollect.index import store
+    from recollect.integrations import idlework
+
+    configfile.write_config(only_if_missing=True)  # as the idle sync does first, so both open one index
+    holder = subprocess.Popen([sys.executable, "-c", LEASE_HOLDER, "2"], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    assert idlework.coalesced_sync(resolve_paths().data_dir, idlework._index, wait=30) == 0
+    assert holder.wait(30) == 0
+    conn = store.connect(load_config().index_path)
+    count = conn.execute("SELECT count(*) FROM session").fetchone()[0]
+    conn.close()
+    assert count > 0, "the idle sync's request was lost while another process held the lease"
+    assert not (resolve_paths().data_dir / "idle-sync.wanted").exists()

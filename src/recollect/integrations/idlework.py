@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -57,18 +58,26 @@ def session_turns(index_path: Path, session: str) -> int | None:
 # file beside the index: the request is a marker file, set before waiting for the lock; whoever
 # holds the lock clears the marker, then syncs, and syncs again while the marker came back. A
 # request set before a clear is served by the sync after that clear; one set later finds the marker
-# still there when it gets the lock. So N requests at once cost one or two syncs, and none is lost.
+# still there when it gets the lock. So N requests at once cost one or two syncs. A process outside
+# this lock (a `recollect index`, a search's own sync) may hold the index's writer lease: the sync
+# waits for it, and asks again when it stayed taken, so no request is lost while one is alive.
 
 SYNC_LOCK = "idle-sync.lock"
 SYNC_WANTED = "idle-sync.wanted"
 SYNC_WAIT_SECONDS = 600.0  # the longest a request waits for the lock before it syncs anyway
+# `sync`'s status when another process held the index's writer lease for as long as it waited
+# (sysexits' EX_TEMPFAIL): that process may have been past its scan of the session that just ended.
+LEASE_BUSY = 75
+BUSY_PAUSE = 1.0  # between two tries of a sync that found the lease taken
 
 
 def coalesced_sync(state_dir: Path, sync: Callable[[], int], wait: float = SYNC_WAIT_SECONDS) -> int:
     """Ask for a sync of the index whose lock and marker live in `state_dir`, and run `sync` (what
     `recollect index` does) as often as requests came while holding the lock. Returns the last
-    sync's exit status, or 0 when another process served the request."""
+    sync's exit status, or 0 when another process served the request. A sync that returns LEASE_BUSY
+    is asked for again, for up to `wait` s in all."""
     state_dir.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + wait
     wanted = state_dir / SYNC_WANTED
     wanted.touch()
     with open(state_dir / SYNC_LOCK, "a") as lock:
@@ -78,21 +87,27 @@ def coalesced_sync(state_dir: Path, sync: Callable[[], int], wait: float = SYNC_
         while wanted.exists():
             wanted.unlink(missing_ok=True)
             status = sync()
+            if status == LEASE_BUSY and time.monotonic() < deadline:
+                wanted.touch()
+                time.sleep(BUSY_PAUSE)
         return status
 
 
 def _index() -> int:
     """What `recollect index` does, in this process (its imports then serve every sync the lock
-    holder runs): the summary line to stdout (the helper's background log), 1 when no source read."""
+    holder runs): the summary line to stdout (the helper's background log), 1 when no source read,
+    LEASE_BUSY when another process held the writer lease for as long as the sync waits for it."""
     from recollect import configfile, history
 
     try:
         configfile.write_config(only_if_missing=True)
-        report = history.index()
+        report = history.index(wait=True)
     except Exception as exc:  # a failed sync must not lose the requests that came meanwhile
         print(f"recollect index: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
         return 1
     print(report.summary(), flush=True)
+    if report.lease_busy:
+        return LEASE_BUSY
     return int(bool(report.sources) and all(s.status != "ok" for s in report.sources))
 
 

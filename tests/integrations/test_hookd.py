@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import IO, Any
+
+import pytest
 
 
 def start() -> subprocess.Popen[str]:
@@ -257,7 +260,12 @@ def test_idle_work_starts_as_soon_as_stdin_closes() -> None:
     assert [s for s, _ in service.ran] == ["s1"] and service.ran[0][1] - started < 30  # at close, not after 60 s
 
 
-def test_the_real_helper_starts_the_idle_sync_once_opencode_is_gone(tmp_path: Path, isolated_home: Path) -> None:
+@pytest.mark.parametrize("end", ["stdin", "SIGTERM", "SIGHUP"])
+def test_the_real_helper_starts_the_idle_sync_once_opencode_is_gone(
+    tmp_path: Path, isolated_home: Path, end: str
+) -> None:
+    # Closing stdin is how OpenCode leaves (the positive control); a terminal closed or a process group
+    # killed sends SIGHUP or SIGTERM within the idle delay, and the pending sync must still start.
     from recollect.config import resolve_paths
 
     project = tmp_path / "proj"
@@ -271,7 +279,10 @@ def test_the_real_helper_starts_the_idle_sync_once_opencode_is_gone(tmp_path: Pa
         hello = json.loads(readline(proc.stdout))["hello"]
         answer = ask(proc, {"id": 1, "op": "idle", "session": "ses_x", "directory": str(project)})
         assert answer is not None and answer["ok"] is True and answer["deferred"] is True
-        proc.stdin.close()  # OpenCode went away
+        if end == "stdin":
+            proc.stdin.close()  # OpenCode went away
+        else:
+            proc.send_signal(getattr(signal, end))
         assert proc.wait(timeout=60) == 0
         log = Path(hello["log"]).read_text()
         assert "started index (pid" in log and "idle ses_x: started ['index']" in log, log

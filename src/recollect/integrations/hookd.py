@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # imported in main, after the --log-stderr branch (which need
     from recollect.integrations.hooks import HookService
 
 PROTOCOL = 1
-# `idle` work waits this long after the last `session.idle`, or until stdin closes (OpenCode exited).
+# `idle` work waits this long after the first `session.idle` pending, or until stdin closes (OpenCode exited).
 IDLE_DELAY = 2.0
 
 
@@ -277,6 +277,19 @@ class RedactingStderr(io.TextIOBase):
             append_redacted(self.path, text, "stderr")
 
 
+def _end_on_hangup() -> None:
+    """SIGTERM and SIGHUP (a closed terminal, a killed process group) end the helper as a closed stdin
+    does: the `finally` of `main` starts the idle work still pending, so the session is indexed."""
+    import signal
+
+    def end(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), end)
+
+
 def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     os.umask(0o077)  # the plugin helper's files (log, index, state) are the user's alone
@@ -304,9 +317,10 @@ def main(argv: list[str] | None = None) -> int:
         }
     )
     threading.Thread(target=_warm_when_quiet, args=(service, server, WARM_UP_QUIET), daemon=True).start()
+    _end_on_hangup()
     try:
         server.serve(sys.stdin)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         server.closed.set()

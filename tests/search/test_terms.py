@@ -63,3 +63,16 @@ def test_a_framing_words_correction_frames_too() -> None:
     assert plan.corrections == {"pickd": "picked"}
     # ... and its correction frames too: it does not pick the sessions, the content words do.
     assert "picked" not in plan.match and {"moving", "company"} <= set(plan.match)
+
+
+def test_the_language_words_are_the_whole_word_pieces_of_the_shipped_model() -> None:
+    from recollect.embed.static import SHIPPED_DIR, SPACE
+    from recollect.search.terms import language_knows
+
+    pieces = (SHIPPED_DIR / "pieces.txt").read_text(encoding="utf-8").split("\n")
+    words = {p[1:] for p in pieces if p.startswith(SPACE) and len(p) > 2}
+    assert {"plant", "taking"} <= words  # positive control: words the encoder knows whole
+    sample = sorted(words)[::97] + [p for p in pieces[::89] if not p.startswith(SPACE)]
+    sample += ["", "a", "plantx", "zzqxj", "cert-manger", "部署脚本吗", "\ud800x"]
+    assert [w for w in sample if language_knows(w)] == [w for w in sample if w in words]
+    assert any(language_knows(w) for w in sample) and not all(language_knows(w) for w in sample)

@@ -12,8 +12,12 @@ import sqlite3
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from recollect.search.query import FRAMING_WEIGHT, QueryPlan
+
+if TYPE_CHECKING:
+    from recollect.embed.strtable import PrefixTable
 
 
 def _ensure_vocab(conn: sqlite3.Connection) -> None:
@@ -32,21 +36,29 @@ def document_frequencies(conn: sqlite3.Connection, terms: list[str]) -> dict[str
     return {t: int(found.get(t, 0)) for t in terms}
 
 
-# The shipped static model's vocabulary (recollect.embed.static.SHIPPED_DIR; named here so that a search
-# with no unknown word never imports numpy): its whole-word pieces are words of the languages the
-# encoder was trained on.
-LANGUAGE_PIECES = Path(__file__).resolve().parent.parent / "data" / "model" / "static-muse-v1" / "pieces.txt"
+# The shipped static model's vocabulary (recollect.embed.static.SHIPPED_DIR and PIECE_TABLE; named here so
+# that a search with no unknown word never imports numpy): its whole-word pieces are words of the
+# languages the encoder was trained on. Looked up in the model's mapped piece table: building a set of
+# them from pieces.txt cost a query with an unknown word ~40-75 ms of CPU.
+LANGUAGE_PIECES = Path(__file__).resolve().parent.parent / "data" / "model" / "static-muse-v1" / "pieces.table"
 _WORD_START = "\u2581"
 
 
 @lru_cache(maxsize=1)
-def language_words() -> frozenset[str]:
-    """Words the multilingual encoder knows whole (empty if the model files are missing)."""
+def _language_pieces() -> PrefixTable | None:
+    from recollect.embed import strtable
+
     try:
-        pieces = LANGUAGE_PIECES.read_text(encoding="utf-8").split("\n")
-    except OSError:
-        return frozenset()
-    return frozenset(p[1:] for p in pieces if p.startswith(_WORD_START) and len(p) > 2)
+        return strtable.read(LANGUAGE_PIECES)[0]
+    except (OSError, ValueError):
+        return None
+
+
+def language_knows(word: str) -> bool:
+    """Whether the multilingual encoder knows `word` whole, as a word of two characters or more (False if
+    the model files are missing)."""
+    pieces = _language_pieces()
+    return pieces is not None and len(word) >= 2 and pieces.get(_WORD_START + word) is not None
 
 
 def _edit_distance(a: str, b: str, limit: int) -> int:
@@ -140,8 +152,7 @@ def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = Tru
     known = {v for w in plan.words if any(df[x] > 0 for x in w.variants) for v in w.variants}
     unknown = [t for t in terms if correct and df[t] == 0 and t not in derived and t not in known]
     if unknown and any(not w.part for w in plan.words if w.variants[0] in unknown):
-        words_known = language_words()
-        known |= {w.variants[0] for w in plan.words if not w.part and w.variants[0] in words_known}
+        known |= {w.variants[0] for w in plan.words if not w.part and language_knows(w.variants[0])}
     for term in terms:
         if correct and df[term] == 0 and term not in derived and term not in known:
             fixed = correct_typo(conn, term)

@@ -27,7 +27,6 @@ nothing a library prints can reach the wire. Importing this module imports no SD
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import logging
 import math
@@ -385,7 +384,7 @@ class Wire:
             backed = False
         if not backed:
             return cast(BinaryIO, stream.buffer)
-        private = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+        private = os.dup(fd)  # not inherited by children (PEP 446); 0-2 are taken, so it is >= 3
         diversion = os.open(os.devnull, os.O_RDONLY) if fd == 0 else os.dup(2)
         os.dup2(diversion, fd)
         os.close(diversion)

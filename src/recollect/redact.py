@@ -37,6 +37,8 @@ class _Lazy:
         self._source = source
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "_source":  # copy and pickle probe a bare instance for these
+            raise AttributeError(name)
         compiled = re.compile(self._source)
         for method in ("finditer", "match", "search", "sub"):
             setattr(self, method, getattr(compiled, method))

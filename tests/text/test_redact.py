@@ -101,3 +101,17 @@ def test_importing_the_redactor_compiles_no_pattern() -> None:
     before, compiled_on_use, redacted = done.stdout.split(maxsplit=2)
     assert compiled_on_use == "True" and "[REDACTED:anthropic key]" in redacted  # positive control: used, compiled
     assert before == "0"
+
+
+def test_a_lazily_compiled_pattern_can_be_copied_and_pickled() -> None:
+    import copy
+    import pickle
+
+    from recollect import redact
+
+    pattern = redact._p(r"sk-[a-z]{4}")
+    assert pattern.search("key sk-abcd here") is not None  # positive control: it compiles on first use
+    fresh = redact._p(r"sk-[a-z]{4}")
+    for twin in (copy.copy(fresh), pickle.loads(pickle.dumps(fresh))):  # both recursed for ever before
+        assert twin.search("key sk-abcd here") is not None
+        assert twin.search("no key here") is None

@@ -18,12 +18,15 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import queue
 import subprocess
 import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +44,10 @@ log = logging.getLogger(__name__)
 MIN_SESSIONS = 150
 MAX_WORKERS = 8
 JOB_SESSIONS = 8  # sessions per job: small enough to spread a part over the workers
+# A worker that has not answered its oldest job in this long (more on a loaded machine than any job
+# takes: a job is ~JOB_SESSIONS sessions of ~10-50 ms each) is taken for dead.
+JOB_SECONDS = 60.0
+SESSION_SECONDS = 5.0
 WORKERS_ENV = "RECOLLECT_INDEX_WORKERS"  # how many worker processes; 0: prepare in the writer
 
 Outcome = PreparedSession | str  # a session's rows, or why they could not be made (`describe`)
@@ -69,7 +76,10 @@ class Models:
 
 def worker_count(sessions: int) -> int:
     """How many workers a sync with `sessions` to read starts: one per core it may use (at most
-    MAX_WORKERS), none on one core or for a small sync. RECOLLECT_INDEX_WORKERS sets the number."""
+    MAX_WORKERS), none on one core or for a small sync. RECOLLECT_INDEX_WORKERS sets the number. None on
+    Windows, where a pipe `Connection` would send over sockets."""
+    if os.name == "nt":
+        return 0
     wanted = os.environ.get(WORKERS_ENV, "").strip()
     if wanted:
         try:
@@ -87,15 +97,18 @@ def worker_count(sessions: int) -> int:
 
 class Pool:
     """Worker processes, started on first use. `submit` hands over sessions and returns a ticket;
-    `outcomes(ticket)` gives one outcome per session, in order. A worker that dies or fails costs
-    only speed: its jobs, and every later one, are prepared here."""
+    `outcomes(ticket)` gives one outcome per session, in order. A worker that dies, fails, sends what
+    is not a result or stops answering (JOB_SECONDS, plus SESSION_SECONDS a session, for its oldest job)
+    costs only speed: it is killed, and its jobs and every later one are prepared here."""
 
     def __init__(self, workers: int, models: Models) -> None:
         self.workers, self.models = workers, models
-        self._conns: list[Connection] = []  # what each worker sends back
-        self._sends: list[Connection] = []  # where its jobs go
-        self._procs: list[Any] = []
+        self._sends: list[Connection] = []  # where each worker's jobs go
+        self._procs: list[subprocess.Popen[bytes]] = []
+        self._readers: list[threading.Thread] = []  # one a worker: its results, as they come, into _inbox
+        self._inbox: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
         self._load: dict[int, int] = {}  # worker index -> jobs in flight
+        self._since: dict[int, float] = {}  # worker index -> since when its oldest job in flight is its turn
         self._where: dict[int, tuple[int, list[Session]]] = {}  # job -> (worker, its sessions)
         self._done: dict[int, list[Outcome]] = {}
         self._next = 0
@@ -103,40 +116,55 @@ class Pool:
         self.ready: dict[str, dict[bytes, np.ndarray]] = {}  # model id -> content hash -> packed vector
 
     def _start(self) -> None:
-        # A fresh interpreter that runs this module, talking over its stdin and stdout: not a fork of
-        # a process that holds the index open, and not multiprocessing's spawn, which would run the
-        # caller's main script again in every worker.
-        import recollect
-
-        # One BLAS thread each: the workers are the parallelism (the full encoder asks for one already).
-        env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-        env["PYTHONPATH"] = os.pathsep.join(
-            [str(Path(recollect.__file__).resolve().parent.parent), *filter(None, [env.get("PYTHONPATH")])]
-        )
+        # A fresh interpreter that runs this module: not a fork of a process that holds the index open,
+        # and not multiprocessing's spawn, which would run the caller's main script again in every
+        # worker. Jobs go in on its stdin; results come back on a pipe of their own (its number is the
+        # worker's argument), so nothing the interpreter prints (a sitecustomize, a .pth) can corrupt
+        # them. Each process is tracked before anything is sent to it, so `close` always reaps it.
+        env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}  # the workers are the parallelism
+        env["PYTHONPATH"] = _pythonpath(env.get("PYTHONPATH"))
         for i in range(self.workers):
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "recollect.index.prepare"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                env=env,
-                close_fds=True,
-            )
-            assert proc.stdin is not None and proc.stdout is not None
-            send = Connection(os.dup(proc.stdin.fileno()), readable=False)
-            proc.stdin.close()
-            send.send(self.models)
-            self._sends.append(send)
-            self._conns.append(Connection(os.dup(proc.stdout.fileno()), writable=False))
-            proc.stdout.close()
+            ours, theirs = os.pipe()  # results flow from the worker (theirs, the write end) to here
+            try:
+                proc = subprocess.Popen(
+                    [sys.executable, "-m", "recollect.index.prepare", str(theirs)],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    env=env,
+                    pass_fds=(theirs,),
+                )
+            except BaseException:
+                os.close(ours)
+                raise
+            finally:
+                os.close(theirs)
             self._procs.append(proc)
+            assert proc.stdin is not None
+            self._sends.append(Connection(os.dup(proc.stdin.fileno()), readable=False))
+            proc.stdin.close()
             self._load[i] = 0
+            reader = threading.Thread(target=self._read, args=(i, Connection(ours, writable=False)), daemon=True)
+            reader.start()
+            self._readers.append(reader)
+            self._sends[i].send(self.models)
+
+    def _read(self, worker: int, conn: Connection) -> None:
+        """On a thread: every message of one worker into the inbox, then why it stopped (EOF, or
+        whatever made its stream unreadable: a bad length, junk that does not unpickle)."""
+        try:
+            while True:
+                self._inbox.put((worker, conn.recv()))
+        except BaseException as exc:
+            self._inbox.put((worker, exc))
+        finally:
+            conn.close()
 
     def submit(self, sessions: list[Session]) -> list[int]:
         """Hand `sessions` to the workers in jobs; the ticket is the list of job numbers."""
         if not self._procs and not self._broken:
             try:
                 self._start()
-            except (OSError, ValueError) as exc:
+            except Exception as exc:
                 log.info("could not start index workers (%s); preparing sessions in this process", exc)
                 self._broken = True
         jobs: list[int] = []
@@ -148,11 +176,13 @@ class Pool:
             if worker >= 0:
                 try:
                     self._sends[worker].send((job, group))
+                    if not self._load[worker]:
+                        self._since[worker] = time.monotonic()
                     self._load[worker] += 1
                     self._where[job] = (worker, group)
                     continue
                 except OSError:
-                    self._fail()
+                    self._fail(worker)
             self._done[job] = _prepare_here(group)
         return jobs
 
@@ -165,27 +195,39 @@ class Pool:
         return out
 
     def _receive(self) -> None:
-        live = [self._conns[w] for w in {w for w, _ in self._where.values()}]
-        if self._broken or not live:
+        if self._broken or not self._where:
             self._redo_here()
             return
-        for ready in wait(live):
-            conn = ready if isinstance(ready, Connection) else None
-            try:
-                if conn is None:
-                    raise OSError("not a worker pipe")
-                job, outcomes, made = conn.recv()
-            except (EOFError, OSError):
-                self._fail()
-                return
-            worker, _ = self._where.pop(job)
-            self._load[worker] -= 1
-            self._done[job] = outcomes
-            for model, found in made.items():
-                self.ready.setdefault(model, {}).update(found)
+        due, worker = min((self._due(w), w) for w in {w for w, _ in self._where.values()})
+        try:
+            worker, message = self._inbox.get(timeout=max(0.0, due - time.monotonic()))
+        except queue.Empty:
+            log.info("index worker %d stopped answering", worker)
+            self._fail(worker)
+            return
+        try:
+            job, outcomes, made = message
+            if self._where.pop(job)[0] != worker:
+                raise ValueError(f"job {job} was not given to worker {worker}")
+        except Exception as exc:  # it died, or what it sent is not a result
+            log.info("index worker %d: %r", worker, message if isinstance(message, BaseException) else exc)
+            self._fail(worker)
+            return
+        self._load[worker] -= 1
+        self._since[worker] = time.monotonic()
+        self._done[job] = outcomes
+        for model, found in made.items():
+            self.ready.setdefault(model, {}).update(found)
 
-    def _fail(self) -> None:
+    def _due(self, worker: int) -> float:
+        """When `worker` must have answered its oldest job in flight."""
+        oldest = min(job for job, (w, _) in self._where.items() if w == worker)
+        return self._since[worker] + JOB_SECONDS + SESSION_SECONDS * len(self._where[oldest][1])
+
+    def _fail(self, worker: int) -> None:
         log.info("an index worker stopped; preparing the rest of the sessions in this process")
+        with contextlib.suppress(OSError):
+            self._procs[worker].kill()
         self._broken = True
         self._redo_here()
 
@@ -207,9 +249,25 @@ class Pool:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=5)
-        for conn in self._conns:
-            conn.close()
-        self._conns, self._sends, self._procs = [], [], []
+        for reader in self._readers:
+            reader.join(timeout=5)  # each ends at its pipe's EOF, now that its worker is gone
+        self._sends, self._procs, self._readers = [], [], []
+
+
+def _pythonpath(current: str | None) -> str:
+    """The workers' PYTHONPATH: as given, with the directory recollect was imported from first only when
+    a plain interpreter would not find it (a source checkout). An installed package's directory is
+    site-packages, which must stay behind the standard library."""
+    import site
+
+    import recollect
+
+    root = Path(recollect.__file__).resolve().parent.parent
+    installed = {Path(p).resolve() for p in [*site.getsitepackages(), site.getusersitepackages()]}
+    given = [p for p in (current or "").split(os.pathsep) if p]
+    if root in installed or str(root) in given:
+        return os.pathsep.join(given)
+    return os.pathsep.join([str(root), *given])
 
 
 def ahead(parts: Iterator[tuple[list[Session], dict[str, str], int | None]], pool: Pool | None) -> Iterator[Any]:
@@ -331,7 +389,5 @@ def _serve(jobs: Connection, results: Connection) -> None:
         raise SystemExit(1) from None
 
 
-if __name__ == "__main__":  # a worker of `Pool`: stdin and stdout are its pipes to the writer
-    _out = os.dup(1)
-    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # a stray print never corrupts the results
-    _serve(Connection(os.dup(0), writable=False), Connection(_out, readable=False))
+if __name__ == "__main__":  # a worker of `Pool`: jobs on stdin, results on the pipe its argument names
+    _serve(Connection(os.dup(0), writable=False), Connection(int(sys.argv[1]), readable=False))

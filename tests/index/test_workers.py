@@ -1,16 +1,20 @@
 """Index workers (index/prepare.py) that misbehave cost only speed: the writer prepares their sessions
-itself and never hangs, whatever a worker does or prints. Real worker processes throughout."""
+itself and never hangs, whatever a worker does or prints; and no card is embedded twice. Real worker
+processes throughout."""
 
 from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 
-from recollect.index import prepare
+from recollect import history
+from recollect.config import load_config
+from recollect.index import prepare, sync
 from recollect.model import Session
 from recollect.sources.base import SourceSpec
 from recollect.sources.opencode import OpenCodeSource
@@ -127,3 +131,27 @@ def test_workers_keep_site_packages_behind_the_standard_library(tmp_path: Path) 
         assert path == [root, str(tmp_path)]
     # Whatever the install, the path never holds site-packages of its own making.
     assert not installed.intersection(prepare._pythonpath(None).split(os.pathsep))
+
+
+def test_the_card_thread_gets_no_cards_once_workers_start(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A small source first (no workers: the card thread embeds what it stores), then a large one.
+    from recollect.embed.factory import LazyStatic
+
+    monkeypatch.setenv("RECOLLECT_SOURCES", "opencode")
+    history.index(load_config())  # semantic search off: no card has a vector yet
+    conn = sqlite3.connect(load_config().index_path)
+    sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE card_hash IS NOT NULL ORDER BY sid")]
+    assert len(sids) >= 2
+    helpers = sync._Helpers(None, LazyStatic(), whole=True)
+    try:
+        monkeypatch.setenv(prepare.WORKERS_ENV, "0")
+        assert helpers.pool_for(20) is None and helpers.prefetch is not None
+        helpers.stored(conn, sids[:1])
+        assert len(helpers.prefetch._seen) == 1  # positive control: the card thread embeds a stored card
+        monkeypatch.setenv(prepare.WORKERS_ENV, "1")
+        assert helpers.pool_for(5000) is not None
+        helpers.stored(conn, sids[1:])
+        assert len(helpers.prefetch._seen) == 1  # the workers embed these: not twice
+    finally:
+        helpers.close()
+        conn.close()

@@ -141,6 +141,12 @@ class _Helpers:
             self.prefetch = vectors.Prefetch(self.card_encoder)
         return self.pool
 
+    def stored(self, conn: sqlite3.Connection, inserted: list[int]) -> None:
+        """The sessions `inserted` were just stored: their cards go to the card thread, unless workers
+        started (for a later, larger source), which embed every card themselves."""
+        if self.pool is None:
+            _prefetch_cards(conn, self.prefetch, inserted)
+
     def ready(self, model: str, progress: vectors.Progress | None) -> dict[bytes, Any] | None:
         """Vectors of `model` made ahead, packed, by content hash (None: none)."""
         found: dict[bytes, Any] = {}
@@ -199,7 +205,7 @@ def _sync_source(
         lease.renew()
         with transaction(conn):
             inserted = _store_batch(conn, source, sessions, marks, plan, report, outcomes)
-        _prefetch_cards(conn, helpers.prefetch, inserted)
+        helpers.stored(conn, inserted)
         if progress and done is not None:
             progress(source.id, done, total)
     _note_unreadable(source, report)

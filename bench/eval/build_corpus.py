@@ -435,54 +435,60 @@ def build_conversations() -> None:
     sys.path.insert(0, str(REPO))
     from bench.eval.conversations import CONVERSATIONS
 
-    project_id = "global"
-    mapping: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="recollect-eval-conv-") as tmp:
-        db_path = Path(tmp) / "opencode.db"
-        db = sqlite3.connect(db_path)
-        db.executescript(SCHEMA.read_text(encoding="utf-8"))
-        db.execute(
-            "INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES (?,?,?,?,?,?)",
-            (project_id, "/", None, ANCHOR_MS - 400 * DAY_MS, ANCHOR_MS, "[]"),
-        )
-        for conv in CONVERSATIONS:
-            sid = _conv_id("ses", conv.slug)
-            start = ANCHOR_MS - int(conv.days_ago * DAY_MS) - 3_600_000
-            t = start
-            message_ids: list[str] = []
-            previous = ""
-            for n, text in enumerate(conv.turns):
-                mid = _conv_id("msg", conv.slug, n)
-                t += 45_000 + (len(text) * 37) % 90_000  # typing or generating takes a while
-                role = "user" if n % 2 == 0 else "assistant"
-                info: dict[str, Any] = {"role": role, "time": {"created": t}}
-                if role == "user":
-                    info.update(agent="build", model={"providerID": "fake", "modelID": "fake-model"})
-                else:
-                    info.update(parentID=previous, mode="build", agent="build", modelID="fake-model",
-                                providerID="fake", path={"cwd": conv.directory, "root": conv.directory},
-                                time={"created": t, "completed": t + 4_000}, finish="stop")  # fmt: skip
-                db.execute("INSERT INTO message VALUES (?,?,?,?,?)", (mid, sid, t, t + 4_000, json.dumps(info)))
-                part = {"type": "text", "text": text}
-                db.execute(
-                    "INSERT INTO part VALUES (?,?,?,?,?,?)",
-                    (_conv_id("prt", conv.slug, n), mid, sid, t, t + 4_000, json.dumps(part, ensure_ascii=False)),
-                )
-                message_ids.append(mid)
-                if role == "user":
-                    previous = mid
-            db.execute(
-                "INSERT INTO session (id, project_id, slug, directory, title, version, agent, time_created, "
-                "time_updated) VALUES (?,?,?,?,?,?,?,?,?)",
-                (sid, project_id, conv.slug, conv.directory, conv.title, "1.18.33", "build", start, t + 4_000),
-            )
-            mapping[conv.slug] = {"id": sid, "title": conv.title, "days_ago": conv.days_ago, "turns": message_ids}
-        db.commit()
-        db.close()
-        finish_store(db_path)
-        gzip_file(db_path, CONV_GZ)
+        mapping = write_conversation_store(CONVERSATIONS, Path(tmp) / "opencode.db", CONV_GZ)
     CONV_MAP.write_text(json.dumps(mapping, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     _log(f"wrote {CONV_GZ.relative_to(REPO)} ({CONV_GZ.stat().st_size / 1e3:.0f} kB), {len(mapping)} sessions")
+
+
+def write_conversation_store(conversations: Iterable[Any], db_path: Path, gz_path: Path) -> dict[str, Any]:
+    """Write `conversations` (`bench.eval.conversations.Conversation`) as one OpenCode store at `db_path`,
+    gzipped to `gz_path`, with ids derived from each slug and turn; returns slug -> session and message ids."""
+    project_id = "global"
+    mapping: dict[str, Any] = {}
+    db = sqlite3.connect(db_path)
+    db.executescript(SCHEMA.read_text(encoding="utf-8"))
+    db.execute(
+        "INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES (?,?,?,?,?,?)",
+        (project_id, "/", None, ANCHOR_MS - 400 * DAY_MS, ANCHOR_MS, "[]"),
+    )
+    for conv in conversations:
+        sid = _conv_id("ses", conv.slug)
+        start = ANCHOR_MS - int(conv.days_ago * DAY_MS) - 3_600_000
+        t = start
+        message_ids: list[str] = []
+        previous = ""
+        for n, text in enumerate(conv.turns):
+            mid = _conv_id("msg", conv.slug, n)
+            t += 45_000 + (len(text) * 37) % 90_000  # typing or generating takes a while
+            role = "user" if n % 2 == 0 else "assistant"
+            info: dict[str, Any] = {"role": role, "time": {"created": t}}
+            if role == "user":
+                info.update(agent="build", model={"providerID": "fake", "modelID": "fake-model"})
+            else:
+                info.update(parentID=previous, mode="build", agent="build", modelID="fake-model",
+                            providerID="fake", path={"cwd": conv.directory, "root": conv.directory},
+                            time={"created": t, "completed": t + 4_000}, finish="stop")  # fmt: skip
+            db.execute("INSERT INTO message VALUES (?,?,?,?,?)", (mid, sid, t, t + 4_000, json.dumps(info)))
+            part = {"type": "text", "text": text}
+            db.execute(
+                "INSERT INTO part VALUES (?,?,?,?,?,?)",
+                (_conv_id("prt", conv.slug, n), mid, sid, t, t + 4_000, json.dumps(part, ensure_ascii=False)),
+            )
+            message_ids.append(mid)
+            if role == "user":
+                previous = mid
+        db.execute(
+            "INSERT INTO session (id, project_id, slug, directory, title, version, agent, time_created, "
+            "time_updated) VALUES (?,?,?,?,?,?,?,?,?)",
+            (sid, project_id, conv.slug, conv.directory, conv.title, "1.18.33", "build", start, t + 4_000),
+        )
+        mapping[conv.slug] = {"id": sid, "title": conv.title, "days_ago": conv.days_ago, "turns": message_ids}
+    db.commit()
+    db.close()
+    finish_store(db_path)
+    gzip_file(db_path, gz_path)
+    return mapping
 
 
 def _typo(word: str, rng: random.Random) -> str:

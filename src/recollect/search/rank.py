@@ -33,6 +33,7 @@ from recollect.search.meaning import (
 from recollect.search.query import QueryPlan, understand
 from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
 from recollect.search.scope import Filters, SessionCounts, predicate, session_counts
+from recollect.search.spans import CARD_FIELDS, COVERAGE_CHUNKS, covered_share, folded, neighbours, opening_spans
 from recollect.search.terms import TermPlan, plan_terms
 from recollect.search.turns import PER_SESSION_CANDIDATES, TURN_CANDIDATES, answer_kind, replies_to, rerank_turns
 
@@ -52,7 +53,6 @@ ACROSS_MIN_COSINE = 0.165  # above what text about nothing in the history reache
 # title, head, idents, files, errors, outcome, decisions, summary (seed 000 weighs the summary 1.8 x the title)
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5, 5.4)
 COVERAGE_EXPONENT = 1.5  # a session's fused score x (share of the query's weight it covers) ** this
-COVERAGE_CHUNKS = 3  # a session's best matching chunks read for its coverage (beside its card)
 ASKED_ONLY = 0.75  # a session where only the person's own turns hold the query's words: asked, not answered
 TIME_PREFERENCE = 0.25  # a session inside the time the query names scores this much more
 LITERAL_SCAN_LIMIT = 200  # chunks a literal retry returns at most
@@ -125,6 +125,7 @@ class _Run:
     rescued: set[int] = field(default_factory=set)
     candidates: set[int] = field(default_factory=set)
     chunk_class: dict[int, str] = field(default_factory=dict)  # class of every chunk the words matched
+    span: dict[int, float] = field(default_factory=dict)  # how much of a session its opening speaks for
 
     def result(self, hits: list[Hit]) -> SearchResult:
         took = (time.perf_counter() - self.started) * 1000
@@ -327,11 +328,14 @@ def _fuse(run: _Run) -> dict[int, float]:
     meaning_rank = {sid: i + 1 for i, sid in enumerate(run.card_meaning)}
     prose = prose_share(run.plan.text)
     static_weight = SEMANTIC_WEIGHT_WITH_CARDS if run.card_meaning else SEMANTIC_WEIGHT
+    if stages.on("long_sessions"):  # the card arms count by how much of a session its opening speaks for
+        run.span = opening_spans(run.conn, (s for s in run.candidates if s in run.card_rank or s in meaning_rank))
+    span = run.span
     fused = {
         sid: (1 / (RRF_K + run.chunk_rank[sid]) if sid in run.chunk_rank else 0.0)
-        + (1 / (RRF_K + run.card_rank[sid]) if sid in run.card_rank else 0.0)
+        + ((1 - prose * (1 - span.get(sid, 1.0))) / (RRF_K + run.card_rank[sid]) if sid in run.card_rank else 0.0)
         + (prose * static_weight / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
-        + (prose * CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0.0)
+        + (span.get(sid, 1.0) * prose * CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0)
         for sid in run.candidates
     }
     for sid, gap in run.gap.items():
@@ -345,7 +349,7 @@ def _fuse(run: _Run) -> dict[int, float]:
         # Semantic-only sessions: keep them below clear lexical matches, ordered by cosine.
         fused[sid] = RESCUE_WEIGHT * (
             (run.semantic[sid][0] / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
-            + (CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0.0)
+            + (span.get(sid, 1.0) * CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0.0)
         )
     return fused
 
@@ -364,6 +368,8 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
     shares: dict[int, float] = {}
     found = False
     if stages.on("coverage") and total_weight:
+        if stages.on("long_sessions"):
+            run.span.update(opening_spans(run.conn, (s for s in shortlist if s not in run.span)))
         shares, found = _covered_shares(run, shortlist, sessions, chunks)
         if stages.on("uncovered"):
             _stand_in_uncovered(run, shortlist, shares, fused)
@@ -405,21 +411,21 @@ def _covered_shares(
     run: _Run, shortlist: list[int], sessions: dict[int, sqlite3.Row], chunks: dict[int, sqlite3.Row]
 ) -> tuple[dict[int, float], bool]:
     """Per session (rescued ones aside: they share no word by construction), the share of the query's
-    term weight found in its card and its best matching chunks; and whether a session in the query's own
-    script holds the query as typed (then the words found the answer, and a session across the script gap
-    keeps its absent coverage like any other)."""
+    term weight found in its card and its best matching chunks (`spans.covered_share`); and whether a
+    session in the query's own script holds the query as typed (then the words found the answer, and a
+    session across the script gap keeps its absent coverage like any other)."""
     shares: dict[int, float] = {}
-    phrase = " ".join(_folded(run.plan.text).split())
+    phrase = " ".join(folded(run.plan.text).split())
     found = False
+    best = {sid: [c for c in run.session_chunks.get(sid, [])[:COVERAGE_CHUNKS] if c in chunks] for sid in shortlist}
+    long = stages.on("long_sessions")
+    around = neighbours(run.conn, [cids[0] for cids in best.values() if cids]) if long else None
     for sid in shortlist:
         if sid in run.rescued:
             continue
-        row = sessions[sid]
-        texts = [str(row[k] or "") for k in _CARD_FIELDS]
-        texts += [chunks[cid]["text"] for cid in run.session_chunks.get(sid, [])[:COVERAGE_CHUNKS]]
-        # Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too).
-        haystack = _folded(" ".join(texts))
-        shares[sid] = run.terms.covered(haystack) / run.terms.total_weight
+        near = None if around is None else around.get(best[sid][0], []) if best[sid] else []
+        texts = [chunks[cid]["text"] for cid in best[sid]]
+        shares[sid], haystack = covered_share(run.terms, sessions[sid], texts, near, run.span.get(sid, 1.0))
         if sid not in run.gap and phrase and phrase in " ".join(haystack.split()):
             found = True
     return shares, found
@@ -439,9 +445,6 @@ def _asked_only(run: _Run, sid: int, chunks: dict[int, sqlite3.Row]) -> bool:
         "SELECT 1 FROM chunk WHERE sid = ? AND class = 'user_text' AND ord > ? LIMIT 1", (sid, last_asked)
     ).fetchone()
     return later is None
-
-
-_CARD_FIELDS = ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions", "summary")
 
 
 def _place(row: sqlite3.Row, caller: str, caller_root: str) -> float:
@@ -503,7 +506,7 @@ def _hits(run: _Run, scored: list[tuple[float, int]], sessions: dict[int, sqlite
 
 
 def _matched(run: _Run, row: sqlite3.Row, chunks: list[sqlite3.Row]) -> list[str]:
-    haystack = _folded(" ".join([*(str(row[k] or "") for k in _CARD_FIELDS), *(c["text"] for c in chunks)]))
+    haystack = folded(" ".join([*(str(row[k] or "") for k in CARD_FIELDS), *(c["text"] for c in chunks)]))
     return [t for t in run.terms.idf if t in haystack]
 
 
@@ -575,11 +578,6 @@ def _literal_retry(run: _Run, query: str) -> SearchResult:
     if not result.hits:
         run.coverage.hint = _hint(run.filters, run.coverage)
     return result
-
-
-def _folded(text: str) -> str:
-    # Case only: stripping accents from whole chunks costs more than the rare accented term gains.
-    return text.lower() if text.isascii() else text.casefold()
 
 
 def _rows_by_id(conn: sqlite3.Connection, table: str, key: str, ids: list[int]) -> dict[int, sqlite3.Row]:

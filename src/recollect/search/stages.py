@@ -24,6 +24,8 @@ STAGES: dict[str, str] = {
     "test_id": "a pasted test id's bare test name searched beside the whole id",
     "opening": "a query that restates a session's title or first request",
     "answered": "a session whose matching text is only the person's own words (asked, never answered) counts less",
+    "long_sessions": "a session's card counts by how much of it its opening speaks for (its requests), and its "
+    "coverage is read around its best turn",
     "turn_rerank": "re-ranking the turns of each top session so its first hit is the turn that answers",
 }
 

@@ -1,0 +1,86 @@
+"""Long sessions: how much of a session its opening speaks for, and the words around its best turn.
+
+A session's card (title and first request, and the full encoder's meaning of them) says how it began.
+In a coding session the person asks once or twice and the agent works: the opening is what the session
+is about. In a long chat the person asks about many things in turn, and a question about a fact said in
+passing in its twentieth turn meets a card about something else. There the arms that read the card
+rank sessions by their openings, and term coverage, read over a session's best few chunks together,
+credits a long session for query words scattered over unrelated turns. Both beat plain BM25 over the
+turns on a long-session chat haystack (bench/eval/longchat.py, docs/eval.md), so:
+
+* `opening_spans`: a session's opening speaks for all of it up to `OPENING_TURNS` requests, and for
+  `OPENING_TURNS / n` of it when the person asked `n` times; the card arms count by that share;
+* `neighbours`: the turns right before and after a chunk, so coverage can be read where the words
+  meet (the question and its answer), not only over chunks far apart.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+from recollect.search.terms import TermPlan
+
+OPENING_TURNS = 6  # requests of the person that a session's opening still speaks for
+COVERAGE_CHUNKS = 3  # a session's best matching chunks read for its coverage (beside its card)
+CARD_FIELDS = ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions", "summary")
+
+
+def folded(text: str) -> str:
+    # Case only: stripping accents from whole chunks costs more than the rare accented term gains.
+    return text.lower() if text.isascii() else text.casefold()
+
+
+def covered_share(
+    terms: TermPlan,
+    card: sqlite3.Row,
+    best: Sequence[str],
+    around: Sequence[str] | None = None,
+    span: float = 1.0,
+) -> tuple[float, str]:
+    """The share of the query's term weight a session covers, and the text it was read in: its card and
+    its `best` matching chunks' texts. For a long session (`span` < 1) with `around` (the turns next to its
+    best chunk), it is the larger of what the card and the best chunk with its neighbours cover, and what
+    the card and all `best` cover scaled by `span`: in a long chat the words of unrelated turns do not add up.
+    Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too)."""
+    card_text = [str(card[k] or "") for k in CARD_FIELDS]
+    haystack = folded(" ".join([*card_text, *best]))
+    share = terms.covered(haystack) / terms.total_weight
+    if around is None or not best or span >= 1.0:  # a session its opening speaks for is read as a whole
+        return share, haystack
+    local = terms.covered(folded(" ".join([*card_text, best[0], *around]))) / terms.total_weight
+    return max(local, share * span), haystack
+
+
+def opening_spans(conn: sqlite3.Connection, sids: Iterable[int]) -> dict[int, float]:
+    """For each session, the share of it that its opening speaks for: min(1, OPENING_TURNS / requests)."""
+    wanted = list(dict.fromkeys(sids))
+    asked: dict[int, int] = {}
+    for start in range(0, len(wanted), 500):
+        batch = wanted[start : start + 500]
+        marks = ",".join("?" * len(batch))
+        asked.update(
+            conn.execute(
+                f"SELECT sid, count(DISTINCT ord) FROM chunk WHERE sid IN ({marks}) AND class = 'user_text' "
+                "GROUP BY sid",
+                batch,
+            ).fetchall()
+        )
+    return {sid: min(1.0, OPENING_TURNS / max(1, asked.get(sid, 1))) for sid in wanted}
+
+
+def neighbours(conn: sqlite3.Connection, chunk_ids: Iterable[int]) -> dict[int, list[str]]:
+    """For each chunk, the texts of the other chunks of its message and of the messages right before and after."""
+    wanted = list(dict.fromkeys(chunk_ids))
+    if not wanted:
+        return {}
+    marks = ",".join("?" * len(wanted))
+    rows = conn.execute(
+        f"SELECT q.id, c.text FROM chunk q JOIN chunk c ON c.sid = q.sid AND c.ord BETWEEN q.ord - 1 AND q.ord + 1 "
+        f"AND c.id != q.id WHERE q.id IN ({marks}) ORDER BY c.ord, c.id",
+        wanted,
+    ).fetchall()
+    out: dict[int, list[str]] = {}
+    for cid, text in rows:
+        out.setdefault(cid, []).append(text)
+    return out

@@ -1,0 +1,58 @@
+"""Long sessions (search/spans.py): how much of a session its opening speaks for, and coverage read
+around its best turn instead of over chunks far apart (stage `long_sessions`, issue 16)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from recollect.search.spans import OPENING_TURNS, covered_share, neighbours, opening_spans
+from recollect.search.terms import TermPlan
+
+
+def _chunks(rows: list[tuple[int, int, int, str, str]]) -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE chunk (id INTEGER PRIMARY KEY, sid INTEGER, ord INTEGER, class TEXT, text TEXT)")
+    conn.executemany("INSERT INTO chunk VALUES (?,?,?,?,?)", rows)
+    return conn
+
+
+def _talk(sid: int, requests: int, first_id: int) -> list[tuple[int, int, int, str, str]]:
+    rows = []
+    for n in range(requests * 2):
+        klass = "user_text" if n % 2 == 0 else "assistant_text"
+        rows.append((first_id + n, sid, n, klass, f"turn {n}"))
+    return rows
+
+
+def test_an_opening_speaks_for_a_short_session_and_for_a_share_of_a_long_chat() -> None:
+    conn = _chunks(_talk(1, 2, 100) + _talk(2, OPENING_TURNS * 4, 200))
+    spans = opening_spans(conn, [1, 2, 3])
+    assert spans[1] == 1.0  # a coding session: the person asked twice
+    assert spans[2] == 0.25  # a chat where the person asked 12 times
+    assert spans[3] == 1.0  # no text of the person indexed: nothing says the opening is a small part
+
+
+def test_neighbours_are_the_turns_before_and_after() -> None:
+    conn = _chunks(_talk(1, 3, 100) + _talk(2, 1, 200))
+    near = neighbours(conn, [102, 200])
+    assert near[102] == ["turn 1", "turn 3"]
+    assert near[200] == ["turn 1"]  # only its own session's
+
+
+def _plan() -> TermPlan:
+    return TermPlan(["kitten", "named"], {"kitten": 2.0, "named": 2.0}, [(["kitten"], 2.0), (["named"], 2.0)])
+
+
+def test_words_scattered_over_a_long_chat_do_not_add_up() -> None:
+    card = {"title": "a chat about many things"}
+    card.update(
+        {k: "" for k in ("first_human", "identifiers", "files", "errors", "last_outcome", "decisions", "summary")}
+    )
+    best = ["we adopted a kitten", "the bread i named after my aunt"]
+    whole, _ = covered_share(_plan(), card, best)  # type: ignore[arg-type]
+    assert whole == 1.0  # positive control: read as a whole, the session covers both words
+    assert covered_share(_plan(), card, best, [], 1.0)[0] == 1.0  # a short session is still read whole
+    local, _ = covered_share(_plan(), card, best, ["how lovely"], 0.25)  # type: ignore[arg-type]
+    assert local == 0.5  # the best turn and its neighbours hold one word; the whole, scaled, 0.25
+    together, _ = covered_share(_plan(), card, best, ["what is her name? we named her Pepper"], 0.25)  # type: ignore[arg-type]
+    assert together == 1.0  # the words meet around the best turn

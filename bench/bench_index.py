@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -33,12 +34,12 @@ sys.path.insert(0, str(REPO / "src"))
 from bench.storegen import StoreMutator, generate_store  # noqa: E402
 
 
-def _child(code: str, env: dict[str, str]) -> dict[str, float]:
+def _child(code: str, env: dict[str, str]) -> dict[str, Any]:
     """Run `code` in a fresh interpreter; it prints one JSON line; add its peak RSS."""
     peak = "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss"
     wrapped = code + f"\nimport resource, json as _j\nprint(_j.dumps({{'maxrss_kb': {peak}}}))"
     out = subprocess.run([sys.executable, "-c", wrapped], env=env, capture_output=True, text=True, check=True)
-    result: dict[str, float] = {}
+    result: dict[str, Any] = {}
     for line in out.stdout.splitlines():
         if line.startswith("{"):
             result.update(json.loads(line))
@@ -47,16 +48,37 @@ def _child(code: str, env: dict[str, str]) -> dict[str, float]:
 
 # CPU and peak memory count the index's worker processes too (index/prepare.py; RUSAGE_CHILDREN once
 # they have been waited for): "cpu" is the whole index's, "cpu_writer" the indexing process's own.
+# Each worker's peak (VmHWM) is sampled from /proc every 0.25 s while it runs: their sum plus the
+# writer's own is what the whole index can hold at once, at most. VmHWM, not ru_maxrss: on Linux a
+# process's ru_maxrss starts from its parent's RSS at the fork before exec (this bench's, which made
+# the store), so it overstates the indexing process.
 COLD = """
-import json, time, resource
+import json, threading, time, resource
+from pathlib import Path
 from recollect import history
 from recollect.config import load_config
+peaks = {}
+def sample():
+    while True:
+        for kids in Path("/proc/self/task").glob("*/children"):
+            for pid in kids.read_text().split():
+                try:
+                    hwm = [l for l in Path(f"/proc/{pid}/status").read_text().splitlines() if l.startswith("VmHWM:")]
+                except OSError:
+                    continue
+                if hwm:
+                    peaks[pid] = max(peaks.get(pid, 0), int(hwm[0].split()[1]))
+        time.sleep(0.25)
+threading.Thread(target=sample, daemon=True).start()
 t, c = time.perf_counter(), time.process_time()
 report = history.index(load_config())
 wall, cpu = time.perf_counter() - t, time.process_time() - c
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+hwm = [l for l in Path("/proc/self/status").read_text().splitlines() if l.startswith("VmHWM:")]
 print(json.dumps({"wall": wall, "cpu": cpu + kids.ru_utime + kids.ru_stime, "cpu_writer": cpu,
-                  "workers_maxrss_kb": kids.ru_maxrss, "sessions": report.sources[0].sessions}))
+                  "writer_hwm_kb": int(hwm[0].split()[1]),
+                  "workers_maxrss_kb": kids.ru_maxrss, "workers_hwm_kb": sorted(peaks.values()),
+                  "sessions": report.sources[0].sessions}))
 """
 
 READ_ONLY = """
@@ -126,7 +148,7 @@ def queries_for(manifest: dict, rng: random.Random, n: int = 60) -> list[str]:
     return out + generic
 
 
-def measure(size: int, workdir: Path) -> dict[str, object]:
+def measure(size: int, workdir: Path, cold_only: bool = False) -> dict[str, object]:
     store = workdir / f"store-{size}.db"
     if not store.exists():
         print(f"generating {size} sessions …", flush=True)
@@ -147,6 +169,8 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
     load_at_start = [round(x, 2) for x in os.getloadavg()]
     baseline = _child(READ_ONLY, env)
     cold = _child(COLD, env)
+    if cold_only:
+        return {"sessions": size, **_cold_figures(size, cold, baseline), **_load(load_at_start)}
     os.environ.update({k: env[k] for k in ("RECOLLECT_HOME", "OPENCODE_DB", "RECOLLECT_SOURCES")})
     from recollect import history
     from recollect.config import load_config
@@ -202,17 +226,7 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
         "sessions": size,
         "semantic": embedder is not None,
         "card_encoder": cards is not None,
-        "read_only_baseline_s": round(baseline["wall"], 2),
-        "cold_index_s": round(cold["wall"], 2),
-        "cold_index_cpu_s": round(cold["cpu"], 2),
-        "cold_index_writer_cpu_s": round(cold["cpu_writer"], 2),
-        "index_workers": os.environ.get("RECOLLECT_INDEX_WORKERS", "default (one per core)"),
-        "sessions_per_s": round(size / cold["wall"], 1),
-        "sessions_per_cpu_s": round(size / cold["cpu"], 1),
-        "cold_vs_read_only": round(cold["wall"] / baseline["wall"], 2),
-        "peak_rss_mb": round(cold["maxrss_kb"] / 1024, 1),
-        # The largest worker's peak; its model tables are memory-mapped files, shared with the others.
-        "peak_rss_worker_mb": round(cold["workers_maxrss_kb"] / 1024, 1),
+        **_cold_figures(size, cold, baseline),
         "first_sync_of_process_s": round(first_sync, 3),
         "sync_unchanged_s": round(unchanged, 3),
         "sync_unchanged_cpu_s": round(unchanged_cpu, 3),
@@ -229,10 +243,37 @@ def measure(size: int, workdir: Path) -> dict[str, object]:
         "distinct_embeddable_texts": distinct,
         "vector_rows": vector_rows,
         **shots,
-        "load_avg_at_start": load_at_start,
+        **_load(load_at_start),
+        "maxrss_self_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def _cold_figures(size: int, cold: dict[str, Any], baseline: dict[str, Any]) -> dict[str, object]:
+    return {
+        "read_only_baseline_s": round(baseline["wall"], 2),
+        "cold_index_s": round(cold["wall"], 2),
+        "cold_index_cpu_s": round(cold["cpu"], 2),
+        "cold_index_writer_cpu_s": round(cold["cpu_writer"], 2),
+        "index_workers": os.environ.get("RECOLLECT_INDEX_WORKERS", "default (one per core)"),
+        "sessions_per_s": round(size / cold["wall"], 1),
+        "sessions_per_cpu_s": round(size / cold["cpu"], 1),
+        "cold_vs_read_only": round(cold["wall"] / baseline["wall"], 2),
+        "peak_rss_mb": round(cold["maxrss_kb"] / 1024, 1),
+        # The largest worker's peak; its model tables are memory-mapped files, shared with the others.
+        "peak_rss_worker_mb": round(cold["workers_maxrss_kb"] / 1024, 1),
+        "workers_seen": len(cold["workers_hwm_kb"]),
+        # Writer and every worker at their peaks at once: an upper bound of the whole index's memory.
+        "peak_rss_writer_mb": round(cold["writer_hwm_kb"] / 1024, 1),
+        "peak_rss_workers_mb": [round(kb / 1024, 1) for kb in cold["workers_hwm_kb"]],
+        "peak_rss_whole_index_mb": round((cold["writer_hwm_kb"] + sum(cold["workers_hwm_kb"])) / 1024, 1),
+    }
+
+
+def _load(at_start: list[float]) -> dict[str, object]:
+    return {
+        "load_avg_at_start": at_start,
         "load_avg_at_end": [round(x, 2) for x in os.getloadavg()],
         "cpu_count": os.cpu_count(),
-        "maxrss_self_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
 
 
@@ -240,10 +281,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, action="append", help="store size (repeatable)")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/recollect-bench"))
+    parser.add_argument("--cold-only", action="store_true", help="only the cold index (time, CPU, memory)")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     for size in args.sessions or [1000]:
-        print(json.dumps(measure(size, args.workdir), indent=2), flush=True)
+        print(json.dumps(measure(size, args.workdir, args.cold_only), indent=2), flush=True)
 
 
 if __name__ == "__main__":

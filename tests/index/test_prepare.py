@@ -107,6 +107,9 @@ def workers_of(home: Path) -> list[int]:
 def test_worker_count_follows_the_cores_the_size_and_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(prepare.WORKERS_ENV, raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2})
+    # With memory for every core's worker (the budget bounds them too: tests/index/test_workers.py).
+    monkeypatch.setattr(prepare, "MEMORY_BYTES", prepare.WRITER_BYTES + 8 * prepare.WORKER_BYTES)
+    monkeypatch.setattr(prepare, "_available", lambda: None)
     assert prepare.worker_count(prepare.MIN_SESSIONS) == 3  # one per core for a large sync
     assert prepare.worker_count(prepare.MIN_SESSIONS - 1) == 0  # a small one prepares its sessions itself
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})

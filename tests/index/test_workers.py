@@ -155,3 +155,37 @@ def test_the_card_thread_gets_no_cards_once_workers_start(sample_db: Path, monke
     finally:
         helpers.close()
         conn.close()
+
+
+def test_workers_fit_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(prepare.WORKERS_ENV, raising=False)
+    plenty = 64 << 30
+    assert prepare.memory_workers(plenty) >= 1  # positive control: a worker fits beside the writer
+    assert prepare.worker_count(5000) <= len(os.sched_getaffinity(0))
+    budget = prepare.memory_workers(plenty) * prepare.WORKER_BYTES + prepare.WRITER_BYTES
+    assert budget <= 400 << 20  # issue 15: the whole index, writer and workers, under 400 MB
+    assert prepare.memory_workers(prepare.WORKER_BYTES - 1) == 0  # no room on the machine: none
+    assert prepare.memory_workers(None) == prepare.memory_workers(plenty)  # unknown: the budget alone
+
+
+@pytest.mark.usefixtures("semantic")
+def test_vectors_held_for_the_embedding_pass_are_bounded_by_bytes(
+    sample_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from recollect.embed.factory import LazyStatic
+
+    sessions = _sessions(sample_db)
+    models = prepare.Models(static_id=LazyStatic().model_id)
+
+    def held(pool: prepare.Pool) -> list[int]:
+        try:
+            assert _bounded(pool, pool.submit(sessions)) is not None and not pool._broken
+            return [v.nbytes + prepare.READY_OVERHEAD for found in pool.ready.values() for v in found.values()]
+        finally:
+            pool.close()
+
+    every = held(prepare.Pool(1, models))
+    assert len(every) > 4  # positive control: the worker's vectors are all kept under the default cap
+    monkeypatch.setattr(prepare, "READY_BYTES", sum(every) // 2, raising=False)
+    capped = held(prepare.Pool(1, models))
+    assert 0 < sum(capped) <= sum(every) // 2

@@ -10,7 +10,11 @@ savepoints, so a kill leaves what it always left. Workers never open the index o
 whose writer died finds its pipe closed and exits.
 
 Vectors come back packed (`vectors.packed`) and wait in memory, by content hash, for the embedding
-pass, which writes those it needs (a few MB at 5,000 sessions) instead of making them again.
+pass, which writes those it needs instead of making them again: ~0.5 KB a vector, ~20 MB at 5,000
+generated sessions, and never more than READY_BYTES (the pass makes the rest).
+
+Each worker is a whole Python with numpy and both models, ~200-250 MB at its peak: the number of
+workers is bounded by memory as well as by cores (`worker_count`).
 """
 
 from __future__ import annotations
@@ -43,6 +47,18 @@ log = logging.getLogger(__name__)
 # numpy and both models) costs ~0.5-1 s of CPU, what ~30-50 sessions cost to prepare.
 MIN_SESSIONS = 150
 MAX_WORKERS = 8
+# Memory: a worker is a whole Python with numpy and both models; its peak (VmHWM) was ~195 MB at 500
+# generated sessions and ~245 MB at 5,000, the writer's own ~90-120 MB (bench/bench_index.py,
+# docs/benchmarks.md). The whole index, writer and workers, stays within issue 15's 400 MB: on most
+# machines that is one worker, beside the writer, which is the other busy process.
+WORKER_BYTES = 256 << 20
+# The vectors workers made wait for the embedding pass, ~0.5 KB each in the writer (a 260-byte packed
+# row, its array and its key): 32 MB is ~64,000, more than a 5,000-session history has (~40,000).
+# Past that, the pass makes them, in the writer alone.
+READY_BYTES = 32 << 20
+READY_OVERHEAD = 250
+WRITER_BYTES = 128 << 20
+MEMORY_BYTES = 400 << 20
 JOB_SESSIONS = 8  # sessions per job: small enough to spread a part over the workers
 # A worker that has not answered its oldest job in this long (more on a loaded machine than any job
 # takes: a job is ~JOB_SESSIONS sessions of ~10-50 ms each) is taken for dead.
@@ -76,8 +92,9 @@ class Models:
 
 def worker_count(sessions: int) -> int:
     """How many workers a sync with `sessions` to read starts: one per core it may use (at most
-    MAX_WORKERS), none on one core or for a small sync. RECOLLECT_INDEX_WORKERS sets the number. None on
-    Windows, where a pipe `Connection` would send over sockets."""
+    MAX_WORKERS) and as many as fit in memory (`memory_workers`), none on one core or for a small
+    sync. RECOLLECT_INDEX_WORKERS sets the number. None on Windows, where a pipe `Connection` would
+    send over sockets."""
     if os.name == "nt":
         return 0
     wanted = os.environ.get(WORKERS_ENV, "").strip()
@@ -92,7 +109,28 @@ def worker_count(sessions: int) -> int:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
-    return min(cores, MAX_WORKERS) if cores > 1 else 0
+    return min(cores, MAX_WORKERS, memory_workers(_available())) if cores > 1 else 0
+
+
+def memory_workers(available: int | None) -> int:
+    """How many workers fit in memory: within the whole index's budget (MEMORY_BYTES, the writer
+    included) and within what the machine has `available` (None: unknown, the budget alone)."""
+    room = MEMORY_BYTES - WRITER_BYTES
+    if available is not None:
+        room = min(room, available)
+    return max(0, room // WORKER_BYTES)
+
+
+def _available() -> int | None:
+    """The memory the machine can give without swapping (Linux's MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 class Pool:
@@ -114,6 +152,7 @@ class Pool:
         self._next = 0
         self._broken = False
         self.ready: dict[str, dict[bytes, np.ndarray]] = {}  # model id -> content hash -> packed vector
+        self._ready_bytes = 0
 
     def _start(self) -> None:
         # A fresh interpreter that runs this module: not a fork of a process that holds the index open,
@@ -217,7 +256,18 @@ class Pool:
         self._since[worker] = time.monotonic()
         self._done[job] = outcomes
         for model, found in made.items():
-            self.ready.setdefault(model, {}).update(found)
+            self._keep(model, found)
+
+    def _keep(self, model: str, found: dict[bytes, np.ndarray]) -> None:
+        """Hold vectors for the embedding pass up to READY_BYTES in all; the pass makes the rest."""
+        held = self.ready.setdefault(model, {})
+        for key, vector in found.items():
+            size = vector.nbytes + READY_OVERHEAD
+            if self._ready_bytes + size > READY_BYTES:
+                return
+            if key not in held:
+                held[key] = vector
+                self._ready_bytes += size
 
     def _due(self, worker: int) -> float:
         """When `worker` must have answered its oldest job in flight."""

@@ -241,12 +241,15 @@ def test_install_tools_plugin_and_uninstall(opencode_world_factory: Callable[...
 
     # --- 4. idle sync by the plugin; nothing we injected is indexed back ----------------------------
     world.wait_settled()
+    plugin_log = world.home / ".local" / "share" / "recollect" / "log" / "opencode-plugin.log"
+    # The helper starts its idle sync 2 s after the idle (at once when OpenCode exits).
+    wait_for(lambda: "started index" in plugin_log.read_text(), 60, "the plugin's helper to start its idle sync")
     wait_for(
         lambda: current in search_sessions(world, project, NEW_WORD, "--no-sync"),
         60,
         "the plugin's idle sync to index the new session",
     )
-    log = (world.home / ".local" / "share" / "recollect" / "log" / "opencode-plugin.log").read_text()
+    log = plugin_log.read_text()
     assert "started index" in log, log[-3000:]
     problems = [line for line in log.splitlines() if "timed out" in line or "error" in line.lower() or "failed" in line]
     assert not problems, log[-3000:]

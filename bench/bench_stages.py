@@ -2,7 +2,7 @@
 recollect.search.stages switched off in turn (not a timed test: it prints figures).
 
     python bench/bench_index.py --sessions 5000          # builds store-5000.db and its index first
-    python bench/bench_stages.py --sessions 5000 [--workdir /tmp/recollect-bench]
+    python bench/bench_stages.py --sessions 5000 [--workdir /tmp/recollect-bench] [--stage NAME ...]
 
 Reuses the store and index that bench_index.py left in the work directory (it indexes them if they
 are missing). The query set is bench_index's (identifiers, pasted errors, Chinese, generic words)
@@ -72,6 +72,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/recollect-bench"))
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of the all-on run")
+    parser.add_argument("--stage", action="append", default=[], help="only this stage off (repeatable) [every stage]")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     store = args.workdir / f"store-{args.sessions}.db"
@@ -103,7 +104,11 @@ def main() -> None:
     print("| run | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms | stage cost CPU p50 | stage cost CPU p95 |")
     print("|---|--:|--:|--:|--:|--:|--:|")
     cpu: list[float] = []
-    for stage in ["", *stages.STAGES]:  # each row is printed as soon as it is measured: a cut-short run keeps them
+    unknown = set(args.stage) - set(stages.STAGES)
+    if unknown:
+        parser.error(f"unknown stage(s) {sorted(unknown)}; known: {', '.join(stages.STAGES)}")
+    # Each row is printed as soon as it is measured: a run cut short keeps the rows it has.
+    for stage in ["", *(args.stage or stages.STAGES)]:
         with stages.disabled(*([stage] if stage else [])):
             w, c = _latencies(search, conn, queries, embedder, cards)
         cpu = cpu or c

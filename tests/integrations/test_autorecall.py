@@ -3,6 +3,7 @@ young store: the kind where the general search's term pruning dropped the topic 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from pathlib import Path
@@ -543,3 +544,65 @@ def test_every_cue_is_cut_from_the_message_as_written() -> None:
     assert autorecall.strip_cues("按原来说好的方式给新脚本加日志。").split() == ["按", "方式给新脚本加日志。"]
     # 还记得 and 记得 … 吗 overlap: the words 记得 … 吗 holds (the topic) stay.
     assert "夜间数据补全任务内存爆掉的事" in autorecall.strip_cues("还记得上次夜间数据补全任务内存爆掉的事吗？")
+
+
+ORDINARY_PAST = json.loads((Path(__file__).resolve().parents[2] / "bench" / "cue_ordinary_past.json").read_text())
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        # the same past verbs, with a marker of earlier work: a past time, or a question about then
+        ("We went with Redis last time, why?", "we went with"),
+        ("I went with Redis before, didn't I?", "i went with"),
+        ("你之前看过这个文件吗？", "你之前看过"),
+        ("我们上次改过 log.py 吗？", "我们上次改过"),
+        ("当时我们为什么选了 Redis？", "当时"),
+        ("那时候的超时是多少？", "那时候"),
+        ("How did we fix the worker crash?", "how did we"),
+        ("Earlier I told you how I like the tests.", "earlier"),
+    ],
+)
+def test_a_past_verb_with_a_marker_of_earlier_work_is_a_cue(text: str, cue: str) -> None:
+    assert autorecall.detect_cue(text) == cue
+
+
+@pytest.mark.parametrize("message", ORDINARY_PAST["ordinary"], ids=lambda m: m["id"])
+def test_the_current_work_told_in_the_past_is_no_cue(message: dict[str, str]) -> None:
+    # control: the same grammar fires on a past verb once earlier work is marked
+    assert autorecall.detect_cue("I went through the logs last time, what did I find?") == "i went"
+    assert autorecall.detect_cue(message["text"]) is None
+
+
+def test_a_message_about_the_current_work_gets_no_block(index: Path) -> None:
+    service = HookService()
+    block, cue = service.recall_block("s", PROJ, "How did we fix the job queue library for the worker before?")
+    assert cue and "ses_answer" in block  # control: a cue about that topic brings the old session
+    for text in [
+        "We fixed the job queue worker but now it crashes on start, can you look?",
+        "I went through the job queue library code and the worker never starts.",
+        "I wanted to add retries to the job queue library worker",
+        "you said the job queue worker passes but CI is red",
+        "我们刚才改过 job queue worker，现在启动就报错。",
+    ]:
+        assert service.recall_block("s", PROJ, text) == ("", None), text
+
+
+def test_a_cue_and_nothing_else_opens_no_index(index: Path) -> None:
+    control = HookService()
+    assert "ses_answer" in control.recall_block("s", PROJ, "上次 job queue library 呢？")[0]
+    assert control._index is not None  # control: a cue with words to look for searches the index
+    bare = HookService()
+    assert bare.recall_block("s", PROJ, "上次呢？") == ("", "上次")
+    assert bare.recall_block("s", PROJ, "What did we decide last time?") == ("", "what did we decide")
+    assert bare._index is None  # the particle and "?" are no words: nothing was looked up
+
+
+def test_a_long_pasted_message_is_read_for_cues_at_its_head_and_tail_only() -> None:
+    log = "".join(f"WARN worker {i} was never scheduled on node-{i % 7}\n" for i in range(2000))
+    assert autorecall.detect_cue("What did we decide last time?\n" + log) == "what did we decide"  # head
+    assert autorecall.detect_cue(log + "What did we decide last time?") == "what did we decide"  # tail
+    middle = log[:3000] + "\nlast time\n" + log[3000:]
+    assert "last time" not in autorecall.strip_cues(log[:1000] + "\nlast time\n" + log[1000:])  # control: in the head
+    assert "last time" in autorecall.strip_cues(middle)  # the middle is not read
+    assert autorecall.detect_cue(log) is None

@@ -44,7 +44,7 @@ from recollect.integrations.autorecall import RECALL_END as RECALL_END  # re-exp
 from recollect.integrations.autorecall import RECALL_MAX_CHARS as RECALL_MAX_CHARS  # the block live with
 from recollect.integrations.autorecall import RECALL_TAG as RECALL_TAG  # auto-recall
 from recollect.integrations.autorecall import derive_query as derive_query
-from recollect.integrations.autorecall import detect_cue, strip_cues, word_count
+from recollect.integrations.autorecall import detect_cue, message_units
 from recollect.redact import redact
 
 if TYPE_CHECKING:
@@ -285,8 +285,8 @@ class HookService:
         cue = cue or detect_cue(text)
         if cue is None:
             return "", None
-        if word_count(strip_cues(text)) < 1:
-            return "", cue  # a cue and nothing else ("上次呢?"): nothing to look for
+        if not message_units(text):
+            return "", cue  # a cue and nothing else ("上次呢?"; its particle and "?" are no words): nothing to look for
         from recollect import history
         from recollect.history import Filters, IndexUnavailable
 

@@ -606,3 +606,11 @@ def test_a_long_pasted_message_is_read_for_cues_at_its_head_and_tail_only() -> N
     assert "last time" not in autorecall.strip_cues(log[:1000] + "\nlast time\n" + log[1000:])  # control: in the head
     assert "last time" in autorecall.strip_cues(middle)  # the middle is not read
     assert autorecall.detect_cue(log) is None
+
+
+def test_a_question_about_the_current_session_is_no_cue() -> None:
+    assert autorecall.detect_cue("What did we decide last time about the name?") == "what did we decide"  # control
+    assert autorecall.detect_cue("What did we decide just now about the name?") is None
+    assert autorecall.detect_cue("Which file did we change in this session?") is None
+    assert autorecall.detect_cue("你刚才说的测试还记得吗？") is None
+    assert autorecall.detect_cue("just now it failed like last time") == "like last time"  # a past time still is

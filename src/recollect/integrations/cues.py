@@ -192,13 +192,15 @@ _ASKED = [re.compile(_en(p), re.I) for p in _EN_ASKED] + [
 _PERSON = [re.compile(_en(p), re.I) for p in _EN_PERSON] + [re.compile(p) for p in _ZH_PERSON]
 _QUESTIONS = [re.compile(_en(p), re.I) for p in _EN_QUESTIONS]
 _PERSON_QUESTIONS = [re.compile(_en(p), re.I) for p in _EN_PERSON_QUESTIONS]
-# (patterns, strong, needs a licence): a strong cue names a time or a decision and is preferred as the name
-_KINDS: list[tuple[list[re.Pattern[str]], bool, bool]] = [
-    (_TIME, True, False),
-    (_ASKED, True, False),
-    (_PERSON, True, True),
-    (_QUESTIONS, False, False),
-    (_PERSON_QUESTIONS, False, True),
+# (patterns, strong, kind): a strong cue names a time or a decision and is preferred as the name. A past
+# time is a cue by itself; a question form is not against a named current session; a past verb of a
+# person needs a licence (`_Part.counts`).
+_KINDS: list[tuple[list[re.Pattern[str]], bool, str]] = [
+    (_TIME, True, "time"),
+    (_ASKED, True, "asked"),
+    (_PERSON, True, "person"),
+    (_QUESTIONS, False, "asked"),
+    (_PERSON_QUESTIONS, False, "person"),
 ]
 
 
@@ -220,19 +222,21 @@ def _clause(part: str, m: re.Match[str]) -> tuple[str, str]:
 class _Part:
     """One window of a message, with what licenses a past verb of a person in it."""
 
-    def __init__(self, offset: int, part: str) -> None:
-        self.offset, self.part = offset, part
+    def __init__(self, part: str) -> None:
+        self.part = part
         self.current = _CURRENT.search(part) is not None
         time = any(p.search(part) for p in _TIME)
         asked = not self.current and any(p.search(part) for kind in (_ASKED, _QUESTIONS) for p in kind)
         self.marked = time or asked
 
-    def counts(self, m: re.Match[str], licensed: bool) -> bool:
-        """Whether the match `m` of a pattern is a cue here."""
-        if not licensed:
+    def counts(self, m: re.Match[str], kind: str) -> bool:
+        """Whether the match `m` of a pattern of `kind` is a cue here."""
+        if kind == "time":
             return True
         if self.current:
-            return False  # a past verb against "just now", 刚才: the work at hand
+            return False  # a question or a past verb against "just now", 刚才: the work at hand
+        if kind == "asked":
+            return True
         if self.marked:
             return True
         before, rest = _clause(self.part, m)
@@ -240,20 +244,20 @@ class _Part:
             return True
         if _PAST_QUESTION_BEFORE.search(before):
             return True
-        return bool(_ZH_DONE_QUESTION.search(m.group(0) + rest[len(m.group(0)) :]))
+        return bool(_ZH_DONE_QUESTION.search(rest))
 
-    def matches(self, pattern: re.Pattern[str], licensed: bool) -> list[re.Match[str]]:
-        return [m for m in pattern.finditer(self.part) if self.counts(m, licensed)]
+    def matches(self, pattern: re.Pattern[str], kind: str) -> list[re.Match[str]]:
+        return [m for m in pattern.finditer(self.part) if self.counts(m, kind)]
 
 
 def _found(text: str) -> list[tuple[bool, int, re.Match[str]]]:
     """Every cue match in `text`: (strong, offset of its window, match)."""
     out: list[tuple[bool, int, re.Match[str]]] = []
     for offset, part in _windows(text):
-        window = _Part(offset, part)
-        for patterns, strong, licensed in _KINDS:
+        window = _Part(part)
+        for patterns, strong, kind in _KINDS:
             for pattern in patterns:
-                out.extend((strong, offset, m) for m in window.matches(pattern, licensed))
+                out.extend((strong, offset, m) for m in window.matches(pattern, kind))
     return out
 
 

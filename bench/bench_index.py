@@ -254,7 +254,7 @@ def _cold_figures(size: int, cold: dict[str, Any], baseline: dict[str, Any]) -> 
         "cold_index_s": round(cold["wall"], 2),
         "cold_index_cpu_s": round(cold["cpu"], 2),
         "cold_index_writer_cpu_s": round(cold["cpu_writer"], 2),
-        "index_workers": os.environ.get("RECOLLECT_INDEX_WORKERS", "default (one per core)"),
+        "index_workers": os.environ.get("RECOLLECT_INDEX_WORKERS", "default (by cores and memory)"),
         "sessions_per_s": round(size / cold["wall"], 1),
         "sessions_per_cpu_s": round(size / cold["cpu"], 1),
         "cold_vs_read_only": round(cold["wall"] / baseline["wall"], 2),

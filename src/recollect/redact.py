@@ -205,18 +205,63 @@ def _unescaped_view(text: str) -> str:
     return _ESCAPE.sub(lambda m: ('"' if m.group().endswith('"') else " ") + " " * (len(m.group()) - 1), text)
 
 
+def _trie(words: list[str]) -> str:
+    """A regex that matches where any of `words` starts, its alternatives merged by common prefix (one
+    regex search finds the next trigger for about half the CPU of testing each of ~70 with `in`)."""
+    root: dict[str, dict[str, Any]] = {}
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}  # a word ends here: for "is any there", nothing longer needs matching
+
+    def emit(node: dict[str, Any]) -> str:
+        if "" in node:
+            return ""
+        alternatives = [re.escape(ch) + emit(child) for ch, child in sorted(node.items())]
+        return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+    return emit(root)
+
+
+# Every trigger, lower case like the text it is tested on, by first character, and the patterns it runs.
+_TRIGGERS: dict[str, list[str]] = {}
+_RUNS: dict[str, list[int]] = {}
+for _at, _entry in enumerate(_PATTERNS):
+    for _trigger in _entry[2]:
+        _RUNS.setdefault(_trigger, []).append(_at)
+for _trigger in sorted(_RUNS):
+    _TRIGGERS.setdefault(_trigger[0], []).append(_trigger)
+del _at, _entry, _trigger
+_ANY_TRIGGER = _p(_trie([t for group in _TRIGGERS.values() for t in group]))
+_ALWAYS = [at for at, (_, _, triggers) in enumerate(_PATTERNS) if not triggers]
+_FEW_TRIGGERS = 16  # trigger starts looked up one by one; beyond, each trigger is tested on the whole text
+
+
+def _patterns_for(lowered: str) -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
+    """The patterns to run on a text (lower-cased): the untriggered ones and those whose trigger it
+    holds, in their order in _PATTERNS (the first of overlapping findings wins)."""
+    found: set[str] = set()
+    match = _ANY_TRIGGER.search(lowered)
+    for _ in range(_FEW_TRIGGERS):
+        if match is None:
+            break
+        at = match.start()
+        found.update(t for t in _TRIGGERS[lowered[at]] if lowered.startswith(t, at))
+        match = _ANY_TRIGGER.search(lowered, at + 1)
+    else:  # many trigger starts (a long text full of "key" and "token"): test each trigger once
+        found = {t for t in _RUNS if t in lowered}
+    runs = set(_ALWAYS)
+    for trigger in found:
+        runs.update(_RUNS[trigger])
+    return [_PATTERNS[at] for at in sorted(runs)]
+
+
 def find_secrets(text: str) -> list[SecretFinding]:
     """Every suspected secret in `text`, in order, without overlaps."""
     spans: list[tuple[int, int, str]] = []
-    lowered = text.lower()
     view = _unescaped_view(text)
-    for kind, pattern, triggers in _PATTERNS:
-        for trigger in triggers:  # a plain loop: any() over a generator cost more than the searches
-            if trigger in lowered:
-                break
-        else:
-            if triggers:
-                continue
+    for kind, pattern, _ in _patterns_for(text.lower()):
         for match in pattern.finditer(view):
             span = _span(kind, match)
             if span and not any(s < span[1] and span[0] < e for s, e, _ in spans):

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,18 +35,23 @@ print(json.dumps([p["num_threads"] for p in threadpool_info() if p["internal_api
 """
 
 
-def imported_by(args: list[str], **env: str) -> list[str]:
-    """The modules of HEAVY that `recollect ARGS` imported, in a fresh interpreter."""
+def probed(script: str, args: list[str], env: dict[str, str]) -> Any:
+    """What `script` (a probe that runs `recollect ARGS`) printed as JSON on its last stderr line."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE.format(heavy=HEAVY), *args],
-        env={**os.environ, **env},
+        [sys.executable, "-c", script, *args],
+        env=env,
         capture_output=True,
         text=True,
         timeout=300,
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 0, done.stderr
-    found: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def imported_by(args: list[str], **env: str) -> list[str]:
+    """The modules of HEAVY that `recollect ARGS` imported, in a fresh interpreter."""
+    found: list[str] = probed(PROBE.format(heavy=HEAVY), args, {**os.environ, **env})
     return found
 
 
@@ -154,16 +160,8 @@ def test_the_command_keeps_its_exit_codes_and_output(sample_db: Path) -> None:
 
 def blas_threads(args: list[str], **env: str) -> list[int]:
     """The OpenBLAS thread counts numpy runs with after `recollect ARGS`, in a fresh interpreter."""
-    done = subprocess.run(
-        [sys.executable, "-c", BLAS_THREADS, *args],
-        env={k: v for k, v in {**os.environ, **env}.items() if k != "OPENBLAS_NUM_THREADS" or v},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 0, done.stderr
-    found: list[int] = json.loads(done.stderr.strip().splitlines()[-1])
+    unset = {k: v for k, v in {**os.environ, **env}.items() if k != "OPENBLAS_NUM_THREADS" or v}
+    found: list[int] = probed(BLAS_THREADS, args, unset)
     return found
 
 

@@ -33,20 +33,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
+from bench.eval import longchat_world
 from bench.eval.conversations import HOME, Conversation
 from bench.eval.evaluate import Corpus, EvalQuery, EvalReport, QueryResult, run_corpus
-from bench.eval.longchat_world import (
-    ASSISTANT_ASIDES,
-    EVENTS,
-    RELATIONS,
-    SLOTS,
-    STORIES,
-    TOPICS,
-    USER_ASIDES,
-    Story,
-    Topic,
-)
+from bench.eval.longchat_world import Story, Topic
 from recollect.redact import redact
 
 HAYSTACKS = 10
@@ -77,8 +69,8 @@ class Haystack:
     questions: list[EvalQuery] = field(default_factory=list)
 
 
-def _fill(text: str, rng: random.Random) -> str:
-    return _SLOT.sub(lambda m: rng.choice(SLOTS[m.group(1)]), text)
+def _fill(text: str, rng: random.Random, slots: dict[str, list[str]]) -> str:
+    return _SLOT.sub(lambda m: rng.choice(slots[m.group(1)]), text)
 
 
 def find_real_data(start: Path | None = None) -> Path | None:
@@ -119,8 +111,9 @@ def real_topic(directory: Path) -> Topic:
 class _Talk:
     """One session's supply of things to say: its topics in turn, every sentence at most once."""
 
-    def __init__(self, rng: random.Random, topics: dict[str, Topic]) -> None:
+    def __init__(self, rng: random.Random, topics: dict[str, Topic], world: ModuleType) -> None:
         self.rng = rng
+        self.world = world
         written = sorted(t for t in topics if t != REAL_TOPIC)
         self.topics = rng.sample(written, rng.choice((2, 3, 3, 4)))
         if REAL_TOPIC in topics and rng.random() < REAL_SHARE:
@@ -145,15 +138,18 @@ class _Talk:
         topic = self._topic(self.user)
         roll = self.rng.random()
         if self.last and (topic is None or roll < 0.35):
-            said = self.rng.choice(FOLLOW_UPS).format(self._clause(self.last))
+            said = self.rng.choice(getattr(self.world, "FOLLOW_UPS", FOLLOW_UPS)).format(self._clause(self.last))
         elif topic is None or roll < 0.4:
-            said = _fill(self.rng.choice(USER_ASIDES), self.rng)
+            said = self._fill(self.rng.choice(self.world.USER_ASIDES))
         else:
-            said = _fill(self.user[topic].pop(), self.rng)
+            said = self._fill(self.user[topic].pop())
         if self.rng.random() < LIFE_UPDATE:
-            news = _fill(f"{self.rng.choice(RELATIONS)} {{name}} {self.rng.choice(EVENTS)}.", self.rng)
+            news = self._fill(f"{self.rng.choice(self.world.RELATIONS)} {{name}} {self.rng.choice(self.world.EVENTS)}.")
             said = f"{news} {said}" if self.rng.random() < 0.5 else f"{said} {news}"
         return said
+
+    def _fill(self, text: str) -> str:
+        return _fill(text, self.rng, self.world.SLOTS)
 
     def _clause(self, sentence: str) -> str:
         """A few words of a sentence, as a person quotes back what they were told."""
@@ -162,19 +158,22 @@ class _Talk:
         return " ".join(words[start : start + self.rng.randint(3, 7)]).lower()
 
     def answer(self) -> str:
-        parts = [self.rng.choice(ASSISTANT_ASIDES)] if self.rng.random() < 0.15 else []
+        asides = self.world.ASSISTANT_ASIDES
+        parts = [self.rng.choice(asides)] if self.rng.random() < 0.15 else []
         for _ in range(self.rng.randint(2, 5)):
             topic = self._topic(self.said)
             if topic is None:
                 break
-            parts.append(_fill(self.said[topic].pop(), self.rng))
+            parts.append(self._fill(self.said[topic].pop()))
         self.last = parts[-1] if parts else ""
-        return " ".join(parts) or self.rng.choice(ASSISTANT_ASIDES)
+        return " ".join(parts) or self.rng.choice(asides)
 
 
-def _session(rng: random.Random, topics: dict[str, Topic], evidence: list[str] | None) -> tuple[list[str], list[int]]:
+def _session(
+    rng: random.Random, topics: dict[str, Topic], evidence: list[str] | None, world: ModuleType
+) -> tuple[list[str], list[int]]:
     """A session's turns (person first, alternating) and the turn numbers the evidence's gold turns got."""
-    talk = _Talk(rng, topics)
+    talk = _Talk(rng, topics, world)
     count = rng.randint(*TURNS)
     block = list(evidence or [])
     at = rng.randrange(0, count - len(block), 2) if block else -1
@@ -209,21 +208,27 @@ def _title(first: str) -> str:
 
 
 def build_haystacks(
-    seed: int = SEED, count: int = HAYSTACKS, sessions: int = SESSIONS, real: Path | None = None
+    seed: int = SEED,
+    count: int = HAYSTACKS,
+    sessions: int = SESSIONS,
+    real: Path | None = None,
+    world: ModuleType = longchat_world,
+    prefix: str = "lc",
 ) -> list[Haystack]:
     """`count` haystacks of `sessions` sessions, the stories dealt among them; deterministic in `seed`
-    (and in the real transcripts at `real`, whose text some sessions talk about; none if None)."""
+    (and in the real transcripts at `real`, whose text some sessions talk about; none if None). `world`
+    is the material (`longchat_world`, the tuning set; `longchat_heldout`, the held-out one)."""
     from bench.eval.build_corpus import _conv_id
 
-    topics = dict(TOPICS)
+    topics = dict(world.TOPICS)
     if real is not None:
         topics[REAL_TOPIC] = real_topic(real)
     rng = random.Random(seed)
-    stories = rng.sample(STORIES, len(STORIES))
+    stories = rng.sample(world.STORIES, len(world.STORIES))
     dealt: list[list[Story]] = [stories[i::count] for i in range(count)]
     out: list[Haystack] = []
     for h, mine in enumerate(dealt):
-        name = f"lc{h:02d}"
+        name = f"{prefix}{h:02d}"
         planned: list[tuple[Story | None, list[str] | None, float]] = []
         for story in mine:
             ages = sorted((rng.uniform(2, 360) for _ in story.sessions), reverse=True)  # told in this order
@@ -235,7 +240,7 @@ def build_haystacks(
         owner: list[str | None] = []
         for i, (told, evidence, age) in enumerate(planned):
             slug = f"{name}-{i:02d}"
-            turns, gold_turns = _session(rng, topics, evidence)
+            turns, gold_turns = _session(rng, topics, evidence, world)
             hay.conversations.append(Conversation(slug, _title(turns[0]), round(age, 2), turns, HOME))
             owner.append(told.id if told else None)
             if told is not None:
@@ -262,8 +267,10 @@ def evaluate_longchat(
     categories: Sequence[str] = (),
     seed: int = SEED,
     real: Path | None = None,
+    heldout: bool = False,
 ) -> EvalReport:
-    """Index every haystack alone and score its questions; one report over all of them."""
+    """Index every haystack alone and score its questions; one report over all of them. `heldout`: the
+    held-out haystacks (`longchat_heldout.py`, their own seed), written before they were first run."""
     from bench.eval.build_corpus import write_conversation_store
 
     started = time.perf_counter()
@@ -274,7 +281,13 @@ def evaluate_longchat(
     sessions = 0
     index_seconds = 0.0
     with tempfile.TemporaryDirectory(prefix="recollect-longchat-") as tmp:
-        for hay in build_haystacks(seed, count, real=real):
+        if heldout:
+            from bench.eval import longchat_heldout as world
+
+            built = build_haystacks(world.SEED, count, real=real, world=world, prefix="lh")
+        else:
+            built = build_haystacks(seed, count, real=real)
+        for hay in built:
             questions = [q for q in hay.questions if not categories or q.category in categories]
             if not questions:
                 continue
@@ -300,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m bench.eval.longchat", description=__doc__.split("\n\n")[0])
     ap.add_argument("--ablate", action="store_true", help="also every ranking stage off in turn")
+    ap.add_argument("--heldout", action="store_true", help="the held-out haystacks (longchat_heldout.py) instead")
     ap.add_argument("--haystacks", type=int, default=HAYSTACKS, help=f"how many haystacks [{HAYSTACKS}]")
     ap.add_argument("--category", action="append", default=[], help="only this category (repeatable)")
     ap.add_argument("--failures", type=int, default=20, help="failing questions to list [20]")
@@ -311,7 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     if real is None and not args.no_real:
         print(f"{REAL_DATA} not found beside the repository: pass --real DIR, or --no-real for the written topics only")
         return 2
-    report = evaluate_longchat(ablate=args.ablate, count=args.haystacks, categories=args.category, real=real)
+    report = evaluate_longchat(
+        ablate=args.ablate, count=args.haystacks, categories=args.category, real=real, heldout=args.heldout
+    )
     if args.json:
         print_json(report.to_dict())
         return 0

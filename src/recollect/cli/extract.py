@@ -14,28 +14,16 @@ from typing import Any, TypeVar
 
 import click
 
-from recollect.cli.output import fail, print_json
+from recollect.cli.output import F, fail, options, print_json
 from recollect.errors import RecollectError
 
 EXIT_USAGE = 2
 T = TypeVar("T")
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _options(*options: Callable[[F], F]) -> Callable[[F], F]:
-    """Several click options as one decorator, in the order they are listed (as stacked decorators are)."""
-
-    def apply(command: F) -> F:
-        for option in reversed(options):
-            command = option(command)
-        return command
-
-    return apply
 
 
 def _which_sessions(since_help: str) -> Callable[[F], F]:
     """--session and --since, which both model-backed commands take."""
-    return _options(
+    return options(
         click.option("--session", "session_ref", metavar="ID", help="One session (ses_… or source::id)."),
         click.option("--since", metavar="WHEN", help=since_help),
     )
@@ -43,7 +31,7 @@ def _which_sessions(since_help: str) -> Callable[[F], F]:
 
 def _which_model(dry_run_help: str) -> Callable[[F], F]:
     """--dry-run, --model and --opencode-url, which both model-backed commands take."""
-    return _options(
+    return options(
         click.option("--dry-run", is_flag=True, help=dry_run_help),
         click.option("--model", default="", help="Model to use: provider/model for OpenCode, a name for an endpoint."),
         click.option(

@@ -9,7 +9,7 @@ non-zero exit, never a traceback.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from recollect import memory as mem
-from recollect.cli.output import console, is_terminal, print_json
+from recollect.cli.output import console, is_terminal, options, print_json
 
 # Exit status when a write was screened out (duplicate, forgotten) or a check found problems.
 EXIT_NOT_DONE = 1
@@ -65,6 +65,17 @@ def _done(result: Any, as_json: bool, text: str, *, err: bool = False) -> None:
         print_json(result.to_dict())
     else:
         _say(text, err=err)
+
+
+def _on_one_memory(group: click.Group, name: str, *own: Callable[[Any], Any]) -> Callable[[Callable[..., None]], Any]:
+    """Command `name` of `group`, on one memory: MEMORY_ID, the command's own options, then --json;
+    the function is called with the click context first."""
+
+    def make(function: Callable[..., None]) -> Any:
+        parameters = options(click.argument("memory_id"), *own, click.option("--json", "as_json", is_flag=True))
+        return group.command(name)(parameters(click.pass_context(function)))
+
+    return make
 
 
 def _date(value: Any) -> str:
@@ -176,10 +187,7 @@ def list_command(ctx: click.Context, include_all: bool, category: str | None, as
     _table(["id", "scope", "status", "updated", "summary"], rows)
 
 
-@memory.command("show")
-@click.argument("memory_id")
-@click.option("--json", "as_json", is_flag=True)
-@click.pass_context
+@_on_one_memory(memory, "show")
 def show_command(ctx: click.Context, memory_id: str, as_json: bool) -> None:
     """Show one memory: its fields and full text. MEMORY_ID is like pitfalls/deploy-tool (or global:…)."""
     entry = mem.get_memory(_space(ctx), memory_id)
@@ -244,12 +252,12 @@ def recall_command(
         click.echo()
 
 
-@memory.command("forget")
-@click.argument("memory_id")
-@click.option("--reason", default="", help="Why (kept in the tombstone and the audit log).")
-@click.option("--author", default="person", show_default=True)
-@click.option("--json", "as_json", is_flag=True)
-@click.pass_context
+@_on_one_memory(
+    memory,
+    "forget",
+    click.option("--reason", default="", help="Why (kept in the tombstone and the audit log)."),
+    click.option("--author", default="person", show_default=True),
+)
 def forget_command(ctx: click.Context, memory_id: str, reason: str, author: str, as_json: bool) -> None:
     """Forget a memory: delete its file and leave a tombstone so it never comes back."""
     result = mem.forget(_space(ctx), memory_id, author=author, reason=reason)
@@ -303,39 +311,17 @@ def review(ctx: click.Context, as_json: bool) -> None:
     _table(["id", "scope", "author", "summary"], rows, title="proposals")
 
 
-@review.command("accept")
-@click.argument("memory_id")
-@click.option("--note", default="", help="Kept in the file and the audit log.")
-@click.option("--json", "as_json", is_flag=True)
-@click.pass_context
-def accept_command(ctx: click.Context, memory_id: str, note: str, as_json: bool) -> None:
-    """Accept a proposal: it becomes active."""
-    accepted = mem.accept(_space(ctx), memory_id, note=note)
-    _done(accepted, as_json, f"accepted {accepted.qualified_id}")
-
-
-@review.command("reject")
-@click.argument("memory_id")
-@click.option("--reason", required=True, help="Why (kept in the file, so the same proposal is not made again).")
-@click.option("--json", "as_json", is_flag=True)
-@click.pass_context
-def reject_command(ctx: click.Context, memory_id: str, reason: str, as_json: bool) -> None:
-    """Reject a proposal, with a reason."""
-    rejected = mem.reject(_space(ctx), memory_id, reason=reason)
-    _done(rejected, as_json, f"rejected {rejected.qualified_id}")
-
-
-@review.command("edit")
-@click.argument("memory_id")
-@click.option("--summary", "-s")
-@click.option("--body", help="New text ('-' reads it from stdin).")
-@click.option("--highlight")
-@click.option("--when", "load_when", multiple=True, help="Replace the triggers; repeat.")
-@click.option("--pinned/--unpinned", default=None)
-@click.option("--valid-from", help="A date, or '' to clear.")
-@click.option("--valid-to", help="A date, or '' to clear.")
-@click.option("--json", "as_json", is_flag=True)
-@click.pass_context
+@_on_one_memory(
+    review,
+    "edit",
+    click.option("--summary", "-s"),
+    click.option("--body", help="New text ('-' reads it from stdin)."),
+    click.option("--highlight"),
+    click.option("--when", "load_when", multiple=True, help="Replace the triggers; repeat."),
+    click.option("--pinned/--unpinned", default=None),
+    click.option("--valid-from", help="A date, or '' to clear."),
+    click.option("--valid-to", help="A date, or '' to clear."),
+)
 def edit_command(
     ctx: click.Context,
     memory_id: str,
@@ -367,6 +353,24 @@ def edit_command(
         **changes,
     )
     _done(edited, as_json, f"edited {edited.qualified_id}")
+
+
+@_on_one_memory(review, "accept", click.option("--note", default="", help="Kept in the file and the audit log."))
+def accept_command(ctx: click.Context, memory_id: str, note: str, as_json: bool) -> None:
+    """Accept a proposal: it becomes active."""
+    accepted = mem.accept(_space(ctx), memory_id, note=note)
+    _done(accepted, as_json, f"accepted {accepted.qualified_id}")
+
+
+@_on_one_memory(
+    review,
+    "reject",
+    click.option("--reason", required=True, help="Why (kept in the file, so the same proposal is not made again)."),
+)
+def reject_command(ctx: click.Context, memory_id: str, reason: str, as_json: bool) -> None:
+    """Reject a proposal, with a reason."""
+    rejected = mem.reject(_space(ctx), memory_id, reason=reason)
+    _done(rejected, as_json, f"rejected {rejected.qualified_id}")
 
 
 @memory.command("log")

@@ -7,7 +7,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -15,6 +15,20 @@ from recollect.errors import RecollectError
 
 if TYPE_CHECKING:  # rich costs ~40 ms to import: only commands that print with it pay for it
     from rich.console import Console
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def options(*decorators: Callable[[F], F]) -> Callable[[F], F]:
+    """Several click decorators (options, arguments, pass_context) as one, in the order they are listed,
+    as stacked decorators are: commands that take the same parameters declare them once."""
+
+    def apply(command: F) -> F:
+        for decorator in reversed(decorators):
+            command = decorator(command)
+        return command
+
+    return apply
 
 
 def is_terminal() -> bool:

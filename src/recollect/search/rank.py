@@ -22,6 +22,7 @@ from typing import Any
 
 from recollect.index.vectors import sessions_without_vectors
 from recollect.search import stages
+from recollect.search.lexical import best_rows
 from recollect.search.meaning import (
     card_meaning_candidates,
     in_scope,
@@ -208,14 +209,21 @@ def _lexical(run: _Run) -> None:
     if not run.terms.match:
         return
     match = fts_match(run.terms.match)
-    chunk_rows = _bm25(
-        run,
+    # The FTS table's best rows first, then the scope: unless the scope leaves most sessions out.
+    wide = not run.filters.chunk_level and 2 * run.counts.in_scope >= run.counts.total
+    chunk_rows = best_rows(
+        run.conn,
         match,
-        "c.id, c.sid, c.class, bm25(chunk_fts)",
-        "chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid JOIN session s ON s.sid = c.sid",
-        predicate(run.filters),
-        _STABLE_CHUNK,
-        CHUNK_CANDIDATES,
+        fts="chunk_fts",
+        score="bm25(chunk_fts)",
+        columns="c.id, c.sid, c.class",
+        table="chunk c",
+        key="c.id",
+        joins="JOIN session s ON s.sid = c.sid",
+        scope=predicate(run.filters),
+        stable=_STABLE_CHUNK,
+        limit=CHUNK_CANDIDATES,
+        shortlist=wide,
     )
     if len(chunk_rows) >= CHUNK_CANDIDATES:
         run.coverage.limited_by.append("candidate cap")
@@ -226,29 +234,20 @@ def _lexical(run: _Run) -> None:
         run.chunk_class[cid] = klass
     if not run.filters.chunk_level and stages.on("card_bm25"):
         card_weights = ", ".join(str(w) for w in _card_weights(run.plan))
-        card_rows = _bm25(
-            run,
+        card_rows = best_rows(
+            run.conn,
             match,
-            f"s.sid, bm25(card_fts, {card_weights})",
-            "card_fts JOIN session s ON s.sid = card_fts.rowid",
-            predicate(run.filters, chunk_alias=None),
-            _STABLE_SESSION,
-            CARD_CANDIDATES,
+            fts="card_fts",
+            score=f"bm25(card_fts, {card_weights})",
+            columns="s.sid",
+            table="session s",
+            key="s.sid",
+            scope=predicate(run.filters, chunk_alias=None),
+            stable=_STABLE_SESSION,
+            limit=CARD_CANDIDATES,
+            shortlist=wide,
         )
         run.card_rank = {sid: i + 1 for i, (sid, _) in enumerate(card_rows)}
-
-
-def _bm25(
-    run: _Run, match: str, columns: str, tables: str, scope: tuple[str, list[object]], stable: str, limit: int
-) -> list[Any]:
-    """The best `limit` rows of the FTS table that `tables` starts with for `match`, within the scope:
-    `columns` ending with the BM25 score (lower is better), ties in the `stable` order."""
-    fts = tables.split()[0]
-    where, params = scope
-    return run.conn.execute(
-        f"SELECT {columns} AS r FROM {tables} WHERE {fts} MATCH ? AND {where} ORDER BY r, {stable} LIMIT ?",
-        [match, *params, limit],
-    ).fetchall()
 
 
 def _card_weights(plan: QueryPlan) -> tuple[float, ...]:

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from recollect.cli import main
 from recollect.config import resolve_paths
-from recollect.extract import ExtractError, extract_session, extract_since
+from recollect.extract import ExtractError, RunOptions, extract_session, extract_since
 from recollect.extract.state import read_log
 from recollect.memory import forget, get_memory, list_memories, open_memory, proposals, remember
 from recollect.text.markers import WORKER_TITLE_MARKER
@@ -179,7 +179,7 @@ def test_a_second_run_sends_only_new_turns_and_redo_sends_all(
     assert "L1 user: ALPHA follow-up" in last and "deploy with pnpm" not in last
 
     llm.set_rules([reply_rule(["ALPHA"], SCRIPTED)])
-    redo = extract_session(world["sid"], redo=True)
+    redo = extract_session(world["sid"], RunOptions(redo=True))
     # Everything is known by now: re-extraction never writes twice.
     assert {o for o, _ in _outcomes(redo)} <= {"duplicate", "forgotten", "blocked"}
 
@@ -214,7 +214,7 @@ def test_the_plugins_auto_extract_switch_does_not_break_extraction(
 def test_a_dry_run_reports_exactly_and_writes_nothing(world: dict[str, Any]) -> None:
     home = resolve_paths().data_dir
     before_memory, before_home = listing(world["project"] / ".memory"), listing(home)
-    report = extract_session(world["sid"], dry_run=True)
+    report = extract_session(world["sid"], RunOptions(dry_run=True))
     assert _outcomes(report) == [
         ("would-write", "decisions"),
         ("would-propose", "rules"),

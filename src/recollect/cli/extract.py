@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import click
 
@@ -88,7 +88,16 @@ def _say_report(report: object) -> None:
 @_which_model("Ask the model and screen its candidates, but write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (documented in docs/extract.md).")
 @click.option("-v", "--verbose", is_flag=True, help="Print the report even when not on a terminal.")
-def extract_cmd(session_ref: str | None, since: str | None, as_json: bool, verbose: bool, **how: Any) -> None:
+def extract_cmd(
+    session_ref: str | None,
+    since: str | None,
+    redo: bool,
+    dry_run: bool,
+    model: str,
+    opencode_url: str,
+    as_json: bool,
+    verbose: bool,
+) -> None:
     """Propose memories from what was said in sessions; rules wait for 'recollect memory review'.
 
     Without --session, every session changed since the last sweep (the first sweep needs
@@ -96,13 +105,13 @@ def extract_cmd(session_ref: str | None, since: str | None, as_json: bool, verbo
     turns not extracted before. Exit status: 0 done (even if every candidate was skipped),
     1 a model failed or answered malformed output, 2 nothing to extract with or bad arguments.
     """
-    from recollect.extract import extract_session, extract_since
+    from recollect.extract import RunOptions, extract_session, extract_since
 
-    # `how`: --redo, --dry-run, --model and --opencode-url, named as extract_session and extract_since name them.
+    how = RunOptions(opencode_url=opencode_url, model=model, dry_run=dry_run, redo=redo)
     report = _run(
         session_ref,
         since,
-        lambda when: extract_session(session_ref, **how) if session_ref else extract_since(when, **how),
+        lambda when: extract_session(session_ref, how) if session_ref else extract_since(when, how),
     )
     if as_json:
         print_json(report.to_dict())
@@ -119,7 +128,9 @@ def extract_cmd(session_ref: str | None, since: str | None, as_json: bool, verbo
 @click.option("--force", is_flag=True, help="Rewrite summaries even when the session's card did not change.")
 @_which_model("Ask the model, but store nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def summarize_cmd(session_ref: str | None, since: str | None, as_json: bool, **how: Any) -> None:
+def summarize_cmd(
+    session_ref: str | None, since: str | None, force: bool, dry_run: bool, model: str, opencode_url: str, as_json: bool
+) -> None:
     """Write two or three sentences per session, from its card; redone only when the session changed.
 
     Uses the same model as 'recollect extract'. Summaries are kept beside the index
@@ -127,15 +138,11 @@ def summarize_cmd(session_ref: str | None, since: str | None, as_json: bool, **h
     prompt, at most twenty prompts per run. Exit status: 0 done, 1 a batch failed, 2 nothing to
     summarize with or bad arguments.
     """
+    from recollect.extract.settings import RunOptions
     from recollect.extract.summaries import summarize
 
-    report = _run(
-        session_ref,
-        since,
-        lambda when: summarize(
-            since=when, session_ref=session_ref, **how
-        ),  # --force, --dry-run, --model, --opencode-url
-    )
+    how = RunOptions(opencode_url=opencode_url, model=model, dry_run=dry_run, redo=force)
+    report = _run(session_ref, since, lambda when: summarize(since=when, session_ref=session_ref, options=how))
     if as_json:
         print_json(report.to_dict())
     elif sys.stdout.isatty():
@@ -143,7 +150,7 @@ def summarize_cmd(session_ref: str | None, since: str | None, as_json: bool, **h
             click.echo(f"{item['session']}: {item['summary']}")
         click.echo(
             f"{len(report.written)} written, {report.unchanged} unchanged, {len(report.skipped)} skipped"
-            + (" (dry run: nothing stored)" if how["dry_run"] else "")
+            + (" (dry run: nothing stored)" if dry_run else "")
         )
     for reason in report.failed:
         click.echo(f"recollect: summarize: {reason}", err=True)

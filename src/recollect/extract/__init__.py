@@ -6,9 +6,10 @@ each candidate is screened (secrets block it, overlap with an existing or forgot
 it) and written through `recollect.memory.remember` as a model's memory, so rules stay proposals
 until a person accepts them. Every outcome goes to the extraction log.
 
-    from recollect.extract import extract_session, extract_since
+    from recollect.extract import RunOptions, extract_session, extract_since
     report = extract_session("ses_…")            # the turns not extracted yet
     report = extract_since(parse_when("7d"))      # every session changed in a week
+    report = extract_session("ses_…", RunOptions(dry_run=True))  # what it would write
 
 Modules: `settings` ([extract] config), `transcript` (what the model sees), `candidates` (the
 prompt and the strict reply format), `models` (OpenCode worker sessions or an OpenAI-compatible
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
         extract_session,
         extract_since,
     )
-    from recollect.extract.settings import ExtractSettings
+    from recollect.extract.settings import ExtractSettings, RunOptions
     from recollect.extract.summaries import SummaryReport, read_summaries, summarize
     from recollect.extract.transcript import Transcript, build_transcript, count_turns, is_worker_session
 
@@ -69,7 +70,7 @@ _LAZY = {
         ("CandidateOutcome", "ExtractError", "ExtractReport", "SessionReport", "extract_session", "extract_since"),
         ".run",
     ),
-    "ExtractSettings": ".settings",
+    **dict.fromkeys(("ExtractSettings", "RunOptions"), ".settings"),
     **dict.fromkeys(("SummaryReport", "read_summaries", "summarize"), ".summaries"),
     **dict.fromkeys(("Transcript", "build_transcript", "count_turns", "is_worker_session"), ".transcript"),
 }
@@ -88,6 +89,7 @@ __all__ = [
     "NoBackend",
     "OpenAIBackend",
     "OpenCodeBackend",
+    "RunOptions",
     "SessionReport",
     "SummaryReport",
     "Transcript",

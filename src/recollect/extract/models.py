@@ -35,10 +35,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 from recollect.errors import RecollectError
 from recollect.extract.settings import OPENCODE_URL_ENV, ExtractSettings
 from recollect.jsonish import typed
-from recollect.text.markers import WORKER_DIR_NAME, WORKER_TITLE_MARKER
+from recollect.text.markers import WORKER_TITLE_MARKER
 
 if TYPE_CHECKING:
-    from recollect.config import Config
+    pass
 
 log = logging.getLogger("recollect.extract")
 
@@ -356,11 +356,6 @@ class OpenAIBackend:
         except (KeyError, IndexError, TypeError):
             raise ModelError(f"{self.model}: the endpoint's answer has no choices[0].message.content") from None
         return content if isinstance(content, str) else ""
-
-
-def configured_backend(config: Config, settings: ExtractSettings, *, opencode_url: str, model: str) -> Backend:
-    """The backend of a run (extraction, summaries): `open_backend`, its OpenCode workers under the data dir."""
-    return open_backend(settings, config.paths.data_dir / WORKER_DIR_NAME, opencode_url=opencode_url, model=model)
 
 
 def open_backend(settings: ExtractSettings, worker_dir: Path, *, opencode_url: str = "", model: str = "") -> Backend:

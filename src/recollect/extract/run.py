@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from recollect.config import Config, load_config
+from recollect.config import Config
 from recollect.errors import RecollectError
 from recollect.extract.candidates import (
     Candidate,
@@ -35,8 +35,8 @@ from recollect.extract.candidates import (
     system_prompt,
     user_prompt,
 )
-from recollect.extract.models import Backend, ModelError, configured_backend
-from recollect.extract.settings import ExtractSettings
+from recollect.extract.models import Backend, ModelError
+from recollect.extract.settings import ExtractSettings, RunOptions
 from recollect.extract.state import Busy, ExtractState, append_log, extraction_lock, load_state, save_state
 from recollect.extract.transcript import build_transcript, count_turns, is_worker_session
 from recollect.jsonish import plain
@@ -141,43 +141,28 @@ class _Run:
     state: ExtractState
 
 
-def _start(
-    config: Config,
-    settings: ExtractSettings,
-    state: ExtractState,
-    backend: Backend | None,
-    opencode_url: str,
-    model: str,
-    dry_run: bool,
-    redo: bool,
-) -> _Run:
+def _start(options: RunOptions, config: Config, state: ExtractState) -> _Run:
     """A run with its model backend (ExtractError when none can be opened) and an empty report."""
+    settings = ExtractSettings.of(config)
     try:
-        backend = backend or configured_backend(config, settings, opencode_url=opencode_url, model=model)
+        backend = options.open_backend(config, settings)
     except ModelError as exc:
         raise ExtractError(str(exc)) from None
-    return _Run(config, settings, backend, dry_run, redo, ExtractReport(dry_run=dry_run), state)
+    dry_run = options.dry_run
+    return _Run(config, settings, backend, dry_run, options.redo, ExtractReport(dry_run=dry_run), state)
 
 
-def extract_session(
-    session_ref: str,
-    *,
-    config: Config | None = None,
-    backend: Backend | None = None,
-    opencode_url: str = "",
-    model: str = "",
-    dry_run: bool = False,
-    redo: bool = False,
-) -> ExtractReport:
-    """Extract memories from one session (`ses_…` or `source::id`), from the turns not yet extracted.
+def extract_session(session_ref: str, options: RunOptions | None = None) -> ExtractReport:
+    """Extract memories from one session (`ses_…` or `source::id`), from the turns not yet extracted
+    (all of them with `options.redo`).
 
     Raises ExtractError when nothing is configured to extract with or the session is unknown;
     everything else (too few turns, model down, malformed reply) is in the report.
     """
     started = time.monotonic()
-    config = config or load_config()
-    settings = ExtractSettings.of(config)
-    run = _start(config, settings, load_state(config.paths), backend, opencode_url, model, dry_run, redo)
+    options = options or RunOptions()
+    config = options.loaded_config()
+    run = _start(options, config, load_state(config.paths))
     spec, session = _find_session(config, session_ref)
     report = run.report
     key = f"{spec.id}::{session.id}"
@@ -185,7 +170,7 @@ def extract_session(
         with _locked(run):
             run.state = load_state(config.paths)  # re-read under the lock: another run may have moved it
             report.sessions.append(_process(run, key, session))
-            if not dry_run:
+            if not run.dry_run:
                 save_state(config.paths, run.state)
     except Busy as exc:
         report.sessions.append(SessionReport(key, session.title, "skipped", f"{exc}; its turns wait for the next run"))
@@ -193,16 +178,7 @@ def extract_session(
     return report
 
 
-def extract_since(
-    since: int | None = None,
-    *,
-    config: Config | None = None,
-    backend: Backend | None = None,
-    opencode_url: str = "",
-    model: str = "",
-    dry_run: bool = False,
-    redo: bool = False,
-) -> ExtractReport:
+def extract_since(since: int | None = None, options: RunOptions | None = None) -> ExtractReport:
     """Extract from every session updated since `since` (epoch ms), or since the last sweep.
 
     Oldest first and at most `max_sessions` model calls per run; when more changed, the sweep mark
@@ -212,15 +188,15 @@ def extract_since(
     from recollect.search.scope import Filters
 
     started = time.monotonic()
-    config = config or load_config()
-    settings = ExtractSettings.of(config)
+    options = options or RunOptions()
+    config = options.loaded_config()
     state = load_state(config.paths)
     if since is None:
         since = state.last_sweep
         if since is None:
             raise ExtractError("this is the first sweep: say how far back to look, e.g. --since 7d")
-    run = _start(config, settings, state, backend, opencode_url, model, dry_run, redo)
-    report = run.report
+    run = _start(options, config, state)
+    settings, report = run.settings, run.report
     # A full sync, not the 2-second freshness shortcut of searches: a sweep must see every change.
     synced = history.index(config)
     if synced.lease_busy:
@@ -255,7 +231,7 @@ def extract_since(
                 if result.status == "failed":
                     # Keep the mark at or before it, so the next sweep retries its turns.
                     done_through = min(done_through, row.time_updated)
-            if not dry_run:
+            if not run.dry_run:
                 run.state.last_sweep = max(run.state.last_sweep or 0, done_through)
                 save_state(config.paths, run.state)
     except Busy as exc:

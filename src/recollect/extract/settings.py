@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from recollect.config import Config, ConfigError
+from recollect.config import Config, ConfigError, load_config
+
+if TYPE_CHECKING:
+    from recollect.extract.models import Backend
 
 BACKENDS = ("auto", "opencode", "openai")
 # The plugin passes OpenCode's own server address here when it spawns `recollect extract`.
@@ -77,3 +80,27 @@ class ExtractSettings:
 
     def resolved_opencode_url(self) -> str:
         return (os.environ.get(OPENCODE_URL_ENV) or self.opencode_url).strip().rstrip("/")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How one run of `extract_session`, `extract_since` or `summarize` reaches its model and what it
+    writes. The CLI's --model, --opencode-url, --dry-run and --redo (summarize: --force) set them."""
+
+    config: Config | None = None  # default: the config of the environment (load_config)
+    opencode_url: str = ""  # the OpenCode server to ask, else [extract] opencode_url or $RECOLLECT_OPENCODE_URL
+    model: str = ""  # else [extract] model, else the cheapest suitable one
+    dry_run: bool = False  # ask the model and report, but write nothing (no memory, summary or state)
+    redo: bool = False  # extract: send every turn again; summarize: rewrite summaries of unchanged cards
+
+    def loaded_config(self) -> Config:
+        return self.config if self.config is not None else load_config()
+
+    def open_backend(self, config: Config, settings: ExtractSettings) -> Backend:
+        """The backend `settings` and these options name, its OpenCode workers under the data dir; checked
+        without any network call, so a misconfiguration fails fast (ModelError)."""
+        from recollect.extract.models import open_backend
+        from recollect.text.markers import WORKER_DIR_NAME
+
+        worker_dir = config.paths.data_dir / WORKER_DIR_NAME
+        return open_backend(settings, worker_dir, opencode_url=self.opencode_url, model=self.model)

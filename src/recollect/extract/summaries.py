@@ -22,15 +22,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from recollect.config import Config, Paths, ensure_private_dir, load_config
-from recollect.extract.settings import ExtractSettings
+from recollect.config import Paths, ensure_private_dir
+from recollect.extract.settings import ExtractSettings, RunOptions
 from recollect.extract.state import append_log, extraction_lock, now_iso, state_dir
 from recollect.jsonish import plain
 from recollect.redact import find_secrets, redact
 from recollect.text.markers import WORKER_TITLE_MARKER
 
 if TYPE_CHECKING:
-    from recollect.extract.models import Backend
+    pass
 
 # The model backends and the reply parser's error are imported where a summary is made: `recollect index`
 # reads stored summaries (read_summaries, card_digest) and must not import the curated-memory package
@@ -165,28 +165,23 @@ def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
 
 
 def summarize(
-    *,
-    since: int | None = None,
-    session_ref: str | None = None,
-    config: Config | None = None,
-    backend: Backend | None = None,
-    opencode_url: str = "",
-    model: str = "",
-    dry_run: bool = False,
-    force: bool = False,
+    *, since: int | None = None, session_ref: str | None = None, options: RunOptions | None = None
 ) -> SummaryReport:
-    """Write summaries for sessions whose card changed since their summary (or that have none).
+    """Write summaries for sessions whose card changed since their summary (or that have none; every
+    one with `options.redo`).
 
     `session_ref` picks one session; else every session updated since `since` (default: all).
     """
     from recollect import history
     from recollect.extract.candidates import MalformedOutput
-    from recollect.extract.models import ModelError, configured_backend
+    from recollect.extract.models import ModelError
     from recollect.search.scope import Filters
 
     started = time.monotonic()
-    config = config or load_config()
-    backend = backend or configured_backend(config, ExtractSettings.of(config), opencode_url=opencode_url, model=model)
+    options = options or RunOptions()
+    config = options.loaded_config()
+    backend = options.open_backend(config, ExtractSettings.of(config))
+    dry_run = options.dry_run
     report = SummaryReport(dry_run=dry_run, model=backend.label)
     history.index(config)
     filters = Filters(scope="session", sessions=[session_ref]) if session_ref else Filters(since=since)
@@ -203,7 +198,7 @@ def summarize(
             continue
         digest = card_digest(card)
         digest_hash = hashlib.sha256(digest.encode()).hexdigest()
-        if not force and key in stored and stored[key].digest == digest_hash:
+        if not options.redo and key in stored and stored[key].digest == digest_hash:
             report.unchanged += 1
             continue
         todo.append((key, card, digest, digest_hash))

@@ -1,5 +1,6 @@
 """How every history call reaches the index: the one error type of the history API, the hidden
-sessions every read path leaves out (`scoped`), and the index connection (`open_index`, `surface`).
+sessions every read path leaves out (`scoped`), the index connection (`open_index`, `surface`), and the
+keywords that say which index a search or a listing reads and whether it syncs first (`Reach`).
 """
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TypedDict
 
 from recollect import hidden as hiding
 from recollect.app import Recollect
@@ -48,3 +50,28 @@ def surface(config: Config | None, app: Recollect | None) -> Iterator[Recollect]
         return
     with Recollect(config) as own:
         yield own
+
+
+class Reach(TypedDict, total=False):
+    """The keywords of `history.search` and `history.sessions` that say which index they read and
+    whether they sync it first; each may be left out:
+
+    - `config`: the config to work with (default: the one of the environment, `load_config`);
+    - `app`: the caller's `Recollect` instead, with its config and its open index (a surface passes it,
+      so one call loads the config once and opens the index once);
+    - `sync_first` (default True): sync before reading unless the index is fresh (`Recollect.refresh`).
+    """
+
+    config: Config | None
+    app: Recollect | None
+    sync_first: bool
+
+
+@contextmanager
+def reached(
+    config: Config | None = None, app: Recollect | None = None, sync_first: bool = True
+) -> Iterator[tuple[Recollect, bool]]:
+    """The `Recollect` a call given these `Reach` keywords works on, and whether it syncs first (a
+    keyword that is not one of them is a TypeError, as on any function)."""
+    with surface(config, app) as own:
+        yield own, sync_first

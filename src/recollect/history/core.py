@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from recollect import hidden as hiding
 from recollect.app import FRESH_SECONDS, Recollect
 from recollect.config import Config, load_config
-from recollect.history.access import scoped
+from recollect.history.access import Reach, reached, scoped
 from recollect.history.access import surface as _surface
 from recollect.index import queries, store
 from recollect.search import read as reading
@@ -76,16 +76,15 @@ def search(
     *,
     limit: int = 10,
     per_session: int = 2,
-    config: Config | None = None,
-    app: Recollect | None = None,
-    sync_first: bool = True,
     deep: bool = False,
     ephemeral: bool = False,
     exact: bool = False,
+    **reach: Unpack[Reach],
 ) -> SearchResult:
     """Ranked search of the index; `deep` instead reads whole tool outputs of a scoped set of sessions.
-    `exact` searches the words as typed: no typo correction, no reading of question or time words."""
-    with _surface(config, app) as app:
+    `exact` searches the words as typed: no typo correction, no reading of question or time words.
+    `reach` (config, app, sync_first): which index, and whether to sync it first."""
+    with reached(**reach) as (app, sync_first):
         filters = scoped(filters, app.config)
         if ephemeral:
             return _search_ephemeral(
@@ -169,16 +168,11 @@ class SessionInfo:  # fields in queries.SESSION_COLUMNS' order, then the cursor
 
 
 def sessions(
-    filters: Filters | None = None,
-    *,
-    limit: int = 20,
-    offset: int = 0,
-    config: Config | None = None,
-    app: Recollect | None = None,
-    sync_first: bool = True,
+    filters: Filters | None = None, *, limit: int = 20, offset: int = 0, **reach: Unpack[Reach]
 ) -> list[SessionInfo]:
-    """Recent sessions, newest first, through the scope predicate (`Filters.parent` lists a session's children)."""
-    with _surface(config, app) as app, app.index() as conn:
+    """Recent sessions, newest first, through the scope predicate (`Filters.parent` lists a session's children).
+    `reach` (config, app, sync_first): which index, and whether to sync it first."""
+    with reached(**reach) as (app, sync_first), app.index() as conn:
         filters = scoped(filters, app.config)
         if sync_first:
             app.refresh(conn)

@@ -55,9 +55,16 @@ def _import_from_checkout(module: str) -> ModuleType:
     return importlib.import_module(module)
 
 
+# What a Ctrl-C leaves behind, for a command that stores as it goes (the others: nothing to say).
+_INTERRUPTED = {
+    "index": "the sessions stored so far are kept; run 'recollect index' again to finish",
+}
+
+
 class LazyGroup(click.Group):
     """Loads each command on first use, and is the CLI's one error handler: a `RecollectError` (or an
-    operating-system error such as a permission denied) becomes one `recollect: <message>` line and exit 1."""
+    operating-system error such as a permission denied) becomes one `recollect: <message>` line and exit 1;
+    a Ctrl-C becomes one line saying what was kept, and exit 130 (the shell's code for SIGINT)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -66,6 +73,12 @@ class LazyGroup(click.Group):
             from recollect.cli.output import fail, one_line
 
             fail(one_line(exc))
+        except KeyboardInterrupt:
+            from recollect.cli.output import fail
+
+            name = ctx.invoked_subcommand or "recollect"
+            kept = _INTERRUPTED.get(name)
+            fail(f"{name} interrupted (Ctrl-C)" + (f": {kept}" if kept else ""), code=130)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*_COMMANDS, *(_CHECKOUT_COMMANDS if _in_checkout() else ())})

@@ -43,9 +43,22 @@ class QueryCommand(click.Command):
             raise
 
 
+# Filters only a chunk can answer (`Filters.chunk_level`): a window is whole messages, so `read` has none.
+CHUNK_FIELDS = ("roles", "classes", "tools", "authors")
+
+
 def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """The filter options of search, read and sessions, generated from `FILTER_SPEC`."""
-    for spec in reversed(FILTER_SPEC):
+    """The filter options of search and sessions, generated from `FILTER_SPEC`."""
+    return _filter_options(f, FILTER_SPEC)
+
+
+def session_filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The filter options of read: which sessions it may open, without the chunk-level ones."""
+    return _filter_options(f, tuple(s for s in FILTER_SPEC if s.field not in CHUNK_FIELDS))
+
+
+def _filter_options(f: Callable[..., Any], specs: tuple[Any, ...]) -> Callable[..., Any]:
+    for spec in reversed(specs):
         decls = [spec.option, *([spec.short] if spec.short else []), *([spec.cli_dest] if spec.cli_dest else [])]
         kw: dict[str, Any] = {"help": spec.cli_help}
         if spec.kind == "boolean":
@@ -193,7 +206,7 @@ def search_cmd(
         click.echo(f"({note})")
     cov = result.coverage
     if not result.hits:
-        click.echo(f"No hits for {text!r}. {cov.hint}")
+        click.echo(f"No hits for {text!r}: {cov.hint}")
         limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
         click.echo(f"(searched {cov.sessions_in_scope} of {cov.sessions_indexed} sessions{limited})")
         return
@@ -246,8 +259,15 @@ def search_cmd(
     metavar="PATH",
     help="Write the whole session (every message, uncapped, secrets redacted) as ChatML to PATH instead.",
 )
-@click.option("--format", "fmt", type=click.Choice(["text", "chatml", "json"]), default="text", show_default=True)
-@filter_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "chatml", "json"]),
+    default="text",
+    show_default=True,
+    help="For people, for agents (ChatML with navigation cursors), or JSON.",
+)
+@session_filter_options
 def read_cmd(
     cursor: str,
     before: int,
@@ -281,7 +301,7 @@ def read_cmd(
 
 
 @click.command("sessions")
-@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(1, 1000))
+@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(1, 1000), help="Sessions to list.")
 @click.option("--offset", default=0, type=click.IntRange(0, MAX_OFFSET), help="Skip this many (for paging).")
 @filter_options
 @click.option(
@@ -346,7 +366,7 @@ def _print_hidden(as_json: bool) -> None:
 @click.option(
     "--why", required=True, metavar="TEXT", help="Why it is hidden (kept with the hide and in the audit log)."
 )
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (see docs/cli.md).")
 def hide_cmd(session: str, why: str, as_json: bool) -> None:
     """Hide SESSION (an id, SOURCE::ID, or a cursor) from search, read, listings, agents and auto-recall.
 
@@ -362,7 +382,7 @@ def hide_cmd(session: str, why: str, as_json: bool) -> None:
 
 @click.command("unhide")
 @click.argument("session")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (see docs/cli.md).")
 def unhide_cmd(session: str, as_json: bool) -> None:
     """Show a session hidden with 'recollect hide' again."""
     entry = history.unhide_session(session, app=current_app())
@@ -373,7 +393,7 @@ def unhide_cmd(session: str, as_json: bool) -> None:
 
 
 @click.command("doctor")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (see docs/cli.md).")
 def doctor_cmd(as_json: bool) -> None:
     """Say what recollect found (config, index, sources) and what is wrong. Changes nothing."""
     d = history.doctor(current_app().config)

@@ -72,7 +72,11 @@ def _on_one_memory(group: click.Group, name: str, *own: Callable[[Any], Any]) ->
     the function is called with the click context first."""
 
     def make(function: Callable[..., None]) -> Any:
-        parameters = options(click.argument("memory_id"), *own, click.option("--json", "as_json", is_flag=True))
+        parameters = options(
+            click.argument("memory_id"),
+            *own,
+            click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (see docs/cli.md)."),
+        )
         return group.command(name)(parameters(click.pass_context(function)))
 
     return make
@@ -167,7 +171,7 @@ def add_command(ctx: click.Context, body: str | None, to_global: bool, as_json: 
     "--all", "include_all", is_flag=True, help="Include proposed, rejected, superseded, expired and hidden ones."
 )
 @click.option("--category", "-c", help="Only this category.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (see docs/cli.md).")
 @click.pass_context
 def list_command(ctx: click.Context, include_all: bool, category: str | None, as_json: bool) -> None:
     """List memories (active ones unless --all)."""
@@ -256,7 +260,7 @@ def recall_command(
     memory,
     "forget",
     click.option("--reason", default="", help="Why (kept in the tombstone and the audit log)."),
-    click.option("--author", default="person", show_default=True),
+    click.option("--author", default="person", show_default=True, help="Who forgets it (person or model:<id>)."),
 )
 def forget_command(ctx: click.Context, memory_id: str, reason: str, author: str, as_json: bool) -> None:
     """Forget a memory: delete its file and leave a tombstone so it never comes back."""
@@ -266,7 +270,7 @@ def forget_command(ctx: click.Context, memory_id: str, reason: str, author: str,
 
 @memory.command("inspect")
 @click.option("--strict", is_flag=True, help="Exit non-zero when the self-check finds problems.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (see docs/cli.md).")
 @click.pass_context
 def inspect_command(ctx: click.Context, strict: bool, as_json: bool) -> None:
     """Every memory, plus a self-check: index drift, dangling supersedes, unknown categories, bad files."""
@@ -298,7 +302,7 @@ def inspect_command(ctx: click.Context, strict: bool, as_json: bool) -> None:
 
 
 @memory.group("review", invoke_without_command=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (see docs/cli.md).")
 @click.pass_context
 def review(ctx: click.Context, as_json: bool) -> None:
     """List proposals awaiting a person's review; accept, reject or edit them with the subcommands."""
@@ -314,11 +318,13 @@ def review(ctx: click.Context, as_json: bool) -> None:
 @_on_one_memory(
     review,
     "edit",
-    click.option("--summary", "-s"),
+    click.option("--summary", "-s", help="A new one-line summary."),
     click.option("--body", help="New text ('-' reads it from stdin)."),
-    click.option("--highlight"),
+    click.option("--highlight", help="A new highlight: the one detail worth seeing first."),
     click.option("--when", "load_when", multiple=True, help="Replace the triggers; repeat."),
-    click.option("--pinned/--unpinned", default=None),
+    click.option(
+        "--pinned/--unpinned", default=None, help="Pin it (it never decays; a model cannot replace it), or unpin it."
+    ),
     click.option("--valid-from", help="A date, or '' to clear."),
     click.option("--valid-to", help="A date, or '' to clear."),
 )
@@ -374,9 +380,9 @@ def reject_command(ctx: click.Context, memory_id: str, reason: str, as_json: boo
 
 
 @memory.command("log")
-@click.option("--limit", "-n", type=click.IntRange(min=1), default=50, show_default=True)
+@click.option("--limit", "-n", type=click.IntRange(min=1), default=50, show_default=True, help="Most recent entries.")
 @click.option("--id", "memory_id", help="Only entries about this memory id.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (see docs/cli.md).")
 @click.pass_context
 def log_command(ctx: click.Context, limit: int, memory_id: str | None, as_json: bool) -> None:
     """The audit log: every change to memories, who made it, and the before/after file hashes."""
@@ -391,7 +397,7 @@ def log_command(ctx: click.Context, limit: int, memory_id: str | None, as_json: 
 
 @memory.command("compile")
 @click.option("--check", is_flag=True, help="Write nothing; exit non-zero if a compiled file is out of date.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (see docs/cli.md).")
 @click.pass_context
 def compile_command(ctx: click.Context, check: bool, as_json: bool) -> None:
     """Regenerate every index.md and ROOT.md's tables from the memory files' frontmatter."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from recollect.config import Config, ConfigError, load_config
@@ -58,7 +59,8 @@ def doctor(config: Config | None = None) -> Diagnosis:
     specs: list[SourceSpec] = configured_specs(config)
     if not specs:
         diagnosis.problems.append(
-            "no session store found: set OPENCODE_DB, or list a store under [[source]] in " + diagnosis.config_file
+            f"no session store found (looked for {_where_stores_are()}): run your agent once, set OPENCODE_DB, "
+            f"or list a store under [[source]] in {diagnosis.config_file}"
         )
     for spec in specs:
         entry: dict[str, Any] = {
@@ -69,6 +71,7 @@ def doctor(config: Config | None = None) -> Diagnosis:
             "discovered": spec.discovered,
             "exists": spec.path.exists(),
         }
+        reported = False  # the last sync's message already names this source's problem
         if spec.id in recorded:
             _, status, message, count, malformed, synced = recorded[spec.id]
             entry.update(
@@ -80,6 +83,7 @@ def doctor(config: Config | None = None) -> Diagnosis:
             )
             if status not in ("ok", None):
                 diagnosis.problems.append(f"{spec.id}: {message}")
+                reported = True
             if spec.id in bad:
                 count, first = bad[spec.id]
                 entry["bad_sessions"] = count
@@ -89,7 +93,7 @@ def doctor(config: Config | None = None) -> Diagnosis:
                 )
         else:
             entry.update(status="not indexed yet")
-        if not spec.path.exists() and spec.enabled:
+        if not spec.path.exists() and spec.enabled and not reported:
             diagnosis.problems.append(f"{spec.id}: store not found at {spec.path}")
         diagnosis.sources.append(entry)
     try:
@@ -100,3 +104,20 @@ def doctor(config: Config | None = None) -> Diagnosis:
         diagnosis.semantic = {"status": "broken", "problems": [f"search by meaning cannot be checked: {exc}"]}
     diagnosis.problems.extend(diagnosis.semantic.get("problems", []))
     return diagnosis
+
+
+def _where_stores_are() -> str:
+    """Where each agent keeps its sessions, as discovery looks for them (with ~ for the home dir)."""
+    from recollect.config import xdg_dir
+    from recollect.sources import claude_code, codex, gemini
+
+    def short(path: Path) -> str:
+        home = Path.home()
+        return "~/" + str(path.relative_to(home)) if path.is_relative_to(home) else str(path)
+
+    claude = " or ".join(short(d / "projects") for d in claude_code.config_dirs())
+    return (
+        f"OpenCode's opencode*.db in {short(xdg_dir('XDG_DATA_HOME', '.local/share') / 'opencode')}, "
+        f"Claude Code in {claude}, Codex in {short(codex.codex_home() / 'sessions')}, "
+        f"Gemini CLI in {short(gemini.gemini_dir() / 'tmp')}"
+    )

@@ -169,7 +169,7 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
     _note_busy(report, cov)
     out = Lines(settings.budget)
     if not result.hits:
-        out.add(f"No hits for {redact(args['query'])!r}. {for_model(cov.hint)}".rstrip(), coverage_line(cov))
+        out.add(f"No hits for {redact(args['query'])!r}: {for_model(cov.hint)}".rstrip(": "), coverage_line(cov))
         return Reply(out.text(), result.to_dict())
     out.add(f"{count(len(result.hits), 'hit')} for {redact(args['query'])!r}:")
     for note in result.notes("exact: true"):  # a correction or a time reading: say so, or hits look unrelated

@@ -100,7 +100,7 @@ def _hint(filters: Filters, coverage: Coverage) -> str:
         return "the index is empty: run 'recollect index' (and 'recollect doctor' if it stays empty)"
     if not advice:
         return "no session contains these words; try other words, an identifier, or an error message"
-    return "no hits; try to " + "; ".join(advice)
+    return "try to " + "; ".join(advice)
 
 
 @dataclass

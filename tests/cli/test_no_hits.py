@@ -1,0 +1,29 @@
+"""A search that finds nothing says so once, and names the constraint to relax."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from recollect.cli import main
+
+
+def test_no_hits_says_it_once_and_what_to_widen(
+    sample_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["index"]).exit_code == 0
+    found = runner.invoke(main, ["search", "readme", "--no-sync"])
+    assert found.exit_code == 0 and "1. " in found.output  # positive control: the words are in the store
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert os.getcwd() == str(elsewhere)
+    none = runner.invoke(main, ["search", "readme", "--no-sync", "--scope", "directory"])
+    assert none.exit_code == 0, none.output
+    first = none.output.splitlines()[0]
+    assert first == "No hits for 'readme': try to widen --scope directory to --scope all", first
+    assert "no hits" not in none.output.lower().replace("no hits for", "", 1)

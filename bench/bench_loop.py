@@ -36,7 +36,8 @@ Figures (each printed beside the issue-13 target):
   itself caused: the recall subagent's sessions (by structure: a child session run by the ``recall``
   agent), or, for a word that only an answering session ever held, any other session whose stored
   parts hold it (it can only hold that word through our blocks or our tools' output: the fake model
-  never repeats them; with search by meaning on, a session may rank without holding it: no echo);
+  never repeats them; with search by meaning on, a session may rank without holding it: no echo),
+  not counting what the person typed (a message set's cue may name the answer word itself);
 - live recall blocks per request (the most any request of a session carried);
 - bytes injected per turn (every recollect-tagged block in the request) and, in the growth session,
   injected bytes in turn 20's request minus turn 1's, next to the whole prompt's growth with and
@@ -508,12 +509,8 @@ class LoopBench:
         return {r[0]: {"project": r[1], "parent": r[2], "directory": r[3], "agent": r[4]} for r in rows}
 
     def holds(self, session: str, word: str) -> bool:
-        """Whether OpenCode's store holds `word` in any part of `session` (what the model, a tool or our
-        blocks left in it: the blocks ride only on requests, so a stored one came back through a reply)."""
-        rows = self.world.query(
-            "select 1 from part where session_id = ? and instr(lower(data), ?) > 0 limit 1", (session, word.lower())
-        )
-        return bool(rows)
+        """Whether OpenCode's store holds `word` in `session` beyond the person's own text (`HOLDS`)."""
+        return bool(self.world.query(HOLDS, (session, word.lower())))
 
     def plugin_timeouts(self) -> int:
         log = self.world.home / ".local" / "share" / "recollect" / "log" / "opencode-plugin.log"
@@ -521,6 +518,16 @@ class LoopBench:
             return sum("timed out" in line for line in log.read_text(errors="replace").splitlines())
         except OSError:
             return 0
+
+
+# Whether a session holds a word in what the model, a tool or our blocks left in it (the blocks ride only on
+# requests, so a stored one came back through a reply); not in what the person typed: a message set's own
+# cue may name the answer word ("…YAML 还是 TOML？"), and that is the person's text, not ours coming back.
+HOLDS = (
+    "select 1 from part p join message m on m.id = p.message_id where p.session_id = ? "
+    "and instr(lower(p.data), ?) > 0 and not (json_extract(m.data, '$.role') = 'user' "
+    "and json_extract(p.data, '$.type') = 'text' and coalesce(json_extract(p.data, '$.synthetic'), 0) = 0) limit 1"
+)
 
 
 # --------------------------------------------------------------------------------------- scoring

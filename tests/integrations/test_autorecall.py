@@ -7,6 +7,7 @@ import json
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -614,3 +615,39 @@ def test_a_question_about_the_current_session_is_no_cue() -> None:
     assert autorecall.detect_cue("Which file did we change in this session?") is None
     assert autorecall.detect_cue("你刚才说的测试还记得吗？") is None
     assert autorecall.detect_cue("just now it failed like last time") == "like last time"  # a past time still is
+
+
+def test_did_we_with_a_verb_of_the_work_at_hand_is_no_cue() -> None:
+    # controls: "did we" before a verb of deciding, "didn't we", and any message with a mark of earlier work
+    assert autorecall.detect_cue("Did we decide on a queue library?") == "did we"
+    assert autorecall.detect_cue("Did we ever pick a cache?") == "did we"
+    assert autorecall.detect_cue("Didn't we fix that crash?") == "didn't we"
+    assert autorecall.detect_cue("Did we break something last time?") == "last time"
+    # the work at hand: "Did we break something? The tests fail now."
+    assert autorecall.detect_cue("Did we break something?") is None
+    assert autorecall.detect_cue("Did we break something? The tests fail now.") is None
+
+
+def test_what_was_the_thing_we_got_stays_a_cue_and_finds_nothing_unrelated(index: Path) -> None:
+    # Decided: a question about a past thing ("what was the fix we shipped", "what was the error we got")
+    # is a cue; whether anything comes back is retrieval's to say.
+    assert autorecall.detect_cue("What was the error we got?") == "we got"
+    service = HookService()
+    assert "ses_answer" in service.recall_block("s", PROJ, CUE)[0]  # control: the index answers a cue
+    assert service.recall_block("s", PROJ, "What was the error we got?") == ("", "we got")
+
+
+def test_a_cue_messages_words_are_computed_once(index: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recollect.integrations import hooks
+
+    calls: list[str] = []
+    real = autorecall.message_units
+
+    def counted(text: str, *args: Any) -> list[autorecall.Unit]:
+        calls.append(text)
+        return real(text, *args)
+
+    monkeypatch.setattr(autorecall, "message_units", counted)
+    monkeypatch.setattr(hooks, "message_units", counted)
+    block, _ = HookService().recall_block("s", PROJ, CUE)
+    assert "ses_answer" in block and calls == [CUE]

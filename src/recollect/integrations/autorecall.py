@@ -20,9 +20,10 @@ keeps a question about a topic never discussed silent.
 
 Words alone miss a paraphrase, an English question about a Chinese session and a Chinese question
 whose bigrams cut across words. So below 40 % a second signal decides for the best session that
-answered, if it covers at least 10 %: the message's meaning against its card's, by the static model
-that ships in the package (`rescue`). Nothing here syncs, searches by meaning or waits on a model
-server: it runs on the message's critical path. Cue detection is in cues.py.
+answered, if it covers at least 10 %: the message's meaning against its card's (`rescue`). When the
+words propose no session that answered at all, the index's card vectors propose them, within the same
+scope, and what those sessions said decides (`propose`; both in recallmeaning.py). Nothing here syncs
+or waits on a model server: it runs on the message's critical path. Cue detection is in cues.py.
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ from recollect.integrations.recallblock import RECALL_TAG as RECALL_TAG
 from recollect.integrations.recallblock import file_freshness as file_freshness
 from recollect.integrations.recallblock import format_block as format_block
 from recollect.integrations.recallblock import one_line as one_line
+from recollect.integrations.recallmeaning import PROPOSE_MEANING, RESCUE_COVERAGE, RESCUE_TRIES, nearest_said
+from recollect.integrations.recallmeaning import RESCUE_CARD_MEANING as RESCUE_CARD_MEANING
+from recollect.integrations.recallmeaning import RESCUE_MEANING as RESCUE_MEANING
+from recollect.integrations.recallmeaning import card_meaning as card_meaning
+from recollect.integrations.recallmeaning import rescue as rescue
 from recollect.integrations.replies import is_answer
 
 if TYPE_CHECKING:
@@ -51,12 +57,8 @@ if TYPE_CHECKING:
 
 RECALL_SESSIONS = 3
 MIN_COVERAGE = 0.4  # share of the message's (weighted) words a session must contain
-# Below that, the best session that answered still comes back when it covers RESCUE_COVERAGE and its
-# card means the same as the message (cosine by the shipped static model): see `rescue`.
-RESCUE_COVERAGE, RESCUE_MEANING = 0.1, 0.5
-# The same by the full card encoder's stored card vectors, when the index holds them (`card_meaning`).
-RESCUE_CARD_MEANING = 0.3
-RESCUE_TRIES = 3  # sessions that answered which `rescue` compares, best words first
+PROPOSE = 8  # sessions nearest by their card vectors that `propose` reads, when words proposed none
+PROPOSE_ROWS = 24  # chunks read per session `propose` reads
 GIST_CHARS = 1_000
 # Word weights are taken as if there were at least this many candidates: in a store of three sessions
 # a word in all of them would weigh nearly nothing against a word in none.
@@ -223,67 +225,73 @@ def find(
     filters: Filters,
     limit: int = RECALL_SESSIONS,
     encoder: Callable[[], Any] | None = None,
+    units: list[Unit] | None = None,
 ) -> list[Entry]:
     """The best earlier sessions for `text` within `filters`, best first; empty when none covers enough.
     Sessions asking the same question are one entry; sessions that only asked are named only when no
-    session answered. `encoder` gives the card encoder (or None), asked only when `rescue` runs."""
-    found = candidates(conn, text, filters, limit * 6, floor=RESCUE_COVERAGE)
+    session answered. `encoder` gives the card encoder (or None), asked only when meaning is. `units`:
+    `message_units(text)`, when the caller has it already."""
+    units = message_units(text) if units is None else units
+    model: list[Any] = []
+
+    def card_model() -> Any:
+        if not model:
+            model.append(encoder() if encoder else None)
+        return model[0]
+
+    found = candidates(conn, text, filters, limit * 6, floor=RESCUE_COVERAGE, units=units)
     kept = collapse([e for e in found if e.coverage >= MIN_COVERAGE and not e.one_script])
     if not any(e.answered for e in kept):
-        by_card = lambda query, sids: card_meaning(conn, encoder, query, sids)  # noqa: E731
+        by_card = lambda query, sids: card_meaning(conn, card_model(), query, sids)  # noqa: E731
         kept = rescue(text, [e for e in found if e.answered], by_card) or kept
+    if not any(e.answered for e in found):
+        # Words proposed no session that answered (across the language gap, or a paraphrase sharing no
+        # word): the card vectors propose, what the sessions said decides (`propose`).
+        kept = propose(conn, text, filters.resolve(conn), card_model, units) or kept
     if any(e.answered for e in kept):
         kept = [e for e in kept if e.answered]
     return [show(e) for e in kept[:limit]]
 
 
-def rescue(
-    text: str, answered: list[Entry], meaning: Callable[[str, list[int]], dict[int, float] | None] | None = None
+def propose(
+    conn: sqlite3.Connection, text: str, filters: Filters, card_model: Callable[[], Any], units: list[Unit]
 ) -> list[Entry]:
-    """One of the best few sessions that answered (best words first) whose card means the same as the
-    message, when words alone did not decide: each covers less than MIN_COVERAGE of the message, or the
-    message's Chinese was set aside (`Entry.one_script`). Words alone miss a paraphrase, an English
-    question about a Chinese session and Chinese bigrams cut across words; meaning alone would fire on
-    any nearby topic, so the session must still hold some of the message's words (RESCUE_COVERAGE).
+    """The session that answered what `text` asks, proposed by meaning when its words proposed none:
+    of the PROPOSE sessions within `filters` whose card vectors are nearest the message, the best
+    RESCUE_TRIES that answered are read, and the one whose first question or first answer opens with a
+    clause at PROPOSE_MEANING or nearer by the card encoder comes back (recallmeaning.py). Empty without
+    card vectors or an encoder: the words' silence stands."""
+    from recollect.history import predicate
 
-    "The same": when the index holds the full card encoder's vectors for them (search by meaning on),
-    the nearest of them by that encoder, at a cosine of at least RESCUE_CARD_MEANING; else the first at
-    RESCUE_MEANING by the static model that ships in the package, against the card's title, first
-    question, decisions and outcome (its English-Chinese alignment is weak, about 0.3)."""
-    from recollect.history import static_similarity
-
-    query = strip_cues(text)
-    tries = answered[:RESCUE_TRIES]
-    by_card = meaning(query, [e.sid for e in tries]) if meaning and tries else None
-    if by_card is not None:
-        for entry in tries:
-            entry.meaning = by_card.get(entry.sid)
-        best = max(tries, key=lambda e: e.meaning if e.meaning is not None else -1.0)
-        return [best] if best.meaning is not None and best.meaning >= RESCUE_CARD_MEANING else []
-    for entry in tries:
-        entry.meaning = static_similarity(query, entry.gist)
-        if entry.meaning is not None and entry.meaning >= RESCUE_MEANING:
-            return [entry]
-    return []
-
-
-def card_meaning(
-    conn: sqlite3.Connection, encoder: Callable[[], Any] | None, query: str, sids: list[int]
-) -> dict[int, float] | None:
-    """The cosine of `query` to each of `sids`' card vectors by the full card encoder, when the index
-    holds a vector for at least one of them and the encoder loads; else None."""
-    from recollect.history import card_meaning_candidates
-
-    model = encoder() if encoder else None
+    model = card_model()
     if model is None:
-        return None
-    import numpy as np
-
-    try:
-        found = card_meaning_candidates(conn, model, query, np.asarray(sids, dtype=np.int64))
-    except Exception:  # meaning is a second signal: any failure leaves the static model's
-        return None
-    return found or None
+        return []
+    session_where, session_params = predicate(filters, chunk_alias=None)
+    scope = [r[0] for r in conn.execute(f"SELECT s.sid FROM session s WHERE {session_where}", session_params)]
+    near = card_meaning(conn, model, strip_cues(text), scope) if scope else None
+    if not near:
+        return []
+    order = sorted(near, key=lambda sid: -near[sid])[:PROPOSE]
+    chunk_where, chunk_params = predicate(filters)
+    classes = sorted(ANSWER_CLASSES | QUESTION_CLASSES)
+    rows = conn.execute(
+        "SELECT sid, class, message_id, text FROM (SELECT c.sid, c.class, c.message_id, c.text, "
+        "row_number() OVER (PARTITION BY c.sid ORDER BY c.id) AS n FROM chunk c JOIN session s ON s.sid = c.sid "
+        f"WHERE c.sid IN ({','.join('?' * len(order))}) AND c.class IN ({','.join('?' * len(classes))}) "
+        f"AND {chunk_where}) WHERE n <= ?",
+        [*order, *classes, *chunk_params, PROPOSE_ROWS],
+    ).fetchall()
+    evidence, cards = _evidence(conn, text, rows, order)
+    tries = [sid for sid in order if sid in cards and evidence[sid].answer][:RESCUE_TRIES]
+    said = {sid: [cards[sid]["first_human"] or "", evidence[sid].answer[0][1]] for sid in tries}
+    best = nearest_said(model, text, said)
+    if best is None or best[1] < PROPOSE_MEANING:
+        return []
+    sid, cosine = best
+    ev = evidence[sid]
+    entry = _entry(cards[sid], ev, units, [0.0] * len(units), 0.0, 0.0)
+    entry.meaning = cosine
+    return [entry]
 
 
 @dataclass
@@ -296,11 +304,12 @@ class Plan:
     selective: list[str]  # the rarest of them, within MATCH_ROWS matching chunks together
 
 
-def plan(conn: sqlite3.Connection, text: str) -> Plan | None:
-    """The words of `text` to look for, or None when the index holds none of them."""
+def plan(conn: sqlite3.Connection, text: str, units: list[Unit] | None = None) -> Plan | None:
+    """The words of `text` to look for (`units`: its `message_units`, when known), or None when the index
+    holds none of them."""
     from recollect.history import document_frequencies
 
-    units = message_units(text)
+    units = message_units(text) if units is None else units
     terms = list(dict.fromkeys(t for u in units for t in u.terms))
     if not terms:
         return None
@@ -345,6 +354,17 @@ def gather(
         )
     ]
     order = list(dict.fromkeys([*(r[0] for r in rows), *card_sids]))
+    evidence, cards = _evidence(conn, text, rows, order)
+    shortlist = set(order[:SHORTLIST])  # in rank order: chunk matches first, then card matches
+    evidence = {sid: ev for sid, ev in evidence.items() if sid in shortlist and sid in cards}
+    return evidence, cards, len(rows) < CHUNK_ROWS and len(order) <= SHORTLIST
+
+
+def _evidence(
+    conn: sqlite3.Connection, text: str, rows: list[Any], order: list[int]
+) -> tuple[dict[int, Evidence], dict[int, sqlite3.Row]]:
+    """What each session of `order` holds, from its chunk `rows` (sid, class, message id, text) and its
+    card; the message being answered left out, and a reply that tells nothing counted as a question."""
     asking = " ".join(_fold(text).split())
 
     def is_this_message(line: str) -> bool:
@@ -380,9 +400,7 @@ def gather(
         told = [is_answer(a[0], asked, STOPWORDS) for a in ev.answer]
         ev.question.extend(a for a, ok in zip(ev.answer, told, strict=True) if not ok)
         ev.answer = [a for a, ok in zip(ev.answer, told, strict=True) if ok]
-    shortlist = set(order[:SHORTLIST])  # in rank order: chunk matches first, then card matches
-    evidence = {sid: ev for sid, ev in evidence.items() if sid in shortlist and sid in cards}
-    return evidence, cards, len(rows) < CHUNK_ROWS and len(order) <= SHORTLIST
+    return evidence, cards
 
 
 def weigh(p: Plan, found: dict[int, list[float]], exact: bool, sessions: int, chunks_total: int) -> list[float]:
@@ -407,13 +425,18 @@ def weigh(p: Plan, found: dict[int, list[float]], exact: bool, sessions: int, ch
 
 
 def candidates(
-    conn: sqlite3.Connection, text: str, filters: Filters, limit: int, floor: float = MIN_COVERAGE
+    conn: sqlite3.Connection,
+    text: str,
+    filters: Filters,
+    limit: int,
+    floor: float = MIN_COVERAGE,
+    units: list[Unit] | None = None,
 ) -> list[Entry]:
     """The sessions covering at least MIN_COVERAGE of `text`'s weighted words, best first, at most `limit`;
     when none does, the best that answered among those covering at least `floor` (for `rescue`)."""
     from recollect.history import chunk_count, predicate
 
-    p = plan(conn, text)
+    p = plan(conn, text, units)
     if p is None:
         return []
     filters = filters.resolve(conn)

@@ -86,7 +86,11 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
     # a question word, then a past auxiliary with "we" in the same clause: "which format did we pick";
     # "were we" only as a plan ("were we going to"), not "where were we"
     rf"{_WH}(?: [\w'-]+){{0,4}} (?:did we|had we|were we(?= (?:going|planning|supposed|meant)\b))",
-    r"(?:did|didn't|did not|had|hadn't) we",
+    # "didn't we" presumes earlier work; "did we" asks about it only before a verb of deciding or saying
+    # ("did we settle on", "did we ever"): "Did we break something?" is about the work at hand (a person
+    # with a past verb, `_EN_PERSON_QUESTIONS`)
+    r"(?:didn't|did not|hadn't|had not) we",
+    rf"(?:did|had) we(?= (?:{_FRAME_BASE}|ever|already)\b)",
     r"(?:were|weren't) we(?= (?:going|planning|supposed|meant)\b)",
     r"(?:have|haven't) we (?:ever|already)",
     # a question about something done already: "has the crash been dealt with already?" (bounded: a
@@ -101,7 +105,7 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
 ]
 # "we" with any verb in the past ("the fix we shipped"; the verb stays, it may be the topic): a cue only
 # where the message marks earlier work, as `_EN_PERSON`.
-_EN_PERSON_QUESTIONS = [rf"we (?:\w+ly )?(?P<held>{_ANY_PAST})"]
+_EN_PERSON_QUESTIONS = [rf"we (?:\w+ly )?(?P<held>{_ANY_PAST})", r"(?:did|had) we"]
 _ZH = [
     "跟之前一样",
     "和之前一样",

@@ -200,10 +200,14 @@ def _warm_when_quiet(service: HookService, server: Server, quiet: float) -> None
 
 def _warm(service: HookService) -> None:
     """Pay, off the request path, what the first history cue would: imports, and whatever the
-    search loads once per process (e.g. an embedding model). A search matching nothing does it."""
+    search loads once per process: a search matching nothing, then the card encoder that auto-recall's
+    meaning check uses (search by meaning on), with one text embedded."""
     try:
         if service.settings.auto_recall and service.paths.data_dir.exists():
             service.recall_block("", os.getcwd(), "last time: warm")
+            model = service.card_encoder()
+            if model is not None:  # its first embedding loads it (~0.26 s CPU)
+                model.embed(["warm"])
     except Exception as exc:  # only a warm-up: the real request will report a real problem
         service.log(f"warm-up: {type(exc).__name__}: {exc}")
 

@@ -285,7 +285,8 @@ class HookService:
         cue = cue or detect_cue(text)
         if cue is None:
             return "", None
-        if not message_units(text):
+        units = message_units(text)  # computed once: `find` looks for the same words
+        if not units:
             return "", cue  # a cue and nothing else ("上次呢?"; its particle and "?" are no words): nothing to look for
         from recollect import history
         from recollect.history import Filters, IndexUnavailable
@@ -308,14 +309,17 @@ class HookService:
                     ),
                     config,
                 )
-                app = self._index[1] if self._index else None
-                entries = autorecall.find(conn, text, filters, encoder=lambda: app.card_encoder if app else None)
+                entries = autorecall.find(conn, text, filters, encoder=self.card_encoder, units=units)
         except IndexUnavailable as exc:
             self.log(f"auto-recall skipped: {exc}")
             return "", cue
         if entries and filters.project_root:
             autorecall.file_freshness(filters.project_root, entries)
         return autorecall.format_block(cue, entries, directory), cue
+
+    def card_encoder(self) -> Any:
+        """The card encoder of the index `recall_block` opened (auto-recall's meaning), or None."""
+        return self._index[1].card_encoder if self._index else None
 
     def _recall_index(self, config: Config) -> sqlite3.Connection:
         from recollect.app import Recollect

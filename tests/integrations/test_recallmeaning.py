@@ -1,0 +1,127 @@
+"""Auto-recall when a cue's words propose no session that answered (integrations/recallmeaning.py and
+`autorecall.propose`): the index's card vectors by the real card encoder propose, what the sessions said
+decides. A real index of a small store, vectors made by the real encoder (the `semantic` fixture)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from recollect.config import load_config
+from recollect.embed import factory
+from recollect.index import store
+from recollect.index.sync import insert_session
+from recollect.index.vectors import backfill
+from recollect.integrations import autorecall, recallmeaning
+from recollect.integrations.hooks import HookService
+from recollect.search.scope import Filters
+from tests.integrations.test_autorecall import OTHER, PROJ, make
+
+ANSWER = "决定：摄取重试用 Celery，Redis 做 broker，指数退避，上限 1 小时；Airflow 只负责夜间的 DAG。"
+STORE = [
+    # The answer, in Chinese; the question asked later is in English: no word in common.
+    make("ses_zh_retry", PROJ, [("数据摄取任务失败以后的重试，用什么来跑？", ANSWER)], age_days=9),
+    # Asked the same thing in English and got no answer: nearer by meaning, never named.
+    make("ses_asked", PROJ, [("What did we decide about retrying failed ingestion jobs?", "Let me look at that.")]),
+    make("ses_css", PROJ, [("fix the login page css", "Fixed the flexbox in login.css and the header's margin.")]),
+    make("ses_tz", PROJ, [("时间戳统一用什么时区？", "统一转成 UTC 再写进 parquet，展示时再转本地时区。")]),
+    # Another project answered a question no session of PROJ did.
+    make("ses_foreign", OTHER, [("负载均衡用哪个？", "决定：API 前面用 Envoy 做负载均衡，不用 nginx。")]),
+]
+RETRY = "What did we decide earlier about retrying failed ingestion jobs?"
+
+
+@pytest.fixture
+def encoder(semantic: None) -> Any:
+    """The card encoder, with the store's card vectors made by it."""
+    config = load_config()
+    model = factory.card_encoder_for(config)
+    assert model is not None, "the card encoder is not available"
+    conn = store.connect(config.index_path)
+    for s in STORE:
+        insert_session(conn, s, "w", None)
+    backfill(conn, model, cards_only=True)
+    conn.close()
+    return model
+
+
+def found(text: str, model: Any, directory: str = PROJ) -> list[str]:
+    conn = store.connect(load_config().index_path)
+    try:
+        filters = Filters(scope="project", directory=directory)
+        return [e.session_id for e in autorecall.find(conn, text, filters, encoder=lambda: model)]
+    finally:
+        conn.close()
+
+
+def test_a_question_across_the_language_gap_finds_the_session_that_answered(encoder: Any) -> None:
+    conn = store.connect(load_config().index_path)
+    filters = Filters(scope="project", directory=PROJ)
+    by_words = autorecall.candidates(conn, RETRY, filters, 10, floor=autorecall.RESCUE_COVERAGE)
+    conn.close()
+    # Words alone propose only the session that asked (its English is the message's), no answer.
+    assert by_words and not any(e.answered for e in by_words), by_words
+    assert found(RETRY, encoder) == ["ses_zh_retry"]
+
+
+def test_without_the_card_encoder_the_words_silence_stands(encoder: Any) -> None:
+    assert found(RETRY, encoder) == ["ses_zh_retry"]  # control
+    assert found(RETRY, None) == ["ses_asked"]  # only the session that asked: no answer by meaning
+
+
+def test_a_topic_never_discussed_stays_silent(encoder: Any) -> None:
+    assert found(RETRY, encoder) == ["ses_zh_retry"]  # control
+    assert found("Earlier, which feature flag service did we pick for the mobile app?", encoder) == []
+
+
+def test_meaning_proposes_only_inside_the_scope(encoder: Any) -> None:
+    question = "Which load balancer did we choose previously?"
+    conn = store.connect(load_config().index_path)
+    there = Filters(scope="project", directory=OTHER)
+    assert autorecall.candidates(conn, question, there, 10, floor=0.0) == []  # no word in common
+    conn.close()
+    assert found(question, encoder, OTHER) == ["ses_foreign"]  # control: the project that answered it
+    assert found(question, encoder, PROJ) == []
+
+
+def test_the_current_session_and_a_floor_above_the_clause_keep_it_silent(
+    encoder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conn = store.connect(load_config().index_path)
+    here = Filters(scope="project", directory=PROJ)
+    assert [e.session_id for e in autorecall.find(conn, RETRY, here, encoder=lambda: encoder)] == ["ses_zh_retry"]
+    mine = Filters(scope="project", directory=PROJ, exclude_sessions=["ses_zh_retry", "ses_asked"])
+    assert autorecall.find(conn, RETRY, mine, encoder=lambda: encoder) == []  # its own session is no candidate
+    monkeypatch.setattr(autorecall, "PROPOSE_MEANING", 0.99)
+    # no clause that near: only the session that asked, as without meaning
+    assert [e.session_id for e in autorecall.find(conn, RETRY, here, encoder=lambda: encoder)] == ["ses_asked"]
+    conn.close()
+
+
+def test_clauses_end_at_sentence_ends_in_either_script() -> None:
+    assert recallmeaning.clauses("Use TOML. Keep 1.5 for now!") == ["Use TOML.", "Keep 1.5 for now!"]
+    assert recallmeaning.clauses("决定：用 Celery。上限 1 小时") == ["决定：用 Celery。", "上限 1 小时"]
+    assert recallmeaning.clauses("a. " * 50) == []  # nothing longer than 3 characters
+
+
+def test_the_block_shows_the_answer_that_said_it(encoder: Any, isolated_home: Path) -> None:
+    service = HookService()
+    block, cue = service.recall_block("", PROJ, RETRY)
+    assert cue == "what did we decide" and "ses_zh_retry" in block and "Celery" in block, block
+
+
+def test_the_warm_up_loads_the_card_encoder(encoder: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recollect.integrations import hookd
+
+    embedded: list[list[str]] = []
+    real = type(encoder).embed
+    monkeypatch.setattr(type(encoder), "embed", lambda self, texts: embedded.append(list(texts)) or real(self, texts))
+    monkeypatch.chdir(tmp_path)  # the helper's directory: no session in its scope, so the search embeds nothing
+    hookd._warm(HookService())
+    assert embedded == [["warm"]]  # the card encoder loaded and ran once, off the request path
+    embedded.clear()
+    monkeypatch.setenv("RECOLLECT_EMBEDDINGS", "off")  # search by meaning off: no card encoder to load
+    hookd._warm(HookService())
+    assert embedded == []

@@ -125,3 +125,23 @@ def test_the_warm_up_loads_the_card_encoder(encoder: Any, tmp_path: Path, monkey
     monkeypatch.setenv("RECOLLECT_EMBEDDINGS", "off")  # search by meaning off: no card encoder to load
     hookd._warm(HookService())
     assert embedded == []
+
+
+def test_the_vectors_of_texts_seen_before_are_not_made_again(encoder: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    made: list[list[str]] = []
+    real = type(encoder).embed
+    monkeypatch.setattr(type(encoder), "embed", lambda self, texts: made.append(list(texts)) or real(self, texts))
+    kept = recallmeaning.Remembered(encoder)
+    first = kept.embed(["the kept alpha clause", "the kept beta clause"])
+    assert made == [["the kept alpha clause", "the kept beta clause"]]  # control: made once
+    again = kept.embed(["the kept beta clause", "the kept gamma clause"])
+    assert made[1:] == [["the kept gamma clause"]]  # beta was kept
+    assert np.allclose(again[0], first[1]) and np.allclose(
+        first, real(encoder, ["the kept alpha clause", "the kept beta clause"])
+    )
+    monkeypatch.setattr(recallmeaning, "VECTORS_KEPT", 1)
+    kept.embed(["the kept delta clause"])  # only the newest is kept now
+    kept.embed(["the kept alpha clause"])
+    assert made[-1] == ["the kept alpha clause"]

@@ -45,7 +45,13 @@ from recollect.integrations.recallblock import RECALL_TAG as RECALL_TAG
 from recollect.integrations.recallblock import file_freshness as file_freshness
 from recollect.integrations.recallblock import format_block as format_block
 from recollect.integrations.recallblock import one_line as one_line
-from recollect.integrations.recallmeaning import PROPOSE_MEANING, RESCUE_COVERAGE, RESCUE_TRIES, nearest_said
+from recollect.integrations.recallmeaning import (
+    PROPOSE_MEANING,
+    RESCUE_COVERAGE,
+    RESCUE_TRIES,
+    Remembered,
+    nearest_said,
+)
 from recollect.integrations.recallmeaning import RESCUE_CARD_MEANING as RESCUE_CARD_MEANING
 from recollect.integrations.recallmeaning import RESCUE_MEANING as RESCUE_MEANING
 from recollect.integrations.recallmeaning import card_meaning as card_meaning
@@ -236,7 +242,8 @@ def find(
 
     def card_model() -> Any:
         if not model:
-            model.append(encoder() if encoder else None)
+            loaded = encoder() if encoder else None
+            model.append(Remembered(loaded) if loaded is not None else None)
         return model[0]
 
     found = candidates(conn, text, filters, limit * 6, floor=RESCUE_COVERAGE, units=units)

@@ -69,6 +69,9 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:  # `recollect … | head`: the reader has all it wanted; nothing to say
+            _quiet_stdout()
+            sys.exit(141)  # the shell's code for a writer stopped by SIGPIPE
         except (RecollectError, OSError) as exc:
             from recollect.cli.output import fail, one_line
 
@@ -128,12 +131,26 @@ def exit_now(code: int) -> None:
     import atexit
     import threading
 
-    if threading.active_count() > 1 or not _flushed():
+    if not _flushed():
+        _quiet_stdout()  # else the interpreter's own flush at exit reports the closed pipe as an error
+        raise SystemExit(code)
+    if threading.active_count() > 1:
         raise SystemExit(code)
     atexit._run_exitfuncs()
     if not _flushed():
+        _quiet_stdout()
         raise SystemExit(code)
     os._exit(code)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that output still buffered for a closed pipe is dropped quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _flushed() -> bool:

@@ -329,22 +329,14 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
         else:
             click.echo("No sessions in this scope. Run 'recollect doctor' if you expected some.")
         return
-    from rich.table import Table
-
-    table = Table(box=None, show_edge=False)
-    for column in ("updated", "title", "directory", "msgs", "turns", "ended", "session"):
-        table.add_column(column, overflow="fold")
-    for r in rows:
-        table.add_row(
-            history.iso(r.time_updated)[:16].replace("T", " "),
-            r.title or "(untitled)",
-            r.directory,
-            str(r.messages),
-            str(r.turns),
-            r.ended,
-            f"{r.source}::{r.session_id}",
-        )
-    console().print(table)
+    # Two lines a session, as search prints its hits: the cursor is never wrapped, so it can be copied.
+    for i, r in enumerate(rows, start=offset + 1):
+        title = " ".join((r.title or r.first_human or "(untitled)").split())
+        title = title if len(title) <= 100 else title[:99] + "…"
+        when = history.iso(r.time_updated)[:16].replace("T", " ")
+        click.echo(f"{i}. {title}  {r.directory or '(no directory)'} · {when} · {r.agent_kind}")
+        size = f"{r.messages} message{'' if r.messages == 1 else 's'}, {r.turns} turn{'' if r.turns == 1 else 's'}"
+        click.echo(f"   {size}, {r.ended} · read: recollect read {r.cursor}")
 
 
 def _print_hidden(as_json: bool) -> None:

@@ -16,6 +16,7 @@ from recollect.index import queries, store
 from recollect.search import read as reading
 from recollect.search.rank import SearchResult, make_cursor
 from recollect.search.rank import search as rank_search
+from recollect.search.results import display_title
 from recollect.search.scope import Filters, predicate
 from recollect.sources import configured_specs
 from recollect.times import iso
@@ -236,7 +237,10 @@ def _read(
     session = reading.load_session(specs, row)
     if whole and mode == "around":
         mode = "message"
-    return reading.window(session, message_id, before=before, after=after, budget=budget, mode=mode, whole=whole)
+    w = reading.window(session, message_id, before=before, after=after, budget=budget, mode=mode, whole=whole)
+    # The store kept no title: the one search and sessions show (the first line a person typed, redacted).
+    w.title = w.title or display_title(row)
+    return w
 
 
 def own_session(session_id: str, config: Config | None = None, *, kind: str = "opencode") -> list[str]:

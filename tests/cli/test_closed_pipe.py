@@ -1,0 +1,33 @@
+"""`recollect … | head`: when the reader has gone, recollect stops quietly, as other command-line tools do."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+def run_into(args: list[str], *, reader_gone: bool) -> subprocess.CompletedProcess[str]:
+    read_end, write_end = os.pipe()
+    if reader_gone:
+        os.close(read_end)  # `head` has read what it wanted and exited before recollect writes
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "recollect.cli", *args], stdout=write_end, stderr=subprocess.PIPE, text=True
+        )
+    finally:
+        os.close(write_end)
+        if not reader_gone:
+            with os.fdopen(read_end) as reader:
+                reader.read()
+
+
+@pytest.mark.parametrize("args", [["config", "show"], ["search", "--help"], ["sessions"]])
+def test_a_closed_pipe_is_no_error_message(args: list[str]) -> None:
+    read = run_into(args, reader_gone=False)
+    assert read.returncode == 0, read.stderr  # positive control: the same command, with a reader
+    gone = run_into(args, reader_gone=True)
+    assert gone.returncode == 141  # what a writer stopped by SIGPIPE exits with
+    assert gone.stderr == "", gone.stderr  # no "recollect: Broken pipe", no "Exception ignored"

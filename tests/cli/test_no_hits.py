@@ -27,3 +27,12 @@ def test_no_hits_says_it_once_and_what_to_widen(
     first = none.output.splitlines()[0]
     assert first == "No hits for 'readme': try to widen --scope directory to --scope all", first
     assert "no hits" not in none.output.lower().replace("no hits for", "", 1)
+
+
+def test_the_summary_line_counts_in_the_right_number(sample_db: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["index"]).exit_code == 0
+    two = runner.invoke(main, ["search", "missing-file.txt", "--no-sync", "-n", "2"]).output
+    assert "\n2 hits from 1 session; " in two  # positive control: a plural and a singular
+    one = runner.invoke(main, ["search", "missing-file.txt", "--no-sync", "-n", "1"]).output
+    assert "\n1 hit from 1 session; " in one and "1 hits" not in one and "1 sessions" not in one

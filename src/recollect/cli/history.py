@@ -13,7 +13,7 @@ import click
 
 from recollect import history
 from recollect.cli.app import current_app
-from recollect.cli.output import console, escape, is_terminal, markup_printer, print_json
+from recollect.cli.output import console, counted, escape, is_terminal, markup_printer, print_json
 from recollect.history import (
     DEFAULT_BUDGET,
     FILTER_SPEC,
@@ -224,7 +224,8 @@ def search_cmd(
         show(f"   [dim]{meaning}read: recollect read {hit.cursor}[/dim]")
     limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
     click.echo(
-        f"\n{cov.hits_returned} hits from {cov.sessions_returned} sessions; {cov.sessions_matched} matched, "
+        f"\n{counted(cov.hits_returned, 'hit')} from {counted(cov.sessions_returned, 'session')}; "
+        f"{cov.sessions_matched} matched, "
         f"{cov.sessions_in_scope} in scope, {cov.sessions_indexed} indexed{limited}"
     )
     pending = cov.skipped_by_reason.get("sessions_not_yet_embedded", 0)

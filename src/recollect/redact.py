@@ -5,9 +5,10 @@ read windows and titles shown to a model (search/read.py), logs (mcp.log, the pl
 values are redacted before they are JSON-encoded), and curated memory (a write that holds a secret
 is refused: memories go into git).
 
-The patterns favour recall where a secret has an unambiguous shape (provider key prefixes,
-private-key blocks, credentials inside URLs, webhook URLs) and require an explicit assignment or
-option for the generic case (`password = "..."`, `--password X`), so ordinary prose is left alone.
+The patterns (data/secret_patterns.toml, read on first use) favour recall where a secret has an
+unambiguous shape (provider key prefixes, private-key blocks, credentials inside URLs, webhook URLs)
+and require an explicit assignment or option for the generic case (`password = "..."`, `--password
+X`), so ordinary prose is left alone.
 An assigned value that is code rather than data — a call (`get_password_from_vault(name)`), an
 attribute path (`request.headers.get`), a command substitution (`$(pwd)`), a variable named after
 what it holds (`new_password`), a type (`token: string`) — is not a secret.
@@ -15,6 +16,8 @@ what it holds (`new_password`), a type (`token: string`) — is not a secret.
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 from dataclasses import dataclass
 from typing import Any, cast
@@ -48,115 +51,6 @@ class _Lazy:
 def _p(pattern: str) -> re.Pattern[str]:
     return cast("re.Pattern[str]", _Lazy(pattern))  # used only through finditer, match, search and sub
 
-
-# (kind, pattern, triggers): a pattern runs only when one of its literal triggers occurs in the
-# text (case-insensitively), which keeps redaction cheap on the bulk of text that holds no secret.
-# No triggers: the pattern always runs (kept to shapes that need no context). A pattern with a
-# `secret` group redacts only that group.
-_PATTERNS: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = [
-    (
-        "private key",
-        _p(
-            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[\s\S]{0,4000})"
-        ),
-        ("private key",),
-    ),
-    ("anthropic key", _p(r"\bsk-ant-[A-Za-z0-9_\-]{20,}"), ("sk-ant-",)),
-    ("openai key", _p(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}"), ("sk-",)),
-    (
-        "github token",
-        _p(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})"),
-        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    ),
-    ("gitlab token", _p(r"\bgl(?:pat|dt|rt|ptt|cbt|soat)-[A-Za-z0-9_\-]{20,}"), ("gl",)),
-    ("slack token", _p(r"\bxox[abposre]-[A-Za-z0-9-]{10,}"), ("xox",)),
-    (
-        "slack webhook",
-        _p(r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_\-]{20,}"),
-        ("hooks.slack",),
-    ),
-    (
-        "discord webhook",
-        _p(r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{30,}"),
-        ("/api/webhooks/",),
-    ),
-    (
-        "discord bot token",
-        # Starts with its first letter, the boundary checked behind it: a pattern that starts with a
-        # character class lets the regex engine skip to the next M, N or O instead of trying every
-        # position (this pattern has no trigger, so it runs on all text; same matches as `\b[MNO]`).
-        _p(r"[MNO](?<=\b[MNO])[A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}(?![A-Za-z0-9_\-])"),
-        (),
-    ),
-    ("sendgrid key", _p(r"\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}"), ("sg.",)),
-    ("aws access key", _p(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"), ("akia", "asia", "abia", "acca")),
-    ("google api key", _p(r"\bAIza[0-9A-Za-z_\-]{35}\b"), ("aiza",)),
-    ("google oauth token", _p(r"\bya29\.[A-Za-z0-9_\-]{30,}"), ("ya29.",)),
-    ("google oauth secret", _p(r"\bGOCSPX-[A-Za-z0-9_\-]{24,}"), ("gocspx-",)),
-    ("stripe key", _p(r"\b[rsp]k_(?:live|test)_[0-9A-Za-z]{20,}"), ("k_live_", "k_test_")),
-    ("stripe webhook secret", _p(r"\bwhsec_[A-Za-z0-9]{24,}"), ("whsec_",)),
-    ("npm token", _p(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
-    ("pypi token", _p(r"\bpypi-AgE[A-Za-z0-9_\-]{50,}"), ("pypi-",)),
-    ("huggingface token", _p(r"\bhf_[A-Za-z0-9]{30,}\b"), ("hf_",)),
-    ("twilio key", _p(r"\bSK[0-9a-fA-F]{32}\b"), ("sk",)),
-    ("mailgun key", _p(r"\bkey-[0-9a-f]{32}\b"), ("key-",)),
-    ("mailchimp key", _p(r"\b[0-9a-f]{32}-us\d{1,2}\b"), ("-us",)),
-    ("shopify token", _p(r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"), ("shp",)),
-    ("digitalocean token", _p(r"\bdo[opr]_v1_[a-f0-9]{64}\b"), ("_v1_",)),
-    ("databricks token", _p(r"\bdapi[a-f0-9]{32}(?:-\d)?\b"), ("dapi",)),
-    ("new relic key", _p(r"\bNR(?:AK|AA|II)-[A-Z0-9]{27}\b"), ("nrak-", "nraa-", "nrii-")),
-    ("square token", _p(r"\bsq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43}"), ("sq0",)),
-    ("telegram bot token", _p(r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])"), (":aa",)),
-    ("age secret key", _p(r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b"), ("age-secret-key-",)),
-    ("vault token", _p(r"\bhv[sbr]\.[A-Za-z0-9_\-]{24,}"), ("hvs.", "hvb.", "hvr.")),
-    ("doppler token", _p(r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"), ("dp.",)),
-    ("linear key", _p(r"\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b"), ("lin_",)),
-    ("grafana token", _p(r"\bgl(?:sa|c)_[A-Za-z0-9+/=_]{32,}"), ("glsa_", "glc_")),
-    ("postman key", _p(r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b"), ("pmak-",)),
-    ("atlassian token", _p(r"\bATATT3[A-Za-z0-9_\-=]{50,}"), ("atatt3",)),
-    ("sentry token", _p(r"\bsntry[su]_[A-Za-z0-9+/=_\-]{30,}"), ("sntry",)),
-    ("jwt", _p(r"\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"), ("eyj",)),
-    ("password in url", _p(r"(?<=://)[^\s/:@'\"]+:[^\s/@'\"]{3,}(?=@)"), ("://",)),
-    (
-        "azure key",
-        _p(r"(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=(?P<secret>[A-Za-z0-9+/%]{20,}={0,2})"),
-        ("accountkey=", "sharedaccess", "sig="),
-    ),
-    ("bearer token", _p(r"(?i)(?<=\bbearer )[A-Za-z0-9_\-.=+/]{20,}"), ("bearer ",)),
-    (
-        "basic auth",
-        _p(r"(?i)\bauthorization\b[\"']?\s*[:=]\s*[\"']?basic\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"),
-        ("basic",),
-    ),
-    (
-        "password option",
-        _p(
-            r"(?i)(?<![\w-])--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|"
-            r"access-token)(?:=|\s+)(?P<secret>\"[^\"\n]{3,}\"|'[^'\n]{3,}'|[^\s\"'\-$][^\s\"']{2,})"
-        ),
-        ("--pass", "--token", "--api", "--secret", "--client-secret", "--auth-token", "--access-token"),
-    ),
-    (
-        "password option",
-        _p(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p(?P<secret>[^\s\"'\-$][^\s\"']{2,})"),
-        ("mysql", "mariadb"),
-    ),
-    (
-        "assigned secret",
-        _p(
-            r"(?i)(?<![A-Za-z0-9])(?:[A-Za-z0-9]+[_\-.])*"
-            r"(?:api[_\-]?key|apikey|api[_\-]?secret|app[_\-]?secret|secret[_\-]?key(?:[_\-]?base)?|"
-            r"secret[_\-]?access[_\-]?key|access[_\-]?secret|client[_\-]?secret|access[_\-]?token|auth[_\-]?token|"
-            r"refresh[_\-]?token|id[_\-]?token|session[_\-]?token|bot[_\-]?token|private[_\-]?key|"
-            r"encryption[_\-]?key|signing[_\-]?key|master[_\-]?key|account[_\-]?key|webhook[_\-]?secret|"
-            r"password|passwd|passphrase|pwd|secret|token|credentials?)"
-            r"[\"']?\s*[:=]\s*"
-            r"(?:\"(?P<dq>[^\"\n]{4,})\"|'(?P<sq>[^'\n]{4,})'|(?P<value>[^\s\"',;]{6,}))"
-        ),
-        ("key", "secret", "token", "passw", "pwd", "passphrase", "credential"),
-    ),
-]
 
 # Values that look assigned but are obviously not secrets (placeholders, variables).
 _PLACEHOLDER = _p(
@@ -224,37 +118,59 @@ def _trie(words: list[str]) -> str:
     return emit(root)
 
 
-# Every trigger, lower case like the text it is tested on, by first character, and the patterns it runs.
-_TRIGGERS: dict[str, list[str]] = {}
-_RUNS: dict[str, list[int]] = {}
-for _at, _entry in enumerate(_PATTERNS):
-    for _trigger in _entry[2]:
-        _RUNS.setdefault(_trigger, []).append(_at)
-for _trigger in sorted(_RUNS):
-    _TRIGGERS.setdefault(_trigger[0], []).append(_trigger)
-del _at, _entry, _trigger
-_ANY_TRIGGER = _p(_trie([t for group in _TRIGGERS.values() for t in group]))
-_ALWAYS = [at for at, (_, _, triggers) in enumerate(_PATTERNS) if not triggers]
+_PATTERN_FILE = "data/secret_patterns.toml"  # beside this module, in the wheel
 _FEW_TRIGGERS = 16  # trigger starts looked up one by one; beyond, each trigger is tested on the whole text
 
+_Pattern = tuple[str, re.Pattern[str], tuple[str, ...]]  # kind, pattern, triggers
 
-def _patterns_for(lowered: str) -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
+
+class _Table:
+    """The secret patterns (data/secret_patterns.toml, in its order) and how triggers select them."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.patterns: list[_Pattern] = []
+        self.runs: dict[str, list[int]] = {}  # trigger -> the patterns it runs
+        for at, row in enumerate(rows):
+            regex = row["regex"] if isinstance(row["regex"], str) else "".join(row["regex"])
+            self.patterns.append((row["kind"], _p(regex), tuple(row["triggers"])))
+            for trigger in row["triggers"]:
+                self.runs.setdefault(trigger, []).append(at)
+        # Every trigger, lower case like the text it is tested on, by first character.
+        self.triggers: dict[str, list[str]] = {}
+        for trigger in sorted(self.runs):
+            self.triggers.setdefault(trigger[0], []).append(trigger)
+        self.any_trigger = _p(_trie([t for group in self.triggers.values() for t in group]))
+        self.always = [at for at, (_, _, triggers) in enumerate(self.patterns) if not triggers]
+
+
+@functools.cache
+def _table() -> _Table:
+    """Read on first use, as each pattern is compiled on first use: most processes that import this
+    module redact nothing, and a text is run only through the patterns it triggers."""
+    import tomllib
+
+    with open(os.path.join(os.path.dirname(__file__), _PATTERN_FILE), "rb") as file:
+        return _Table(tomllib.load(file)["pattern"])
+
+
+def _patterns_for(lowered: str) -> list[_Pattern]:
     """The patterns to run on a text (lower-cased): the untriggered ones and those whose trigger it
-    holds, in their order in _PATTERNS (the first of overlapping findings wins)."""
+    holds, in their order in the table (the first of overlapping findings wins)."""
+    table = _table()
     found: set[str] = set()
-    match = _ANY_TRIGGER.search(lowered)
+    match = table.any_trigger.search(lowered)
     for _ in range(_FEW_TRIGGERS):
         if match is None:
             break
         at = match.start()
-        found.update(t for t in _TRIGGERS[lowered[at]] if lowered.startswith(t, at))
-        match = _ANY_TRIGGER.search(lowered, at + 1)
+        found.update(t for t in table.triggers[lowered[at]] if lowered.startswith(t, at))
+        match = table.any_trigger.search(lowered, at + 1)
     else:  # many trigger starts (a long text full of "key" and "token"): test each trigger once
-        found = {t for t in _RUNS if t in lowered}
-    runs = set(_ALWAYS)
+        found = {t for t in table.runs if t in lowered}
+    runs = set(table.always)
     for trigger in found:
-        runs.update(_RUNS[trigger])
-    return [_PATTERNS[at] for at in sorted(runs)]
+        runs.update(table.runs[trigger])
+    return [table.patterns[at] for at in sorted(runs)]
 
 
 def find_secrets(text: str) -> list[SecretFinding]:

@@ -12,7 +12,7 @@ def _reference(text: str) -> list[tuple[str, int, int, int]]:
     spans: list[tuple[int, int, str]] = []
     lowered = text.lower()
     view = R._unescaped_view(text)
-    for kind, pattern, triggers in R._PATTERNS:
+    for kind, pattern, triggers in R._table().patterns:
         if triggers and not any(t in lowered for t in triggers):
             continue
         for match in pattern.finditer(view):

@@ -7,13 +7,13 @@ with a tool error (mcp/registry.py), and anything else is a bug, shown as one.
 
 The subclasses live next to the code that raises them, so a caller can still catch one kind:
 
-- `ConfigError` (config), `SourceError` (model), `IndexUnavailable` (index.store)
+- `ConfigError` (config), `ConfigExists` (configfile), `SourceError` (model), `IndexUnavailable` (index.store)
 - `FilterError` (here: times and search.scope raise it; its kind `ScopeCeilingError` in
   search.ceiling), `ReadError` (search.read), `HistoryError` (history)
 - `MemoryOperationError` and its kinds `InvalidMemory`, `MemoryNotFound`, `SecretRefused`,
   `NotAllowed` (memory.files)
 - `EmbedError` (embed.base), `ModelError` / `NoBackend` (extract.models), `ExtractError` (extract.run)
-- `InstallError` (integrations.opencode), `ArgumentError` (mcp.args)
+- `InstallError` (integrations.opencode), `ArgumentError` (mcp.args), `CasesError` (cases)
 
 Exceptions that never leave the library are plain exceptions, turned into one of the above (or a
 logged note) where they are caught: `JsoncError`, `FrontmatterError`, `MalformedOutput`, `Busy`.

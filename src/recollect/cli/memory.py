@@ -182,7 +182,9 @@ def list_command(ctx: click.Context, include_all: bool, category: str | None, as
         [
             e.memory.id,
             e.memory.scope,
-            e.status + (" (hidden by project)" if e.shadowed else ""),
+            e.status
+            + (" (hidden by project)" if e.shadowed else "")
+            + (" (file has problems: 'recollect memory inspect')" if e.memory.problems else ""),
             _date(e.memory.updated),
             e.memory.summary,
         ]

@@ -512,6 +512,15 @@ def _as_list(value: Any) -> list[str]:
     return [str(value)] if str(value).strip() else []
 
 
+def _after_broken_frontmatter(text: str) -> list[str]:
+    """The lines after a frontmatter block that could not be read (all of them when there is no block)."""
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return lines
+    closing = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+    return lines[closing + 1 :] if closing is not None else lines[1:]
+
+
 def memory_from_text(text: str, *, memory_id: str, scope: Scope, path: Path) -> Memory:
     """Parse one memory file. Never raises on content: what is wrong lands in `problems`."""
     problems: list[str] = []
@@ -521,8 +530,9 @@ def memory_from_text(text: str, *, memory_id: str, scope: Scope, path: Path) -> 
         problems.append(f"frontmatter cannot be read: {exc}")
         fields, body = None, text
     if fields is None:
-        # A hand-dropped note still counts (its first line is the summary); inspect flags it.
-        first = next((ln.strip("# ").strip() for ln in body.splitlines() if ln.strip()), "")
+        # A hand-dropped note still counts (its first line is the summary); inspect flags it. A broken
+        # frontmatter block is no summary: its first line is the text after it.
+        first = next((ln.strip("# ").strip() for ln in _after_broken_frontmatter(body) if ln.strip()), "")
         memory = Memory(id=memory_id, scope=scope, path=path, summary=first[:200], body=body, has_frontmatter=False)
         if not problems:
             problems.append("file has no frontmatter")

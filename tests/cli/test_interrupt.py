@@ -49,12 +49,17 @@ def test_ctrl_c_during_index_says_what_was_kept_and_the_next_index_finishes(
     )
     assert "Traceback" not in stopped.output and "Aborted!" not in stopped.output
     assert indexed_sessions(isolated_home) == 4  # the first part was stored whole
+    doctor = runner.invoke(main, ["doctor"])
+    assert doctor.exit_code == 1 and "[partly indexed, 4 sessions indexed]" in doctor.output
+    assert "stopped before it finished (4 sessions stored); run 'recollect index' to finish it" in doctor.output
 
     monkeypatch.setattr(sync, "_store_batch", store_batch)
     resumed = runner.invoke(main, ["index"])
     assert resumed.exit_code == 0, resumed.output
     assert "+8 new" in resumed.output  # no lease left behind, and the stored part is not read again
     assert indexed_sessions(isolated_home) == everything
+    doctor = runner.invoke(main, ["doctor"])
+    assert doctor.exit_code == 0 and "partly" not in doctor.output and "[ok, 12 sessions indexed" in doctor.output
 
 
 def test_ctrl_c_elsewhere_names_the_command_and_claims_nothing(

@@ -404,7 +404,9 @@ def doctor_cmd(as_json: bool) -> None:
             state = s.get("status", "")
             extra = ""
             if "indexed_sessions" in s:
-                extra = f", {s['indexed_sessions']} sessions indexed, synced {s['synced']}"
+                extra = f", {s['indexed_sessions']} sessions indexed" + (
+                    f", synced {s['synced']}" if "synced" in s else ""
+                )
                 if s.get("malformed"):
                     extra += f", {s['malformed']} malformed records skipped or mended"
             click.echo(f"source {s['id']} ({s['kind']}, {flags}): {s['path']} [{state}{extra}]")

@@ -42,12 +42,14 @@ def doctor(config: Config | None = None) -> Diagnosis:
         return diagnosis
     recorded: dict[str, tuple[Any, ...]] = {}
     bad: dict[str, tuple[int, str]] = {}  # sessions a sync could not read or store, per source
+    stored: dict[str, int] = {}  # sessions in the index, per source (a first index stopped midway has no record)
     if diagnosis.index_exists:
         try:
             with open_index(config, readonly=True) as conn:
                 diagnosis.index_sessions = queries.session_count(conn)
                 recorded.update(queries.source_states(conn))
                 bad.update(queries.unreadable_sessions(conn))
+                stored.update(conn.execute("SELECT source_id, count(*) FROM session GROUP BY source_id").fetchall())
             diagnosis.index_bytes = sum(  # the database, its WAL, and the vector matrices kept beside it
                 f.stat().st_size
                 for p in config.index_path.parent.glob(config.index_path.name + "*")
@@ -91,6 +93,12 @@ def doctor(config: Config | None = None) -> Diagnosis:
                     f"{spec.id}: {count} sessions could not be read and are skipped until they change "
                     f"(first: {first}); the rest of the store is indexed"
                 )
+        elif stored.get(spec.id):
+            entry.update(status="partly indexed", indexed_sessions=stored[spec.id])
+            diagnosis.problems.append(
+                f"{spec.id}: the first index of this store stopped before it finished ({stored[spec.id]} sessions "
+                "stored); run 'recollect index' to finish it"
+            )
         else:
             entry.update(status="not indexed yet")
         if not spec.path.exists() and spec.enabled and not reported:

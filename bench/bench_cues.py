@@ -1,15 +1,20 @@
 """History-cue detection alone (`integrations/cues.py`), offline and in-process: what fires on each
-message set, and the CPU a long pasted message costs.
+message set, on the real user messages of Claude Code transcripts, and the CPU a long pasted message costs.
 
-    .venv/bin/python bench/bench_cues.py [--show] [--sets FILE ...]
+    .venv/bin/python bench/bench_cues.py [--show] [--sets FILE ...] [--split dev|test|all]
+        [--claude-code DIR] [--show-claude]
 
 Per set it prints how many cue messages fire (`detect_cue` is not None) and how many ordinary ones
-do (they must not). `--show` prints the cue found in every message. Then it times `detect_cue` +
-`strip_cues` (what the plugin helper runs on every message, inside its request loop) on long
-messages: a pasted log, and the inputs review 5 found quadratic; CPU time (`time.process_time`).
-Run it with `PYTHONPATH=<other checkout>/src` to compare two versions of the grammar. The held-out
-set bench/loop_messages_heldout4.json is not read (it is kept for the final measurement; held-out 3 was
-run once and is a tuning set now).
+do (they must not), per language. bench/cue_corpus.json is split by id: odd ids are the dev half
+(tests and tuning read them), even ids the test half; `--split` picks one (default: both, apart).
+`--claude-code DIR` reads every main (non-subagent) transcript under DIR with recollect's own Claude
+Code reader and prints how many of the person's messages fire (nearly all are ordinary requests);
+`--show-claude` prints each one that fires. `--show` prints the cue found in every set message. Then
+it times `detect_cue` + `strip_cues` (what the plugin helper runs on every message, inside its
+request loop) on long messages: a pasted log, and inputs that were quadratic once; CPU time
+(`time.process_time`). Run it with `PYTHONPATH=<other checkout>/src` to compare two versions of the
+grammar. The lead's held-out set bench/loop_messages_heldout4.json is never read (it is kept for the
+final measurement; held-out 3 was run once and is a tuning set now).
 """
 
 from __future__ import annotations
@@ -30,12 +35,18 @@ SETS = [
     "loop_messages_heldout2.json",
     "loop_messages_heldout3.json",
     "cue_ordinary_past.json",
+    "cue_corpus.json",
 ]
+NEVER_READ = "loop_messages_heldout4.json"
 LOG = "".join(f"WARN worker {i} was never scheduled on node-{i % 7}\n" for i in range(2000))
 LONG = {
     "pasted log, 2,000 lines (92 KB)": LOG,
     "'was ever ' x 4,000 (36 KB)": "was ever " * 4000,
     "'what ' x 4,000 + 'again'": "what " * 4000 + "again",
+    "'we did ' x 4,000 + '?'": "we did " * 4000 + "?",
+    "'之前我们' x 4,000 + '吗？'": "之前我们" * 4000 + "吗？",
+    "'the way we did it. ' x 3,000 (57 KB)": "the way we did it. " * 3000,
+    "'a,' x 50,000 (100 KB, 50,000 clauses)": "a," * 50000,
     "pasted log + a cue at the end": LOG + "what did we decide last time?",
 }
 
@@ -46,23 +57,70 @@ def fires(messages: list[dict[str, Any]], show: bool, kind: str) -> int:
         cue = detect_cue(m["text"])
         n += cue is not None
         if show:
-            print(f"  {m['id']:<6} {kind:<9} {cue!r:<28} {m['text'][:90]}")
+            print(f"  {m['id']:<6} {kind:<9} {cue!r:<28} {m['text'][:90]!r}")
     return n
+
+
+def claude_messages(root: Path) -> tuple[int, list[str]]:
+    """(transcripts read, the person's messages) of every main Claude Code transcript under `root`."""
+    from recollect.sources.base import SourceSpec
+    from recollect.sources.claude_code import ClaudeCodeSource
+
+    source = ClaudeCodeSource(SourceSpec(id="claude", kind="claude-code", path=root))
+    ids = [sid for sid in source.scan().stamps if not sid.startswith("agent-")]
+    texts: list[str] = []
+    for session in source.read_sessions(ids):
+        for message in session.messages:
+            if message.role != "user" or message.agent:
+                continue  # a sub-agent's prompt is the parent agent's, not a person's
+            # what the person typed: text and slash-command arguments, not shell input (`! ls`)
+            text = "\n".join(
+                p.text for p in message.parts if p.kind == "text" and not p.synthetic and p.raw_type != "bash-input"
+            )
+            if text.strip():
+                texts.append(text)
+    return len(ids), texts
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--show", action="store_true", help="print the cue found in every message")
+    ap.add_argument("--show", action="store_true", help="print the cue found in every set message")
     ap.add_argument("--sets", nargs="*", default=SETS, help="message files under bench/")
+    ap.add_argument("--split", choices=("dev", "test", "all"), default=None, help="cue_corpus.json's half")
+    ap.add_argument("--claude-code", type=Path, default=None, help="a folder of Claude Code transcripts")
+    ap.add_argument("--show-claude", action="store_true", help="print every transcript message that fires")
     a = ap.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f}")
     for name in a.sets:
+        if name == NEVER_READ:
+            raise SystemExit(f"{NEVER_READ} is the lead's held-out set: bench_cues does not read it")
         data = json.loads((BENCH / name).read_text(encoding="utf-8"))
-        row = []
-        for kind in ("cue", "unknown", "ordinary"):
-            if kind in data:
-                row.append(f"{kind} {fires(data[kind], a.show, kind)}/{len(data[kind])}")
-        print(f"{name:<30} fired: " + ", ".join(row))
+        halves: list[str | None] = [None]
+        if any("split" in m for kind in ("cue", "ordinary") for m in data.get(kind, [])):
+            halves = ["dev", "test"] if a.split is None else [None if a.split == "all" else a.split]
+        for half in halves:
+            row = []
+            for kind in ("cue", "unknown", "ordinary"):
+                for lang in ("en", "zh"):
+                    msgs = [m for m in data.get(kind, []) if m["lang"] == lang and half in (None, m.get("split"))]
+                    if msgs:
+                        row.append(f"{kind} {lang} {fires(msgs, a.show, kind)}/{len(msgs)}")
+            label = name if half is None else f"{name} ({half})"
+            print(f"{label:<30} fired: " + ", ".join(row))
+    if a.claude_code is not None:
+        cpu = time.process_time()
+        n, texts = claude_messages(a.claude_code)
+        read = time.process_time() - cpu
+        cpu = time.process_time()
+        hits = [(cue, t) for t in texts if (cue := detect_cue(t)) is not None]
+        took = time.process_time() - cpu
+        print(
+            f"Claude Code: {n} transcripts, {len(texts)} messages of the person, fired {len(hits)} "
+            f"({100 * len(hits) / max(1, len(texts)):.1f}%); detect {took:.3f} s CPU (read {read:.1f} s)"
+        )
+        if a.show_claude:
+            for cue, text in hits:
+                print(f"  {cue!r:<24} {text[:160]!r}")
     for label, text in LONG.items():
         wall, cpu = time.perf_counter(), time.process_time()
         cue = detect_cue(text)

@@ -2,36 +2,52 @@
 decide", 上次, 之前 …). Auto-recall (autorecall.py) runs only on a message that holds one, and looks
 up the message without them.
 
-A cue is recognised by its grammar, per language, not by a list of whole phrases:
+A message is a cue when its request is about the past. Two steps, the same in both languages:
 
-- a past time: an adverb ("previously", "originally", clause-final "before"), a time ago ("two weeks
-  ago"), a last or that time unit ("last sprint", "that time"); 上次, 上周, 前阵子, 当初, 当时, 那时候,
-  早些时候, 最近一次, clause-initial or adverbial 之前 / 以前;
-- a question about what was decided or said then ("what did we decide", "how did we fix", "did we",
-  "were we going to", "did I say"), "our decision"; 我们决定, 说好的, 讨论过;
-- memory: a verb of remembering with what is to be remembered ("do you recall how", "I forget what",
-  "recap what", "refresh my memory", "remind me"); 还记得, 我记得, 回忆一下, the particle 来着
-  ("what was it again");
-- a question about something done already ("has the crash been dealt with already?", "have we ever").
-
-A person of the conversation with a verb in the past ("we landed on", "I told you", "we fixed", 我们改过,
-你看过) is how people also tell the work of the current session ("I went through the logs", "you said
-the tests pass", 我们刚才改过 log.py). It is a cue only where the message marks earlier work: with one
-of the cues above, as a decision named as a known thing ("the convention *we landed on*", "the way *I
-told* you"), in a question about a past thing ("what was the fix *we shipped*"), or with 已经 in a
-question (我们是不是已经统一过). A message that names the current session ("just now", "in this
-session", 刚才) counts only a past time as a cue.
+1. **Markers of the past**, by their grammar (not whole phrases):
+   - a past time: an episodic one ("last time", "previously", "originally", clause-final "before",
+     "back then", 上次, 之前/以前 as "previously", 当初, 当时, 那次, 之前那个) or a calendar one ("two weeks
+     ago", "yesterday", "last sprint", 上周, 前几天, 去年); a weekday or month ("on friday", "in march")
+     only in a clause told in the past;
+   - a reuse by comparison ("same as before", "like we agreed", "as discussed", 跟上次一样, 老规矩);
+   - something agreed, asked or remembered: "what did we decide", "our decision", "did I say",
+     "do you recall", "remind me", "I forget what", "what was it again"; 说好的, 约定, 讨论过, 还记得,
+     回忆, 来着;
+   - a person of the conversation with a verb in the past ("we landed on", "you showed me", "I told
+     you", "the query we wrote", 我们改过, 你给我写的那个).
+2. **The structure of the message** decides which markers count. The message is cut into clauses
+   (sentence ends, commas, "but" / "so" / "and now", 但是 / 现在 …), and each clause is read for its
+   mood (a question or not), its tense (told in the past or not) and a present anchor (now, still,
+   现在, 目前).
+   - **The past as context** does not count: a clause that tells a past event ("I upgraded numpy
+     yesterday", 同事昨天改了接口, 之前的测试都通过了) followed by a clause that is neither in the past
+     nor elliptical ("and now the tests fail", "fix the client", 现在报错) is the setting of a present
+     request. Followed by a past question ("…, what did we find?"), an elliptical one ("…, why?",
+     找出来) or "again" / 再 / 一遍 ("I need it again"), it is what the request is about.
+   - **A calendar time as an attribute** of a thing ("last month's invoices", 上周的销售数据) dates
+     data, not earlier work: a cue only in a question.
+   - **A person's past verb** is how people also tell the current work ("I went through the logs",
+     "you said the tests pass", 我们刚才改过 log.py), so it counts only where the request is about
+     then: with another counted marker; inside a question told in the past ("what were the steps you
+     gave me", "Was it you who suggested …"), or before one ("We had a script for it, how did that
+     work?"); as the relative clause of a definite thing ("the convention *we landed on*", "the way
+     *we did it*", 你给我写的那个脚本); or with 已经 in a question. Never in a clause with a present
+     anchor ("the function you changed now lacks …", 你改过的那个函数现在 …).
+   - A message that names the current session ("just now", "in this session", "in this PR", 刚才)
+     counts only a past time as a cue.
 
 Cues are looked for in the first 2,000 and the last 500 characters of a message, and every pattern is
 bounded: a pasted log costs the same as a short message.
 
 The words between a question word and its past auxiliary ("which *queue backend* did we"), and a
-content verb after "we" ("we *fixed*"), are the topic, not the cue: stripping keeps them.
+content verb after a person ("we *fixed*"), are the topic, not the cue: stripping keeps them.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+from functools import cached_property
 
 _WH = r"(?:how|why|where|which|what|when|who)"
 # Verbs of deciding, choosing, agreeing and saying: about the conversation, not its topic (stripped).
@@ -44,139 +60,175 @@ _FRAME_PAST = (
     r"|asked|wanted|preferred|mentioned|discussed|talked|suggested|recommended|insisted|requested|specified"
     r"|planned|proposed)(?: (?:on|with|for|about|to))?"
 )
-# Any verb in the past after "we": a regular -ed form (not need, feed, proceed …) or a common irregular one.
+# Any verb in the past: a regular -ed form (not need, feed, proceed …) or a common irregular one.
 _ANY_PAST = (
     r"(?:(?!(?:n|f|s|proc|exc|succ|emb)eed\b)[a-z]{2,}ed|went|came|made|took|got|ran|found|wrote|set|put|kept"
-    r"|left|built|gave|saw|thought|brought|began|broke|hit|switched|knew|sent|spent|held|moved|dropped)"
+    r"|left|built|gave|saw|thought|brought|began|broke|hit|switched|knew|sent|spent|held|moved|dropped|had|did"
+    r"|showed|shown|told|said|chose|done|written|taken|given)"
 )
 _TIME_UNIT = r"(?:days?|weeks?|months?|years?|sprints?|quarters?|hours?|time|while)"
+_CAL_UNIT = r"(?:day|week|month|year|sprint|quarter|night)"
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_MONTH = r"(?:january|february|march|april|june|july|august|september|october|november|december)"
 
-_EN_TIME = [  # a past time, or "as before": a marker of earlier work by itself
+_EN_REUSE = [  # a reuse by comparison: a reference to earlier work, never a told event
     r"same (?:as|way as) (?:before|last time|earlier|we did)",
     r"(?:just )?(?:like|as) (?:before|last time|earlier|we did)",
-    rf"last (?:{_TIME_UNIT}|session|night|{_WEEKDAY})",
+    rf"(?:just )?(?:like|as) (?:we|you|i) (?:{_FRAME_PAST}|did|had)",
+    r"as (?:discussed|agreed|planned|decided|mentioned)",
+]
+_EN_TIME = [  # an episodic past time: a marker of earlier work by itself
+    r"last (?:time|session|chat|conversation)",
     r"that time",
     r"at the time",
     r"the other (?:day|week)",
-    rf"(?:a|an|one|two|three|four|five|six|a few|a couple of|some|several|long|\d+) ?{_TIME_UNIT}? ago",
     r"previously",
     r"originally",
-    r"yesterday",
     r"once (?:already|before)",
     r"(?<!not\x20)(?<!or\x20)(?<!and\x20)(?<!never\x20)(?:before|earlier)(?=\s*(?:[.?!,;:)]|$))",
     r"earlier (?:session|conversation|discussion|chat)",
     r"earlier(?= (?:we|i|you)\b)",  # "Earlier I told you …", not "earlier than noon"
-    r"(?:a|the|our|that) previous (?:session|time|conversation|discussion|chat)",
-    r"a (?:while|few days|few weeks) (?:ago|back)",
-    r"back then",
+    r"(?:a|the|our|that|an|in the|your|my) (?:previous|prior) (?:session|time|conversation|discussion|chat|project)",
+    r"a (?:while|few days|few weeks|couple (?:of )?weeks) (?:ago|back)",
+    r"back (?:then|when|in)",
+    r"where (?:we|you|i) (?:left off|stopped)",
 ]
+_EN_CALENDAR = [  # a calendar time: dates earlier work, or (as an attribute: "last month's") data
+    rf"last (?:{_CAL_UNIT}s?|{_WEEKDAY})(?!\s+of\b)",
+    rf"(?:a|an|one|two|three|four|five|six|a few|a couple of|some|several|long|\d+) ?{_TIME_UNIT}? ago",
+    r"yesterday",
+    r"(?:earlier|last) this (?:week|month|year|sprint)",
+]
+_EN_DATED = [rf"(?:on|last) {_WEEKDAY}", rf"in {_MONTH}"]  # only in a clause told in the past
 _EN_ASKED = [  # a question about what was decided or said then, or a decision named as a thing
     rf"{_WH} (?:did|do|have) we (?:decide|agree|choose|pick|settle|conclude)\w*(?: on)?",
     rf"(?:did|didn't|did not|had) (?:i|you) {_FRAME_BASE}\w*(?: (?:on|with|for|about))?",
     r"our (?:earlier |previous |last )?(?:discussion|decision|conversation|chat|agreement|conclusion|choice)s?",
 ]
 # A person of the conversation with a verb of deciding or saying in the past ("we landed on", "I told
-# you"): how people also tell the work of the current session ("I went through the logs", "you said the
-# tests pass"), so a cue only where the message marks earlier work (`_licensed`).
+# you"): counted as `_Window.counts` says.
 _EN_PERSON = [
     rf"(?:we|i|you)(?: (?:already|previously|once|all|both|just|finally|eventually|had|have))* {_FRAME_PAST}",
 ]
 _EN_QUESTIONS = [  # ask about earlier work without naming when
     # a question word, then a past auxiliary with "we" in the same clause: "which format did we pick";
-    # "were we" only as a plan ("were we going to"), not "where were we"
-    rf"{_WH}(?: [\w'-]+){{0,4}} (?:did we|had we|were we(?= (?:going|planning|supposed|meant)\b))",
+    # "were we" only before a verb in -ing, a plan or a past activity ("were we going to", "what were we
+    # doing"), not "where were we"
+    rf"{_WH}(?: [\w'-]+){{0,4}} (?:did we|had we|were we(?= (?:\w+ing|supposed|meant)\b))",
     # "didn't we" presumes earlier work; "did we" asks about it only before a verb of deciding or saying
     # ("did we settle on", "did we ever"): "Did we break something?" is about the work at hand (a person
     # with a past verb, `_EN_PERSON_QUESTIONS`)
-    r"(?:didn't|did not|hadn't|had not) we",
+    r"(?:didn't|didnt|did not|hadn't|had not) we",
     rf"(?:did|had) we(?= (?:{_FRAME_BASE}|ever|already)\b)",
-    r"(?:were|weren't) we(?= (?:going|planning|supposed|meant)\b)",
+    r"(?:were|weren't) we(?= (?:\w+ing|supposed|meant)\b)",
     r"(?:have|haven't) we (?:ever|already)",
     # a question about something done already: "has the crash been dealt with already?" (bounded: a
     # pasted log of "was never …" lines must not cost a scan to its end per position)
     r"(?:has|have|had|did|didn't|was|were) (?P<held>[^.?!\n]{0,80}?)\balready(?=[^.?!\n]{0,200}\?)",
-    r"(?:do|can|could|did) you (?:remember|recall)",
+    r"(?:do|can|could|did) (?:you|u) (?:remember|recall)",
     rf"(?:remember|recall|recap|forget|forgot|forgotten)(?: \w+){{0,2}}? (?={_WH}\b|whether\b|if\b)",
     r"refresh my memory",
     r"remind me",
     # "what was it again?"
     rf"{_WH}\b(?P<held>[^.?!\n]{{0,120}}?)\bagain(?=\s*\?)",
 ]
-# "we" with any verb in the past ("the fix we shipped"; the verb stays, it may be the topic): a cue only
-# where the message marks earlier work, as `_EN_PERSON`.
-_EN_PERSON_QUESTIONS = [rf"we (?:\w+ly )?(?P<held>{_ANY_PAST})", r"(?:did|had) we"]
-_ZH = [
-    "跟之前一样",
-    "和之前一样",
-    "像之前那样",
-    "跟上次一样",
-    "和上次一样",
-    "像上次那样",
-    "上一次",
-    "上次",
-    "上回",
-    "那次",
-    "先前",
-    "此前",
-    "早先",
-    "以往",
-]
-_ZH_ASKED = ["还记得", "我们决定", "决定过", "讨论过", "照旧", "老样子"]
+# A person with any verb in the past ("the fix we shipped", "you showed me"; the verb stays, it may be
+# the topic), and "did we" / "had we" before any other verb: counted as `_EN_PERSON` is.
+_EN_PERSON_QUESTIONS = [rf"(?:we|you|i)(?: (?:who|that))? (?:\w+ly )?(?P<held>{_ANY_PAST})", r"(?:did|had) we"]
+_ZH_REUSE = [r"[跟和像同与](?:之前|以前|上次|上回)(?:一样|那样)", r"老(?:办法|规矩|做法|方法|一套|样子)", r"照旧"]
+_ZH = ["上一次", "上次", "上回", "那次", "先前", "此前", "早先", "以往"]
+_ZH_ASKED = ["还记得", "我们决定", "决定过", "讨论过"]
 # 时 beginning a word of its own: 当时间 and 那时间戳 are 当 + 时间 and 那 + 时间戳, not 当时 / 那时
 _SHI_WORD = "(?![间钟区长速序段])"
 _ZH_TIME = [
-    # a past time: the previous week or month, a while back, back then, that time, the latest time
-    r"上(?:个)?(?:周|月|星期|礼拜)",
-    r"前(?:几天|阵子|段时间|些天|些日子|两天|几周)",
+    # an episodic past time: back then, that time, originally, the old way
     rf"当(?:初|时{_SHI_WORD})",
     rf"那(?:时候|时{_SHI_WORD}|会儿)",
     r"早些时候",
     r"最近一次",
     r"曾经",
-    r"昨天|去年",
+    r"最(?:开始|早|初)(?=[^，。？！,.?!；]{0,12}的时候)",
     # 之前/以前 as "previously": at a clause start, after a subject or a comparison (我们之前, 跟之前), or
-    # before a verb of saying, deciding or choosing (日志之前说好); never as "部署之前" (before deploying)
-    # nor "watch 之前" (before watch), nor inside 以前缀 (by the prefix)
-    r"(?:(?:^|(?<=[，。？！、；：,.?!;:(（\n])|(?<=[，。？！、；：,.?!;:] ))|(?<=[跟和像同与按照如们我你]))"
+    # before a verb of saying, deciding or choosing (日志之前说好), or a demonstrative (之前那个); never as
+    # "部署之前" (before deploying) nor "watch 之前" (before watch), nor inside 以前缀 (by the prefix)
+    r"(?:(?:^|(?<=[，。？！、；：,.?!;:(（\n])|(?<=[，。？！、；：,.?!;:] ))|(?<=[跟和像同与按照如们我你俩]))"
     r"(?:之前|以前)(?:一样|那样)?(?!缀)",
-    r"(?:之前|以前|原来|原先|本来)(?=不是|说|定|讨论|提|聊|选|决定|商量|约|是什么|是怎么|是哪)",
+    r"(?:之前|以前|原来|原先|本来)(?=不是|说|定|讨论|提|聊|选|决定|商量|约|是什么|是怎么|是哪|那|的那)",
 ]
+_ZH_CALENDAR = [r"上(?:个)?(?:周|月|星期|礼拜)", r"前(?:几天|阵子|段时间|些天|些日子|两天|几周)", r"昨天|去年"]
 _ZH_ASKED_PATTERNS = [
-    # agreed, settled (说好的, 商量好, 约好)
+    # agreed, settled (说好的, 商量好, 约好, 约定)
     r"(?:说|商量|约|定)好(?:了|的)",
+    r"约定|定过|聊过",
     # remembering: 我记得, 记得…吗, 回忆一下, and the particle 来着 ("what was it again")
     r"[我你]还?记得",
     r"记得(?P<held>[^。！？!?]{0,20})吗",
     r"回(?:忆|想)",
     r"来着",
+    r"我忘了",
 ]
 # A first- or second-person clause with the experiential aspect 过 (我们改过, 我以前交代过), not the 过 of
-# a word (通过 via, 超过 exceed, 跳过 skip, 过期 expire, 过一会 in a while …): 我们刚才改过 and 你看过这个文件吗
-# tell the current work, so a cue only where the message marks earlier work (`_licensed`).
+# a word (通过 via, 超过 exceed, 跳过 skip, 过期 expire, 过一会 in a while …), or a relative clause before
+# a demonstrative (你给我写的那个): counted as `_EN_PERSON` is.
 _ZH_PERSON = [
-    r"(?:我们|我|你)(?P<held>[^，。？！,.?!；\s]{0,10}?)(?<![通超经不越跳错路放难度滤])过(?![期滤程度去来后渡多于年一])",
+    r"(?:我们|咱们|咱俩|我|你)(?P<held>[^，。？！,.?!；\s]{0,10}?)(?<![通超经不越跳错路放难度滤])过(?![期滤程度去来后渡多于年一])",
+    r"(?:我们|咱们|咱俩|你)(?P<held>[^，。？！,.?!；\s]{1,10}?)的(?=那)",
 ]
-# The current session named: "just now", "in this session", 刚才. Against it a question form or a past
-# verb is about the work at hand; only a past time still marks earlier work.
+# The current session named: "just now", "in this session", "in this PR", 刚才. Against it a question
+# form or a past verb is about the work at hand; only a past time still marks earlier work.
 _CURRENT = re.compile(
-    r"\b(?:just\s+now|(?:in|of|during)\s+this\s+(?:session|conversation|chat))\b|刚才|刚刚|方才|这次会话|本次会话",
+    r"\b(?:just\s+now|(?:in|of|during)\s+this\s+(?:session|conversation|chat|pr|pull\s+request|branch|commit))\b"
+    r"|刚才|刚刚|方才|这次会话|本次会话",
     re.I,
 )
 # A decision named as a known thing: a definite noun before the person ("the convention we landed on",
-# "the way I told you"), or a question about a past thing ("what was the fix we shipped").
-_DEFINITE_BEFORE = re.compile(r"\b(?:the|that|this|those|these)(?:\s+[\w'-]+){1,3}\s*$", re.I)
-_PAST_QUESTION_BEFORE = re.compile(rf"\b{_WH}\s+(?:was|were)\b", re.I)
-_DECIDING = re.compile(
-    r"\b(?:decided|agreed|chose|chosen|picked|settled|concluded|landed|went with|gone with|came up|ended up|opted"
-    r"|told|preferred|discussed|talked|mentioned|suggested|recommended|planned|proposed)\b",
-    re.I,
+# "the way we did it").
+_NOT_NOUN = rf"(?:after|before|when|since|because|and|but|so|if|until|while|as|{_ANY_PAST})"
+_DEFINITE_BEFORE = re.compile(rf"\b(?:the|that|this|those|these)(?:\s+(?!{_NOT_NOUN}\b)[\w'-]+){{1,3}}\s*$", re.I)
+# A question about a past thing before the person ("what were the steps you gave me", "Was it you who
+# suggested"), and a clause that names such a thing (a topic, not a told event: "That approach you
+# recommended, …").
+_PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{_WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(?:was|were)|was it|were they)\b", re.I)
+# A verb of deciding, choosing or saying: a person's past verb of this kind in a question, or after a
+# question word ("is there a reason we chose …", "do you know what port we ended up using", 我们不是说过
+# … 吗), asks what was decided or said then.
+_FRAME_VERB = re.compile(rf"\b{_FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过", re.I)
+_WH_BEFORE = re.compile(rf"\b{_WH}\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
+_TOPIC = re.compile(
+    rf"^\W*(?:the|that|this|those|these)(?:\s+[\w'-]+){{1,4}}\s+(?:we|you|i)\s+(?:\w+ly\s+)?{_ANY_PAST}\b", re.I
 )
 # 已经 in a question: something done already (返回格式我们是不是已经统一过了？)
 _ZH_DONE_QUESTION = re.compile(
     r"(?:已经|早就)[^，。？！,.?!；]*(?:[？?吗]|$)|(?:是不是|有没有)[^，。？！,.?!；]*(?:已经|早就)"
 )
-_CLAUSE_END = re.compile(r"[.?!;\n。？！；]")
+
+# The clauses of a message: cut at a sentence end, a comma or colon, and before a conjunction that
+# starts a clause of its own. A "." ends a sentence only before a space (not in parser.py or 2.0).
+_BOUNDARY = re.compile(
+    r"[?!;\n。？！；，,:：]+|\.+(?=\s|$)|\s(?=(?:but|so|and now|and still|and then|then|however|yet)\s)"
+    r"|(?=但是|可是|不过|然后|所以|现在)",
+    re.I,
+)
+# A question opens with a question word, or with an auxiliary before its subject ("did we", "is it"; not
+# the imperative "Do the migration …").
+_QUESTION_START = re.compile(
+    r"^\W*(?:(?:hey|hmm+|ok|okay|so|and|also|btw|oh|wait)\W+)*(?:(?:how|why|where|which|what|when|who|whose)\b"
+    r"|(?:is|are|was|were|do|does|did|didn'?t|have|has|had|hadn'?t|can|could|should|would|will|weren'?t|wasn'?t"
+    r"|isn'?t|aren'?t)\s+(?:you|u|we|i|they|it|he|she|this|that|there|the|our|my|your)\b)",
+    re.I,
+)
+_ZH_QUESTION = re.compile(r"[吗呢么啥谁哪]|多少|几[个次天]|是不是|有没有|了没")
+_PAST_WORD = re.compile(
+    rf"\b(?!(?:set|put|hit)\b)(?:{_ANY_PAST}|was|wasn't|were|weren't|hadn't|didn'?t|used to)\b", re.I
+)
+_ZH_PAST = re.compile(r"(?<!为)了|过(?![期滤程度去来后渡多于年一])|来着|的(?=\s*[？?吗]|\s*$)")
+_PRESENT = re.compile(r"\b(?:now|still|currently|anymore|at the moment|these days)\b|现在|目前|如今|仍然|依然", re.I)
+_PRESENT_AUX = re.compile(
+    r"\b(?:do|does|is|are|am|can|could|would|might|may|must|should|will|isn't|aren't|doesn't|don't|can't)\b", re.I
+)
+# "again", or a demonstrative that points back at what the clause before told ("use that one", 按那个来)
+_AGAIN = re.compile(r"\b(?:again|that one|those)\b|再|又|一遍|那(?:个|套|份|些|样|种)", re.I)
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 # Cues are looked for in the head and the tail of a message only: a pasted log is not read to its end.
 HEAD_CHARS, TAIL_CHARS = 2000, 500
@@ -186,26 +238,25 @@ def _en(pattern: str) -> str:
     return r"\b(?:" + pattern.replace(" ", r"\s+") + r")\b"
 
 
+def _compiled(patterns: list[str], english: bool) -> list[re.Pattern[str]]:
+    return [re.compile(_en(p), re.I) if english else re.compile(p) for p in patterns]
+
+
 _ZH_WORDS = re.compile("|".join(re.escape(c) for c in _ZH))
 _ZH_ASKED_WORDS = re.compile("|".join(re.escape(c) for c in _ZH_ASKED))
-_TIME = [re.compile(_en(p), re.I) for p in _EN_TIME] + [_ZH_WORDS, *(re.compile(p) for p in _ZH_TIME)]
-_ASKED = [re.compile(_en(p), re.I) for p in _EN_ASKED] + [
-    _ZH_ASKED_WORDS,
-    *(re.compile(p) for p in _ZH_ASKED_PATTERNS),
-]
-_PERSON = [re.compile(_en(p), re.I) for p in _EN_PERSON] + [re.compile(p) for p in _ZH_PERSON]
-_QUESTIONS = [re.compile(_en(p), re.I) for p in _EN_QUESTIONS]
-_PERSON_QUESTIONS = [re.compile(_en(p), re.I) for p in _EN_PERSON_QUESTIONS]
-# (patterns, strong, kind): a strong cue names a time or a decision and is preferred as the name. A past
-# time is a cue by itself; a question form is not against a named current session; a past verb of a
-# person needs a licence (`_Part.counts`).
+# (patterns, strong, kind): a strong cue names a time or a decision and is preferred as the name. How
+# each kind counts is `_Window.counts`.
 _KINDS: list[tuple[list[re.Pattern[str]], bool, str]] = [
-    (_TIME, True, "time"),
-    (_ASKED, True, "asked"),
-    (_PERSON, True, "person"),
-    (_QUESTIONS, False, "asked"),
-    (_PERSON_QUESTIONS, False, "person"),
+    ([*_compiled(_EN_REUSE, True), *_compiled(_ZH_REUSE, False)], True, "reuse"),
+    ([*_compiled(_EN_TIME, True), _ZH_WORDS, *_compiled(_ZH_TIME, False)], True, "time"),
+    ([*_compiled(_EN_CALENDAR, True), *_compiled(_ZH_CALENDAR, False)], True, "calendar"),
+    (_compiled(_EN_DATED, True), True, "dated"),
+    ([*_compiled(_EN_ASKED, True), _ZH_ASKED_WORDS, *_compiled(_ZH_ASKED_PATTERNS, False)], True, "asked"),
+    ([*_compiled(_EN_PERSON, True), *_compiled(_ZH_PERSON, False)], True, "person"),
+    (_compiled(_EN_QUESTIONS, True), False, "asked"),
+    (_compiled(_EN_PERSON_QUESTIONS, True), False, "person"),
 ]
+_MARKED_KINDS = ("reuse", "time", "calendar", "dated", "asked")
 
 
 def _windows(text: str) -> list[tuple[int, str]]:
@@ -215,40 +266,95 @@ def _windows(text: str) -> list[tuple[int, str]]:
     return [(0, text[:HEAD_CHARS]), (len(text) - TAIL_CHARS, text[-TAIL_CHARS:])]
 
 
-def _clause(part: str, m: re.Match[str]) -> tuple[str, str]:
-    """The clause of `part` before the match `m`, and the rest of that clause from the match on."""
-    before = part[: m.start()]
-    start = max((e.end() for e in _CLAUSE_END.finditer(before)), default=0)
-    after = _CLAUSE_END.search(part, m.end())
-    return before[start:], part[m.start() : after.end() if after else len(part)]
+class _Clause:
+    """One clause of a message: its mood, its tense and whether it is anchored in the present."""
+
+    def __init__(self, start: int, text: str) -> None:
+        self.start, self.end, self.text = start, start + len(text), text
+        body = text.strip()
+        self.question = body.endswith(("?", "？")) or bool(_QUESTION_START.search(body) or _ZH_QUESTION.search(body))
+        self.past = bool(_PAST_WORD.search(body) or _ZH_PAST.search(body))
+        self.present = _PRESENT.search(body) is not None
+        self.narrative = self.past and not self.question and not _TOPIC.match(body)  # tells a past event
+        han = len(_HAN.findall(body))
+        short = (han <= 3 and len(body.split()) <= 2) if han else len(body.split()) <= 2
+        # what an earlier past clause is about: a past or elliptical question ("…, why?"), or "again", 再说一遍
+        told = self.past or short or (not han and not _PRESENT_AUX.search(body))  # "Which format won?"
+        self.continues = not self.present and ((told and self.question) or _AGAIN.search(body) is not None)
 
 
-class _Part:
-    """One window of a message, with what licenses a past verb of a person in it."""
+def _clauses(part: str) -> list[_Clause]:
+    cuts = [0, *(m.end() for m in _BOUNDARY.finditer(part)), len(part)]
+    out = [_Clause(a, part[a:b]) for a, b in itertools.pairwise(cuts) if part[a:b].strip(" \t")]
+    return out or [_Clause(0, part)]
+
+
+class _Window:
+    """One window of a message, cut into clauses, with which markers count in it."""
 
     def __init__(self, part: str) -> None:
         self.part = part
+        self.clauses = _clauses(part)
         self.current = _CURRENT.search(part) is not None
-        time = any(p.search(part) for p in _TIME)
-        asked = not self.current and any(p.search(part) for kind in (_ASKED, _QUESTIONS) for p in kind)
-        self.marked = time or asked
+        # a clause telling a past event before a present one is the setting, not the request
+        self.context = [
+            c.narrative and i + 1 < len(self.clauses) and not self.clauses[i + 1].continues
+            for i, c in enumerate(self.clauses)
+        ]
+
+    def _at(self, pos: int) -> int:
+        return next((i for i, c in enumerate(self.clauses) if pos < c.end), len(self.clauses) - 1)
+
+    @cached_property
+    def marked(self) -> bool:
+        """Whether a marker other than a person's past verb counts here."""
+        return any(
+            self.counts(m, kind)
+            for patterns, _, kind in _KINDS
+            if kind in _MARKED_KINDS
+            for p in patterns
+            for m in p.finditer(self.part)
+        )
 
     def counts(self, m: re.Match[str], kind: str) -> bool:
         """Whether the match `m` of a pattern of `kind` is a cue here."""
-        if kind == "time":
-            return True
+        i = self._at(m.start())
+        clause = self.clauses[i]
+        if kind == "reuse":
+            return True  # "like last time", 跟上次一样: a reference to earlier work, whatever the clause
+        if kind in ("time", "calendar", "dated"):
+            if self.context[i] or (kind == "dated" and not clause.past):
+                return False
+            attribute = re.match(r"\s*(?:'s|’s|的)", self.part[m.end() : m.end() + 3]) is not None
+            return not (kind == "calendar" and attribute and not self._asks(i))
         if self.current:
             return False  # a question or a past verb against "just now", 刚才: the work at hand
         if kind == "asked":
             return True
-        if self.marked:
+        return self._person_counts(m, i)
+
+    def _asks(self, i: int) -> bool:
+        """Whether clause `i` is a question, or the topic of the question after it ("X: what was it?")."""
+        after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
+        return self.clauses[i].question or (after is not None and after.question and after.continues)
+
+    def _person_counts(self, m: re.Match[str], i: int) -> bool:
+        clause = self.clauses[i]
+        if self.context[i]:
+            return False
+        before = self.part[clause.start : m.start()]
+        if self.marked or _PAST_QUESTION_BEFORE.search(before):
             return True
-        before, rest = _clause(self.part, m)
-        if _DECIDING.search(m.group(0)) and _DEFINITE_BEFORE.search(before):
+        if _FRAME_VERB.search(m.group(0)) and (clause.question or _WH_BEFORE.search(before)):
             return True
-        if _PAST_QUESTION_BEFORE.search(before):
+        if _PRESENT.search(self.part, m.end(), clause.end):
+            return False  # "the function you changed now lacks …": the current state
+        after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
+        if after is not None and after.question and after.past and after.continues:
             return True
-        return bool(_ZH_DONE_QUESTION.search(rest))
+        if _DEFINITE_BEFORE.search(before) or m.group(0).endswith("的") or self.part.startswith("的那", m.end()):
+            return True
+        return bool(_ZH_DONE_QUESTION.search(self.part[m.start() : clause.end]))
 
     def matches(self, pattern: re.Pattern[str], kind: str) -> list[re.Match[str]]:
         return [m for m in pattern.finditer(self.part) if self.counts(m, kind)]
@@ -258,7 +364,7 @@ def _found(text: str) -> list[tuple[bool, int, re.Match[str]]]:
     """Every cue match in `text`: (strong, offset of its window, match)."""
     out: list[tuple[bool, int, re.Match[str]]] = []
     for offset, part in _windows(text):
-        window = _Part(part)
+        window = _Window(part)
         for patterns, strong, kind in _KINDS:
             for pattern in patterns:
                 out.extend((strong, offset, m) for m in window.matches(pattern, kind))

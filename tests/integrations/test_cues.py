@@ -1,0 +1,131 @@
+"""Cue detection by the structure of a message (integrations/cues.py): its request is about the past.
+
+The corpus cases are the dev half of bench/cue_corpus.json (odd ids); its test half (even ids) is only
+measured (bench/bench_cues.py), never read here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from recollect.integrations.cues import detect_cue, strip_cues
+
+CORPUS = json.loads((Path(__file__).resolve().parents[2] / "bench" / "cue_corpus.json").read_text(encoding="utf-8"))
+DEV_CUES = [m for m in CORPUS["cue"] if m["split"] == "dev"]
+DEV_ORDINARY = [m for m in CORPUS["ordinary"] if m["split"] == "dev"]
+CONTROL = "We had a script to dump prod data into staging, how did that work?"
+
+
+def test_the_dev_half_is_half_english_half_chinese() -> None:
+    for rows in (DEV_CUES, DEV_ORDINARY):
+        assert len(rows) >= 60
+        assert sum(m["lang"] == "zh" for m in rows) == sum(m["lang"] == "en" for m in rows)
+
+
+@pytest.mark.parametrize("message", DEV_CUES, ids=lambda m: m["id"])
+def test_a_request_about_earlier_work_is_a_cue(message: dict[str, str]) -> None:
+    assert detect_cue(message["text"]) is not None
+
+
+@pytest.mark.parametrize("message", DEV_ORDINARY, ids=lambda m: m["id"])
+def test_a_request_about_the_work_at_hand_is_no_cue(message: dict[str, str]) -> None:
+    assert detect_cue(CONTROL) == "we had"  # control: a person's past verb before a past question
+    assert detect_cue(message["text"]) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "context"),
+    [
+        # a past event followed by a past or elliptical question is what the request is about; followed
+        # by a present clause or request, it is the setting
+        ("Yesterday I upgraded numpy. Why?", "I upgraded numpy to 2.0 yesterday and now the tests fail; fix it"),
+        ("Last week you gave me a regex for the logs, I need it again", "Last week I wrote a regex, test it"),
+        ("同事昨天改了接口，改成什么了？", "同事昨天改了接口，按 openapi.yaml 更新一下客户端"),
+        ("我们上周把重试改过一次，为啥？", "之前的测试都通过了，现在加了缓存以后有两个失败"),
+        ("Previously we used black. Which formatter replaced it?", "I previously used black but now want ruff"),
+    ],
+)
+def test_the_past_as_context_of_a_present_request_is_no_cue(cue: str, context: str) -> None:
+    assert detect_cue(cue) is not None
+    assert detect_cue(context) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "data"),
+    [
+        ("What was in last week's release notes?", "Archive last week's logs to S3."),
+        ("上周的销售报表是怎么导出的？", "把上周的销售报表导出成 CSV"),
+        ("the deploy from last sprint", "Write a test for the last day of the month."),
+    ],
+)
+def test_a_calendar_time_as_an_attribute_dates_data_outside_a_question(cue: str, data: str) -> None:
+    assert detect_cue(cue) is not None
+    assert detect_cue(data) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # a relative clause of a definite thing
+        ("we did", "Do the migration the way we did it for the users table.", "The build broke after I merged main."),
+        # a verb of deciding or saying in a question, or after a question word
+        ("we chose", "Is there a reason we chose Postgres over Mongo?", "We chose Postgres, so write the schema."),
+        ("we ended up", "Do you know what port we ended up using?", "I ended up using port 8081, restart it."),
+        ("我们不是说过", "我们不是说过不用 ORM 吗", "我说过了，别改这个文件"),
+        # inside a question about a past thing
+        ("you showed", "what was that command you showed me for the gradle cache", "you showed me the log, fix it"),
+        # never with a present anchor after it
+        ("你改过", "你改过的那个函数在哪个文件？", "你改过的那个函数现在少了一个参数"),
+        ("we made", "do you still have the list of endpoints we made?", "the endpoints we made now return 500"),
+    ],
+)
+def test_a_persons_past_verb_counts_where_the_request_is_about_then(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None
+
+
+def test_a_weekday_or_month_counts_only_in_a_clause_told_in_the_past() -> None:
+    assert detect_cue("What went wrong with the deploy on friday?") == "on friday"
+    assert detect_cue("Deploy on friday after the freeze.") is None
+    assert detect_cue("what broke in march") == "in march"
+    assert detect_cue("schedule the migration in march") is None
+
+
+def test_a_question_opens_with_a_question_word_or_an_auxiliary_before_its_subject() -> None:
+    # "were we" before a verb in -ing asks about a past activity; "where were we" does not
+    assert detect_cue("what were we doing with the feature flags?") == "what were we"
+    assert detect_cue("Where were we? Continue with the second step.") is None
+    assert detect_cue("pick up where we left off on the parser") == "where we left off"
+    assert detect_cue("resume your prior session") == "your prior session"
+    assert detect_cue("do this prior to the release") is None
+
+
+def test_stripping_keeps_the_verb_of_a_persons_past_verb() -> None:
+    assert strip_cues("Do the migration the way we did it").split() == [
+        "Do",
+        "the",
+        "migration",
+        "the",
+        "way",
+        "did",
+        "it",
+    ]
+    assert "上周" in strip_cues("把上周的销售报表导出成 CSV")  # control-free: nothing is cut from a non-cue
+
+
+@pytest.mark.parametrize(
+    ("text", "cue"),
+    [
+        ("we did, " * 4000, None),
+        ("the way we did it. " * 3000, "we did"),
+        ("上次，" * 4000, "上次"),
+        ("a," * 50000, None),
+        ("I went, why? " * 3000, None),
+    ],
+)
+def test_many_clauses_are_read_in_bounded_windows(text: str, cue: str | None) -> None:
+    assert detect_cue(text) == cue
+    assert len(strip_cues(text)) <= len(text)

@@ -60,7 +60,7 @@ def call_tool(name: str, arguments: Mapping[str, Any] | None, settings: ServerSe
         args = tool.signature.bind(arguments)
         reply = tool.run(args, settings)
     except ArgumentError as exc:
-        return error_reply(f"{name}: {exc}. Fix the argument and call again.", settings.budget)
+        return error_reply(f"{name}: {str(exc).rstrip('.')}. Fix the argument and call again.", settings.budget)
     except RecollectError as exc:  # written for the caller: it says what to change
         return error_reply(f"{name}: {for_model(str(exc))}", settings.budget)
     except OSError as exc:  # a path or directory argument the file system refuses (too long, not there)

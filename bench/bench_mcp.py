@@ -1,7 +1,8 @@
 """Benchmark the MCP server the way a host sees it (not a timed test: it prints figures).
 
     .venv/bin/python bench/bench_mcp.py --sessions 5000 [--seed 7] [--starts 5] [--calls 60] [--paced 10]
-                                        [--workdir DIR] [--store OPENCODE_DB --home DIR] [--json OUT.json]
+                                        [--workdir DIR] [--store OPENCODE_DB --home DIR] [--first-after S]
+                                        [--json OUT.json]
 
 It generates (or reuses) an OpenCode store with bench/storegen.py (or takes `--store`, a store of
 storegen's with its manifest, and `--home`, a RECOLLECT_HOME indexing it: a copy of bench_oneshot's,
@@ -15,7 +16,9 @@ with the handshake OpenCode 1.18.33 uses (`initialize`, protocol 2025-11-25) and
 - warm `history_search` round trips on one server through the SDK client: back to back (the index
   was synced less than 2 s before, so most calls run no sync: the query path), and paced 2.1 s apart
   the way an agent calls (each call first reconciles the index with the store); the server's own
-  wall and CPU time per call come from its log;
+  wall and CPU time per call come from its log; the first call, `--first-after` seconds after the tool
+  list (a host's model answers before it calls a tool), on its own, with the background warm-up the
+  server logged (its steps, wall and CPU);
 - the same queries in process (`history.search`, no MCP), wall and CPU.
 
 CPU times are reported because a shared machine's load inflates wall times; on an idle machine a
@@ -156,12 +159,15 @@ async def measure_starts(params: Any, starts: int, env: dict[str, str], cwd: Pat
     }
 
 
-async def measure_round_trips(params: Any, queries: list[str], calls: int, paced: int) -> dict[str, Any]:
+async def measure_round_trips(
+    params: Any, queries: list[str], calls: int, paced: int, first_after: float = 0.0
+) -> dict[str, Any]:
     import anyio
     from mcp import Client
 
     async with Client(params, mode="legacy", read_timeout_seconds=600) as client:
         await client.list_tools()
+        await anyio.sleep(first_after)  # a host's model thinks before its first call; the warm-up runs meanwhile
         t = time.perf_counter()
         first = await client.call_tool("history_search", {"query": queries[0]})
         first_call = time.perf_counter() - t
@@ -185,6 +191,7 @@ async def measure_round_trips(params: Any, queries: list[str], calls: int, paced
             paced_samples.append(time.perf_counter() - t)
             assert not result.is_error, result.content
     return {
+        "first_call_after_s": first_after,
         "first_call_ms": round(first_call * 1000, 1),
         "back_to_back": summary(back_to_back),
         "queries_with_hits": f"{hits}/{calls}",
@@ -206,6 +213,7 @@ def in_process(queries: list[str], calls: int) -> dict[str, Any]:
 
 
 LOG_LINE = re.compile(r" (\d+) INFO recollect\.mcp: history_search ok ([\d.]+) ms \(cpu ([\d.]+) ms\)")
+WARM_UP_LINE = re.compile(r" (\d+) INFO recollect\.mcp: warm-up (.*): ([\d.]+) ms \(cpu ([\d.]+) ms\)")
 
 
 def server_side(log: Path, calls: int, paced: int) -> dict[str, Any]:
@@ -215,6 +223,9 @@ def server_side(log: Path, calls: int, paced: int) -> dict[str, Any]:
     first, *mine = [r for r in rows if r[0] == pid]  # the first call loads the library: apart
     blocks = {"back_to_back": mine[:calls], "paced_2s_apart": mine[calls : calls + paced]}
     out: dict[str, Any] = {"first_call": {"wall_ms": round(first[1] * 1000, 1), "cpu_ms": round(first[2] * 1000, 1)}}
+    warm = [m for m in WARM_UP_LINE.finditer(log.read_text()) if int(m[1]) == pid]
+    if warm:  # the server's background load after the tool list (its own thread's CPU)
+        out["warm_up"] = {"steps": warm[-1][2], "wall_ms": float(warm[-1][3]), "cpu_ms": float(warm[-1][4])}
     out.update(
         (name, {"wall": summary([r[1] for r in block]), "cpu": summary([r[2] for r in block])})
         for name, block in blocks.items()
@@ -233,6 +244,9 @@ def main() -> int:
     parser.add_argument("--workdir", type=Path, help="default: <tmp>/recollect-bench-mcp-<sessions>-<seed>")
     parser.add_argument("--store", type=Path, help="an existing store of bench/storegen.py (with its manifest)")
     parser.add_argument("--home", type=Path, help="with --store: the RECOLLECT_HOME that indexes it (synced)")
+    parser.add_argument(
+        "--first-after", type=float, default=0.0, help="seconds between the tool list and the first call (default 0)"
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
 
@@ -285,7 +299,7 @@ def main() -> int:
         "baseline_cli_import": child_seconds("import recollect.cli", full_env),
     }
     results["start"] = anyio.run(measure_starts, params, args.starts, full_env, project)
-    results["round_trip"] = anyio.run(measure_round_trips, params, queries, args.calls, args.paced)
+    results["round_trip"] = anyio.run(measure_round_trips, params, queries, args.calls, args.paced, args.first_after)
     results["round_trip"]["server_side"] = server_side(home / "log" / "mcp.log", args.calls, args.paced)
     results["in_process_search"] = in_process(queries, args.calls)
     return emit(results, args.json)

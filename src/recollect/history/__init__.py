@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from recollect.history.diagnosis import Diagnosis, doctor
     from recollect.history.hides import HiddenInfo, hidden_sessions, hide_session, unhide_session
     from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
+    from recollect.history.warm import WARM_UP_STEPS, load_ahead, warm_up
     from recollect.index.store import IndexUnavailable
     from recollect.search.ceiling import Ceiling, ScopeCeilingError
     from recollect.search.ceiling import from_config as ceiling_from_config
@@ -44,6 +45,7 @@ _MODULES = {
     **dict.fromkeys(("Diagnosis", "doctor"), ".diagnosis"),
     **dict.fromkeys(("HiddenInfo", "hidden_sessions", "hide_session", "unhide_session"), ".hides"),
     **dict.fromkeys(("SAVE_DIR", "SavedTranscript", "save_target", "save_transcript"), ".saving"),
+    **dict.fromkeys(("WARM_UP_STEPS", "load_ahead", "warm_up"), ".warm"),
     "IndexUnavailable": "recollect.index.store",
     **dict.fromkeys(("Ceiling", "ScopeCeilingError"), "recollect.search.ceiling"),
     "ceiling_from_config": "recollect.search.ceiling:from_config",
@@ -75,6 +77,7 @@ __all__ = [
     "SAVE_DIR",
     "SCOPES",
     "STOPWORDS",
+    "WARM_UP_STEPS",
     "WHOLE_BUDGET",
     "Ceiling",
     "Diagnosis",
@@ -104,6 +107,7 @@ __all__ = [
     "hide_session",
     "index",
     "iso",
+    "load_ahead",
     "make_cursor",
     "narrowest_ceiling",
     "open_index",
@@ -124,4 +128,5 @@ __all__ = [
     "static_similarity",
     "store",
     "unhide_session",
+    "warm_up",
 ]

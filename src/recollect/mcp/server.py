@@ -1,7 +1,7 @@
 """`recollect mcp`: the MCP server over stdio.
 
-Two front ends share everything below the protocol (the tool table, `_call`, the log and the
-background refresh): `wire.py` serves the `initialize` handshake era that OpenCode and
+Two front ends share everything below the protocol (the tool table, `_call`, the log, the warm-up
+and the background refresh): `wire.py` serves the `initialize` handshake era that OpenCode and
 today's hosts speak, without importing the MCP SDK (importing it costs over a second of CPU, on
 the host's critical path); a client that opens with the 2026 protocol is handed, with what was
 read so far, to the SDK's low-level `Server` built here (`build_server`, `_serve`).
@@ -89,17 +89,47 @@ def tool_list() -> list[types.Tool]:
 # Held while the library is imported or called: two threads importing the same package cycle at
 # once can see a half-initialised module, so an import and a call never overlap.
 _library = threading.Lock()
+_warm_up_started = threading.Event()
+_call_waiting = threading.Event()  # a call waits for the library: the warm-up stops at its next step
 
 
-# No speculative warm-up: the first `tools/call` loads the library, the embedding model and the
-# index itself. A background warm-up after `tools/list` cost ~0.8 s of CPU in every host that stayed
-# a second (every `opencode run`, most of which never call a tool); what it saved is the first call's
-# load, once per server (docs/mcp.md, "Performance").
+def start_warm_up() -> None:
+    """Once per process, right after the host has listed the tools (the list is already sent): load
+    in the background what the first call would otherwise load on the model's wait (docs/mcp.md,
+    "Performance")."""
+    if not _warm_up_started.is_set():
+        _warm_up_started.set()
+        threading.Thread(target=_warm_up, name="recollect-warm-up", daemon=True).start()
+
+
+def _warm_up() -> None:
+    """The first call's extra cost, paid ahead in steps (`history.WARM_UP_STEPS`: the imports, the models
+    by meaning, one search without a sync). A call that arrives meanwhile waits at most for the step
+    under way, then loads the rest itself; a broken config or index is reported by the call that meets it."""
+    started, cpu = time.perf_counter(), time.thread_time()
+    done: list[str] = []
+    with _library:
+        from recollect import history
+
+        steps = history.WARM_UP_STEPS
+    for step in steps:
+        with _library:
+            if _call_waiting.is_set():
+                break
+            try:
+                history.warm_up(step)
+            except Exception:
+                log.info("warm-up stopped at %s", step, exc_info=True)
+                break
+            done.append(step)
+    wall, cpu = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
+    log.info("warm-up %s: %.1f ms (cpu %.1f ms)", ", ".join(done) or "skipped", wall, cpu)
 
 
 def _call(name: str, arguments: dict[str, Any] | None, settings: ServerSettings) -> tuple[Reply, float]:
     """The reply and the CPU seconds this thread spent on it (logged: on a busy machine wall time
     says little about the server's own cost)."""
+    _call_waiting.set()
     with _library:
         cpu = time.thread_time()
         reply = registry.call_tool(_mend(name), _mend(arguments), settings)
@@ -225,8 +255,9 @@ async def _beat(ctx: Any, started: float) -> None:
             return
 
 
-def build_server(settings: ServerSettings, refresher: Refresher | None = None) -> Server[Any]:
-    """The SDK's server for the same tools (the 2026 protocol, and the SDK's in-process client)."""
+def build_server(settings: ServerSettings, refresher: Refresher | None = None, *, warm_up: bool = False) -> Server[Any]:
+    """The SDK's server for the same tools (the 2026 protocol, and the SDK's in-process client);
+    `warm_up` as `recollect mcp` serves it (`start_warm_up` after the tool list)."""
     import anyio
     import anyio.to_thread
     import mcp_types as types
@@ -237,6 +268,8 @@ def build_server(settings: ServerSettings, refresher: Refresher | None = None) -
     lock = anyio.Lock()  # one call at a time: library calls are short, and memory writes stay ordered
 
     async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        if warm_up:
+            start_warm_up()  # a thread: the list is answered at once
         return types.ListToolsResult(tools=tools)
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -291,6 +324,9 @@ async def _serve(server: Server[Any], stdin: Any = None, stdout: Any = None) -> 
 
 def serve(settings: ServerSettings) -> None:
     """Serve on stdin/stdout until the host closes stdin."""
+    # One BLAS thread, before numpy is imported (unless the user set their own): a call's matrix products
+    # are small, and OpenBLAS's second thread only spins beside the host.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     log_path = setup_logging()
     log.info(
         "start v%s cwd=%s budget=%d scope=%s log=%s",
@@ -306,6 +342,7 @@ def serve(settings: ServerSettings) -> None:
         settings,
         claimed.writer,
         run_call=run_and_log,
+        on_listed=start_warm_up,
         on_call_started=refresher.call_started,
         on_call_ended=refresher.call_ended,
         heartbeat_seconds=lambda: HEARTBEAT_SECONDS,
@@ -326,4 +363,4 @@ def _serve_sdk(settings: ServerSettings, refresher: Refresher, seen: list[bytes]
     rest = io.TextIOWrapper(claimed.reader, encoding="utf-8", errors="replace")  # type: ignore[type-var]
     stdin = anyio.wrap_file(cast("IO[str]", _Replay(seen, rest)))
     stdout = anyio.wrap_file(io.TextIOWrapper(claimed.writer, encoding="utf-8"))  # type: ignore[type-var]
-    anyio.run(_serve, build_server(settings, refresher), stdin, stdout)
+    anyio.run(_serve, build_server(settings, refresher, warm_up=True), stdin, stdout)

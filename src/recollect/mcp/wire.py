@@ -181,6 +181,7 @@ class WireServer:
         out: BinaryIO,
         *,
         run_call: CallRunner,
+        on_listed: Callable[[], None] = lambda: None,
         on_call_started: Callable[[], None] = lambda: None,
         on_call_ended: Callable[[str], None] = lambda name: None,
         heartbeat_seconds: Callable[[], float] = lambda: 2.0,
@@ -188,6 +189,7 @@ class WireServer:
         self.settings = settings
         self.output = Output(out)
         self.run_call = run_call
+        self.on_listed = on_listed
         self.on_call_started = on_call_started
         self.on_call_ended = on_call_ended
         self.heartbeat_seconds = heartbeat_seconds
@@ -244,6 +246,8 @@ class WireServer:
             body = self.answer(method, message.get("params"))
         if body is not None:
             self.output.send({"jsonrpc": "2.0", "id": rid, **body})
+            if method == "tools/list" and "result" in body:
+                self.on_listed()  # after the list is sent: nothing it starts delays it
 
     def answer(self, method: str, params: Any) -> dict[str, Any]:
         """`{"result": …}` or `{"error": …}` for a request answered on the reader thread."""

@@ -1,0 +1,147 @@
+"""`recollect mcp` loads the library in the background once the tool list is sent (mcp/server.py,
+`start_warm_up`): the list is answered first, the warm-up logs the steps it did, and a call that comes
+while it runs is answered as any call."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from recollect import history
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "opencode"}},
+}
+
+
+def _send(proc: subprocess.Popen[bytes], message: dict[str, Any]) -> None:
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(message).encode() + b"\n")
+    proc.stdin.flush()
+
+
+def _answer(proc: subprocess.Popen[bytes], rid: int) -> dict[str, Any]:
+    assert proc.stdout is not None
+    while True:
+        message = json.loads(proc.stdout.readline())
+        if message.get("id") == rid:
+            return message  # type: ignore[no-any-return]
+
+
+def _server(tmp_path: Path) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "recollect.cli", "mcp"],
+        cwd=tmp_path,
+        env={**os.environ, "RECOLLECT_SOURCES": "opencode"},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    _send(proc, INIT)
+    _answer(proc, 0)
+    _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    assert _answer(proc, 1)["result"]["tools"]
+    return proc
+
+
+def _warm_up_lines(log: Path) -> list[str]:
+    return [line for line in log.read_text().splitlines() if " warm-up " in line] if log.exists() else []
+
+
+@pytest.mark.usefixtures("semantic")
+def test_the_warm_up_runs_after_the_tool_list_and_a_call_is_answered_after_it(
+    sample_db: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    history.index()
+    log = isolated_home / "log" / "mcp.log"
+    proc = _server(tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while not _warm_up_lines(log) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        lines = _warm_up_lines(log)
+        assert len(lines) == 1 and "warm-up imports, models, index:" in lines[0], lines
+        _send(
+            proc,
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "history_search", "arguments": {"query": "missing-file.txt"}},
+            },
+        )
+        reply = _answer(proc, 2)
+        assert reply["result"]["isError"] is False and reply["result"]["structuredContent"]["hits"], reply
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
+def test_the_warm_up_never_creates_an_index_the_first_call_does(
+    sample_db: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    log = isolated_home / "log" / "mcp.log"
+    proc = _server(tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while not _warm_up_lines(log) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(_warm_up_lines(log)) == 1
+        assert not (isolated_home / "index.db").exists()  # nothing asked for one yet
+        _send(
+            proc,
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "history_search", "arguments": {"query": "missing-file.txt"}},
+            },
+        )
+        reply = _answer(proc, 2)
+        assert reply["result"]["isError"] is False and reply["result"]["structuredContent"]["hits"], reply
+        assert (isolated_home / "index.db").exists()  # the call built it, as without a warm-up
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
+@pytest.mark.usefixtures("semantic")
+def test_a_call_sent_right_after_the_tool_list_is_answered_while_the_warm_up_runs(
+    sample_db: Path, isolated_home: Path, tmp_path: Path
+) -> None:
+    history.index()
+    log = isolated_home / "log" / "mcp.log"
+    proc = _server(tmp_path)
+    try:
+        _send(
+            proc,
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "history_search", "arguments": {"query": "missing-file.txt"}},
+            },
+        )
+        reply = _answer(proc, 2)
+        assert reply["result"]["isError"] is False and reply["result"]["structuredContent"]["hits"], reply
+        deadline = time.monotonic() + 120
+        while not _warm_up_lines(log) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(_warm_up_lines(log)) == 1  # it stopped at a step, or had finished: either way it ended
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=60)

@@ -129,3 +129,18 @@ def test_stripping_keeps_the_verb_of_a_persons_past_verb() -> None:
 def test_many_clauses_are_read_in_bounded_windows(text: str, cue: str | None) -> None:
     assert detect_cue(text) == cue
     assert len(strip_cues(text)) <= len(text)
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        ("remind me", "remind me what the staging URL is", "remind me to update the docs after this"),
+        ("what was the verdict", "What was the verdict on moving to pnpm?", "What's the plan for the release?"),
+        ("我们最后怎么定的", "关于限流，我们最后怎么定的？", "你刚才怎么说的？"),
+        ("记不记得", "记不记得我们给 Nginx 配过限流", "提醒我明天更新文档"),
+        ("上个迭代", "上个迭代做的那个重构，影响了哪些接口？", "上个季度的营收数据导出一下"),
+    ],
+)
+def test_what_a_deliberation_came_to_is_asked_not_a_task_to_come(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None

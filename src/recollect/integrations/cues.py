@@ -104,6 +104,9 @@ _EN_ASKED = [  # a question about what was decided or said then, or a decision n
     rf"{_WH} (?:did|do|have) we (?:decide|agree|choose|pick|settle|conclude)\w*(?: on)?",
     rf"(?:did|didn't|did not|had) (?:i|you) {_FRAME_BASE}\w*(?: (?:on|with|for|about))?",
     r"our (?:earlier |previous |last )?(?:discussion|decision|conversation|chat|agreement|conclusion|choice)s?",
+    # a question about what a past deliberation came to ("what was the verdict on …")
+    rf"{_WH} (?:was|were) (?:the|our) (?:final )?(?:decision|verdict|conclusion|outcome|consensus|plan"
+    r"|agreement|resolution|takeaway)s?",
 ]
 # A person of the conversation with a verb of deciding or saying in the past ("we landed on", "I told
 # you"): counted as `_Window.counts` says.
@@ -128,7 +131,7 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
     r"(?:do|can|could|did) (?:you|u) (?:remember|recall)",
     rf"(?:remember|recall|recap|forget|forgot|forgotten)(?: \w+){{0,2}}? (?={_WH}\b|whether\b|if\b)",
     r"refresh my memory",
-    r"remind me",
+    r"remind me(?! to\b)",  # not "remind me to update the docs": a task to come
     # "what was it again?"
     rf"{_WH}\b(?P<held>[^.?!\n]{{0,120}}?)\bagain(?=\s*\?)",
 ]
@@ -155,13 +158,19 @@ _ZH_TIME = [
     r"(?:之前|以前)(?:一样|那样)?(?!缀)",
     r"(?:之前|以前|原来|原先|本来)(?=不是|说|定|讨论|提|聊|选|决定|商量|约|是什么|是怎么|是哪|那|的那)",
 ]
-_ZH_CALENDAR = [r"上(?:个)?(?:周|月|星期|礼拜)", r"前(?:几天|阵子|段时间|些天|些日子|两天|几周)", r"昨天|去年"]
+_ZH_CALENDAR = [
+    r"上(?:个)?(?:周|月|星期|礼拜|迭代|季度|sprint)",
+    r"前(?:几天|阵子|段时间|些天|些日子|两天|几周)",
+    r"昨天|去年",
+]
 _ZH_ASKED_PATTERNS = [
     # agreed, settled (说好的, 商量好, 约好, 约定)
     r"(?:说|商量|约|定)好(?:了|的)",
     r"约定|定过|聊过",
     # remembering: 我记得, 记得…吗, 回忆一下, and the particle 来着 ("what was it again")
-    r"[我你]还?记得",
+    r"[我你]还?记得|记不记得",
+    # what a person decided or said, asked with the past-focus 是…的 (我们最后怎么定的？ 你当时是怎么说的？)
+    r"(?:我们|咱们|咱俩|你|我)(?P<held>[^，。？！,.?!；\s]{0,10}?)(?:定|说|选|决定|商量|讨论|约|聊)的(?=\s*(?:[？?吗呢]|$))",
     r"记得(?P<held>[^。！？!?]{0,20})吗",
     r"回(?:忆|想)",
     r"来着",

@@ -241,6 +241,7 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 # Cues are looked for in the head and the tail of a message only: a pasted log is not read to its end.
 HEAD_CHARS, TAIL_CHARS = 2000, 500
+NEAR = 120
 
 
 def _en(pattern: str) -> str:
@@ -351,19 +352,21 @@ class _Window:
         clause = self.clauses[i]
         if self.context[i]:
             return False
-        before = self.part[clause.start : m.start()]
+        # the licences lie near the verb: its clause, at most NEAR characters either side (bounded per match)
+        before = self.part[max(clause.start, m.start() - NEAR) : m.start()]
         if self.marked or _PAST_QUESTION_BEFORE.search(before):
             return True
-        if _FRAME_VERB.search(m.group(0)) and (clause.question or _WH_BEFORE.search(before)):
+        words = before[-48:]  # a question word or a definite noun at most four words before the verb
+        if _FRAME_VERB.search(m.group(0)) and (clause.question or _WH_BEFORE.search(words)):
             return True
-        if _PRESENT.search(self.part, m.end(), clause.end):
+        if _PRESENT.search(self.part, m.end(), min(clause.end, m.end() + NEAR)):
             return False  # "the function you changed now lacks …": the current state
         after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
         if after is not None and after.question and after.past and after.continues:
             return True
-        if _DEFINITE_BEFORE.search(before) or m.group(0).endswith("的") or self.part.startswith("的那", m.end()):
+        if _DEFINITE_BEFORE.search(words) or m.group(0).endswith("的") or self.part.startswith("的那", m.end()):
             return True
-        return bool(_ZH_DONE_QUESTION.search(self.part[m.start() : clause.end]))
+        return bool(_ZH_DONE_QUESTION.search(self.part[m.start() : min(clause.end, m.start() + NEAR)]))
 
     def matches(self, pattern: re.Pattern[str], kind: str) -> list[re.Match[str]]:
         return [m for m in pattern.finditer(self.part) if self.counts(m, kind)]

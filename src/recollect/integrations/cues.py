@@ -7,12 +7,14 @@ A message is a cue when its request is about the past. Two steps, the same in bo
 1. **Markers of the past**, by their grammar (not whole phrases):
    - a past time: an episodic one ("last time", "previously", "originally", clause-final "before",
      "back then", 上次, 之前/以前 as "previously", 当初, 当时, 那次, 之前那个) or a calendar one ("two weeks
-     ago", "yesterday", "last sprint", 上周, 前几天, 去年); a weekday or month ("on friday", "in march")
-     only in a clause told in the past;
+     ago", "yesterday", "last sprint", 上周, 前几天, 去年); a unit of work before this one ("the previous
+     service", 上一个项目); a weekday or month ("on friday", "in march") only in a clause told in the
+     past; what something came to, in a question ("what did we go with in the end", 最后定的是…？);
    - a reuse by comparison ("same as before", "like we agreed", "as discussed", 跟上次一样, 老规矩);
-   - something agreed, asked or remembered: "what did we decide", "our decision", "did I say",
-     "do you recall", "remind me", "I forget what", "what was it again"; 说好的, 约定, 讨论过, 还记得,
-     回忆, 来着;
+   - something agreed, asked or remembered: "what did we decide", "our decision", "what was the
+     verdict", "did I say", "do you recall", "remind me" (not "remind me to"), "I forget what", "what
+     was it again", remember / recall with an object in a question; 说好的, 约定, 讨论过, 还记得, 记不记得,
+     回忆, 来着, 我们最后怎么定的？;
    - a person of the conversation with a verb in the past ("we landed on", "you showed me", "I told
      you", "the query we wrote", 我们改过, 你给我写的那个).
 2. **The structure of the message** decides which markers count. The message is cut into clauses
@@ -20,17 +22,19 @@ A message is a cue when its request is about the past. Two steps, the same in bo
    mood (a question or not), its tense (told in the past or not) and a present anchor (now, still,
    现在, 目前).
    - **The past as context** does not count: a clause that tells a past event ("I upgraded numpy
-     yesterday", 同事昨天改了接口, 之前的测试都通过了) followed by a clause that is neither in the past
-     nor elliptical ("and now the tests fail", "fix the client", 现在报错) is the setting of a present
-     request. Followed by a past question ("…, what did we find?"), an elliptical one ("…, why?",
-     找出来) or "again" / 再 / 一遍 ("I need it again"), it is what the request is about.
+     yesterday", 同事昨天改了接口, 之前的测试都通过了), or a temporal clause before its main one ("after we
+     vendored it last week", 上周…以后), followed by a clause that is neither in the past nor elliptical
+     ("and now the tests fail", "fix the client", 现在报错) is the setting of a present request.
+     Followed by a past question ("…, what did we find?"), an elliptical one ("…, why?") or "again" /
+     再 / 一遍 ("I need it again"), it is what the request is about.
    - **A calendar time as an attribute** of a thing ("last month's invoices", 上周的销售数据) dates
      data, not earlier work: a cue only in a question.
    - **A person's past verb** is how people also tell the current work ("I went through the logs",
      "you said the tests pass", 我们刚才改过 log.py), so it counts only where the request is about
      then: with another counted marker; inside a question told in the past ("what were the steps you
      gave me", "Was it you who suggested …"), or before one ("We had a script for it, how did that
-     work?"); as the relative clause of a definite thing ("the convention *we landed on*", "the way
+     work?"); what you or we did, before "again" ("you gave me a command for it, send it again"; not
+     "I upgraded it, try again"); as the relative clause of a definite thing ("the convention *we landed on*", "the way
      *we did it*", 你给我写的那个脚本); or with 已经 in a question. Never in a clause with a present
      anchor ("the function you changed now lacks …", 你改过的那个函数现在 …).
    - A message that names the current session ("just now", "in this session", "in this PR", 刚才)
@@ -50,6 +54,8 @@ import re
 from functools import cached_property
 
 _WH = r"(?:how|why|where|which|what|when|who)"
+# the experiential aspect 过, not the 过 of 过期 (expire), 过滤 (filter), 过来, 过一会 (in a while) …
+_GUO = "过(?![期滤程度去来后渡多于年]|一会|一下)"
 # Verbs of deciding, choosing, agreeing and saying: about the conversation, not its topic (stripped).
 _FRAME_BASE = (
     r"(?:decide|agree|choose|pick|settle|conclude|land|go|come up|end up|opt|say|tell|ask|want|prefer|mention"
@@ -66,6 +72,7 @@ _ANY_PAST = (
     r"|left|built|gave|saw|thought|brought|began|broke|hit|switched|knew|sent|spent|held|moved|dropped|had|did"
     r"|showed|shown|told|said|chose|done|written|taken|given)"
 )
+_ADVERB = r"(?:\w+ly|once|already|also|all|both|even|first|then|never)"
 _TIME_UNIT = r"(?:days?|weeks?|months?|years?|sprints?|quarters?|hours?|time|while)"
 _CAL_UNIT = r"(?:day|week|month|year|sprint|quarter|night)"
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
@@ -88,7 +95,8 @@ _EN_TIME = [  # an episodic past time: a marker of earlier work by itself
     r"(?<!not\x20)(?<!or\x20)(?<!and\x20)(?<!never\x20)(?:before|earlier)(?=\s*(?:[.?!,;:)]|$))",
     r"earlier (?:session|conversation|discussion|chat)",
     r"earlier(?= (?:we|i|you)\b)",  # "Earlier I told you …", not "earlier than noon"
-    r"(?:a|the|our|that|an|in the|your|my) (?:previous|prior) (?:session|time|conversation|discussion|chat|project)",
+    r"(?:a|the|our|that|an|in the|your|my) (?:previous|prior) (?:session|time|conversation|discussion|chat|project"
+    r"|service|repo|repository|app|codebase)",
     r"a (?:while|few days|few weeks|couple (?:of )?weeks) (?:ago|back)",
     r"back (?:then|when|in)",
     r"where (?:we|you|i) (?:left off|stopped)",
@@ -99,7 +107,10 @@ _EN_CALENDAR = [  # a calendar time: dates earlier work, or (as an attribute: "l
     r"yesterday",
     r"(?:earlier|last) this (?:week|month|year|sprint)",
 ]
-_EN_DATED = [rf"(?:on|last) {_WEEKDAY}", rf"in {_MONTH}"]  # only in a clause told in the past
+# only in a clause told in the past: a weekday or month; in a question, what something came to in the end
+_EN_DATED = [rf"(?:on|last) {_WEEKDAY}", rf"in {_MONTH}"]
+_OUTCOME = [rf"{_WH}\b(?P<held>[^.?!\n]{{0,80}}?)\b(?:in the end|eventually|ultimately)"]  # not "did it finally pass?"
+_ZH_OUTCOME = [r"最后(?=[是怎定选用决还])", r"最终", r"后来"]  # not 最后那个测试 (the last test)
 _EN_ASKED = [  # a question about what was decided or said then, or a decision named as a thing
     rf"{_WH} (?:did|do|have) we (?:decide|agree|choose|pick|settle|conclude)\w*(?: on)?",
     rf"(?:did|didn't|did not|had) (?:i|you) {_FRAME_BASE}\w*(?: (?:on|with|for|about))?",
@@ -137,9 +148,25 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
 ]
 # A person with any verb in the past ("the fix we shipped", "you showed me"; the verb stays, it may be
 # the topic), and "did we" / "had we" before any other verb: counted as `_EN_PERSON` is.
-_EN_PERSON_QUESTIONS = [rf"(?:we|you|i)(?: (?:who|that))? (?:\w+ly )?(?P<held>{_ANY_PAST})", r"(?:did|had) we"]
+_EN_PERSON_QUESTIONS = [
+    rf"(?:we|you|i)(?: (?:who|that))?(?: {_ADVERB})? (?P<held>{_ANY_PAST})",
+    r"(?:did|had) we",
+]
 _ZH_REUSE = [r"[跟和像同与](?:之前|以前|上次|上回)(?:一样|那样)", r"老(?:办法|规矩|做法|方法|一套|样子)", r"照旧"]
-_ZH = ["上一次", "上次", "上回", "那次", "先前", "此前", "早先", "以往"]
+_ZH = [
+    "上一次",
+    "上一个服务",
+    "上一个项目",
+    "上一个仓库",
+    "上一个应用",
+    "上次",
+    "上回",
+    "那次",
+    "先前",
+    "此前",
+    "早先",
+    "以往",
+]
 _ZH_ASKED = ["还记得", "我们决定", "决定过", "讨论过"]
 # 时 beginning a word of its own: 当时间 and 那时间戳 are 当 + 时间 and 那 + 时间戳, not 当时 / 那时
 _SHI_WORD = "(?![间钟区长速序段])"
@@ -157,6 +184,7 @@ _ZH_TIME = [
     r"(?:(?:^|(?<=[，。？！、；：,.?!;:(（\n])|(?<=[，。？！、；：,.?!;:] ))|(?<=[跟和像同与按照如们我你俩]))"
     r"(?:之前|以前)(?:一样|那样)?(?!缀)",
     r"(?:之前|以前|原来|原先|本来)(?=不是|说|定|讨论|提|聊|选|决定|商量|约|是什么|是怎么|是哪|那|的那)",
+    rf"(?:之前|以前)(?=[^，。？！,.?!；\s]{{0,4}}{_GUO})",  # 以前有过, 之前遇到过: "previously"
 ]
 _ZH_CALENDAR = [
     r"上(?:个)?(?:周|月|星期|礼拜|迭代|季度|sprint)",
@@ -180,7 +208,7 @@ _ZH_ASKED_PATTERNS = [
 # a word (通过 via, 超过 exceed, 跳过 skip, 过期 expire, 过一会 in a while …), or a relative clause before
 # a demonstrative (你给我写的那个): counted as `_EN_PERSON` is.
 _ZH_PERSON = [
-    r"(?:我们|咱们|咱俩|我|你)(?P<held>[^，。？！,.?!；\s]{0,10}?)(?<![通超经不越跳错路放难度滤])过(?![期滤程度去来后渡多于年一])",
+    rf"(?:我们|咱们|咱俩|我|你)(?P<held>[^，。？！,.?!；\s]{{0,10}}?)(?<![通超经不越跳错路放难度滤]){_GUO}",
     r"(?:我们|咱们|咱俩|你)(?P<held>[^，。？！,.?!；\s]{1,10}?)的(?=那)",
 ]
 # The current session named: "just now", "in this session", "in this PR", 刚才. Against it a question
@@ -202,6 +230,7 @@ _PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{_WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(
 # question word ("is there a reason we chose …", "do you know what port we ended up using", 我们不是说过
 # … 吗), asks what was decided or said then.
 _FRAME_VERB = re.compile(rf"\b{_FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过", re.I)
+_SHARED = re.compile(r"(?:we|you|我们|咱们|咱俩|你)", re.I)
 _WH_BEFORE = re.compile(rf"\b{_WH}\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
 _TOPIC = re.compile(
     rf"^\W*(?:the|that|this|those|these)(?:\s+[\w'-]+){{1,4}}\s+(?:we|you|i)\s+(?:\w+ly\s+)?{_ANY_PAST}\b", re.I
@@ -230,10 +259,13 @@ _ZH_QUESTION = re.compile(r"[吗呢么啥谁哪]|多少|几[个次天]|是不是
 _PAST_WORD = re.compile(
     rf"\b(?!(?:set|put|hit)\b)(?:{_ANY_PAST}|was|wasn't|were|weren't|hadn't|didn'?t|used to)\b", re.I
 )
-_ZH_PAST = re.compile(r"(?<!为)了|过(?![期滤程度去来后渡多于年一])|来着|的(?=\s*[？?吗]|\s*$)")
+_ZH_PAST = re.compile(rf"(?<!为)了|{_GUO}|来着|的(?=\s*[？?吗]|\s*$)")
+_SUBORDINATE = re.compile(r"^\W*(?:after|since|once|ever since)\b|^\W*自从|(?:以后|之后|后|的时候)\W*$", re.I)
 _PRESENT = re.compile(r"\b(?:now|still|currently|anymore|at the moment|these days)\b|现在|目前|如今|仍然|依然", re.I)
 _PRESENT_AUX = re.compile(
-    r"\b(?:do|does|is|are|am|can|could|would|might|may|must|should|will|isn't|aren't|doesn't|don't|can't)\b", re.I
+    r"\b(?:do|does|is|are|am|can|could|would|might|may|must|should|will|isn't|aren't|doesn't|don't|can't)\b"
+    r"|\w'(?:s|re|m)\b",
+    re.I,
 )
 # "again", or a demonstrative that points back at what the clause before told ("use that one", 按那个来)
 _AGAIN = re.compile(r"\b(?:again|that one|those)\b|再|又|一遍|那(?:个|套|份|些|样|种)", re.I)
@@ -261,12 +293,19 @@ _KINDS: list[tuple[list[re.Pattern[str]], bool, str]] = [
     ([*_compiled(_EN_TIME, True), _ZH_WORDS, *_compiled(_ZH_TIME, False)], True, "time"),
     ([*_compiled(_EN_CALENDAR, True), *_compiled(_ZH_CALENDAR, False)], True, "calendar"),
     (_compiled(_EN_DATED, True), True, "dated"),
+    ([*_compiled(_OUTCOME, True), *_compiled(_ZH_OUTCOME, False)], True, "outcome"),
     ([*_compiled(_EN_ASKED, True), _ZH_ASKED_WORDS, *_compiled(_ZH_ASKED_PATTERNS, False)], True, "asked"),
     ([*_compiled(_EN_PERSON, True), *_compiled(_ZH_PERSON, False)], True, "person"),
+    # remember or recall as a verb with its object ("recall the fix …?"), not "remember to", "the recall of"
+    (
+        _compiled([rf"(?:remember|recall)(?= (?:the|that|this|those|our|my|your|we|you|anything|{_WH})\b)"], True),
+        False,
+        "memory",
+    ),
     (_compiled(_EN_QUESTIONS, True), False, "asked"),
     (_compiled(_EN_PERSON_QUESTIONS, True), False, "person"),
 ]
-_MARKED_KINDS = ("reuse", "time", "calendar", "dated", "asked")
+_MARKED_KINDS = ("reuse", "time", "calendar", "dated", "outcome", "asked", "memory")
 
 
 def _windows(text: str) -> list[tuple[int, str]]:
@@ -285,7 +324,9 @@ class _Clause:
         self.question = body.endswith(("?", "？")) or bool(_QUESTION_START.search(body) or _ZH_QUESTION.search(body))
         self.past = bool(_PAST_WORD.search(body) or _ZH_PAST.search(body))
         self.present = _PRESENT.search(body) is not None
-        self.narrative = self.past and not self.question and not _TOPIC.match(body)  # tells a past event
+        # tells a past event, or is a temporal clause ("after I vendored it", 自从…, …以后) before its main one
+        told_event = self.past or _SUBORDINATE.search(body) is not None
+        self.narrative = told_event and not self.question and not _TOPIC.match(body)
         han = len(_HAN.findall(body))
         short = (han <= 3 and len(body.split()) <= 2) if han else len(body.split()) <= 2
         # what an earlier past clause is about: a past or elliptical question ("…, why?"), or "again", 再说一遍
@@ -332,6 +373,8 @@ class _Window:
         clause = self.clauses[i]
         if kind == "reuse":
             return True  # "like last time", 跟上次一样: a reference to earlier work, whatever the clause
+        if kind == "outcome":  # "what was the fix in the end?", 最后是怎么修好的？
+            return clause.question and (clause.past or re.search("[了过的]", clause.text) is not None)
         if kind in ("time", "calendar", "dated"):
             if self.context[i] or (kind == "dated" and not clause.past):
                 return False
@@ -341,6 +384,8 @@ class _Window:
             return False  # a question or a past verb against "just now", 刚才: the work at hand
         if kind == "asked":
             return True
+        if kind == "memory":  # "recall the fix for the race?", "remember that script? run it"
+            return clause.question
         return self._person_counts(m, i)
 
     def _asks(self, i: int) -> bool:
@@ -362,8 +407,8 @@ class _Window:
         if _PRESENT.search(self.part, m.end(), min(clause.end, m.end() + NEAR)):
             return False  # "the function you changed now lacks …": the current state
         after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
-        if after is not None and after.question and after.past and after.continues:
-            return True
+        if after is not None and after.continues and (after.past or _SHARED.match(m.group(0))):
+            return True  # "…, how did that work?"; "you gave me a command for it, send it again" (not "I …")
         if _DEFINITE_BEFORE.search(words) or m.group(0).endswith("的") or self.part.startswith("的那", m.end()):
             return True
         return bool(_ZH_DONE_QUESTION.search(self.part[m.start() : min(clause.end, m.start() + NEAR)]))

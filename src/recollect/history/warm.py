@@ -3,8 +3,8 @@
 - `load_ahead(app, query)`: a one-shot `recollect search` loads numpy and the models on a thread while
   it opens the index and runs the word queries (SQLite leaves the interpreter free meanwhile).
 - `warm_up(step)`: the MCP server, once it has sent its tool list, pays ahead in steps (`WARM_UP_STEPS`)
-  what its first call would otherwise pay on the model's wait: the imports, the models, then one search
-  without a sync, which maps the index's vector files and reads their pages.
+  what its first call would otherwise pay on the model's wait: the imports, the models, then the sync
+  that call would run first and one search, which maps the index's vector files and reads their pages.
 
 Each model loads once per process (their loads are locked, embed/factory.py and embed/muse.py), so a
 search that meets a model still loading waits for it rather than loading it again.
@@ -59,9 +59,11 @@ def load_ahead(app: Recollect, query: str, *, chunk_level: bool = False) -> thre
     return thread
 
 
-def warm_up(step: str) -> None:
+def warm_up(step: str, *, sync_after: float | None = None) -> None:
     """One step of `WARM_UP_STEPS` for a long-running process: "imports" (numpy, the search, the sync),
-    "models" (`load_models`), "index" (a search without a sync, when an index exists: never creates one)."""
+    "models" (`load_models`), "index" (when an index exists: never creates one; with `sync_after`, the
+    sync a call would run first when the index is older than that many seconds, then a search without
+    a sync)."""
     from recollect.app import Recollect
 
     if step == "imports":
@@ -79,6 +81,9 @@ def warm_up(step: str) -> None:
 
         with Recollect() as app:
             if app.config.index_path.exists():
+                if sync_after is not None:
+                    with app.index() as conn:
+                        app.refresh(conn, max_age=sync_after)
                 search("recollect warm up", limit=1, sync_first=False, app=app)
     else:
         raise ValueError(f"unknown warm-up step {step!r}: one of {', '.join(WARM_UP_STEPS)}")

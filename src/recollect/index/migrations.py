@@ -11,7 +11,7 @@ from collections.abc import Callable
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -207,6 +207,16 @@ def _m008_vector_slots(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m009_session_scope(conn: sqlite3.Connection) -> None:
+    """An index holding the session columns the scope predicate reads (search/scope.py), so the counts
+    every search takes (`session_counts`) scan it instead of the session rows, whose cards make them
+    wide: ~7 -> ~0.6 ms at 5,000 sessions. A predicate over another column scans the table, as before."""
+    conn.execute(
+        "CREATE INDEX IF NOT EXISTS session_scope ON session(origin, source_id, native_id, directory, "
+        "project_root, agent_kind, parent_id, time_created, time_updated, time_archived, card_hash)"
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
@@ -216,6 +226,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("006_origin", _m006_origin),
     ("007_summary", _m007_summary),
     ("008_vector_slots", _m008_vector_slots),
+    ("009_session_scope", _m009_session_scope),
 ]
 
 

@@ -104,8 +104,9 @@ def start_warm_up() -> None:
 
 def _warm_up() -> None:
     """The first call's extra cost, paid ahead in steps (`history.WARM_UP_STEPS`: the imports, the models
-    by meaning, one search without a sync). A call that arrives meanwhile waits at most for the step
-    under way, then loads the rest itself; a broken config or index is reported by the call that meets it."""
+    by meaning, then the sync the call would run first and one search). A call that arrives meanwhile
+    waits at most for the step under way, then loads the rest itself; a broken config or index is
+    reported by the call that meets it."""
     started, cpu = time.perf_counter(), time.thread_time()
     done: list[str] = []
     with _library:
@@ -117,7 +118,7 @@ def _warm_up() -> None:
             if _call_waiting.is_set():
                 break
             try:
-                history.warm_up(step)
+                history.warm_up(step, sync_after=history_tools.INLINE_SYNC_AFTER)
             except Exception:
                 log.info("warm-up stopped at %s", step, exc_info=True)
                 break

@@ -180,3 +180,9 @@ def test_a_temporal_clause_before_its_main_clause_is_the_setting() -> None:
     assert detect_cue("上周把 protobuf vendor 进来以后，怎么配的？") == "上周"  # control: a question about then
     assert detect_cue("上周把 protobuf vendor 进来以后，构建时间翻倍了，帮我查一下原因") is None
     assert detect_cue("after we vendored it last week, the build takes twice as long") is None
+
+
+def test_not_before_is_read_by_whole_words() -> None:
+    assert detect_cue("have we run into this error before?") == "before"  # "err-or before" is not "or before"
+    assert detect_cue("Check the refresh token expires after the access token, not before.") is None
+    assert detect_cue("Is it cached now or before?") is None

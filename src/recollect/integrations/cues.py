@@ -92,7 +92,9 @@ _EN_TIME = [  # an episodic past time: a marker of earlier work by itself
     r"previously",
     r"originally",
     r"once (?:already|before)",
-    r"(?<!not\x20)(?<!or\x20)(?<!and\x20)(?<!never\x20)(?:before|earlier)(?=\s*(?:[.?!,;:)]|$))",
+    # clause-final "before" / "earlier", not "…, not before." nor "now or before" (whole words: "this
+    # error before?" is a cue, its "or" is the end of "error")
+    r"(?<!\bnot\x20)(?<!\bor\x20)(?<!\band\x20)(?<!\bnever\x20)(?:before|earlier)(?=\s*(?:[.?!,;:)]|$))",
     r"earlier (?:session|conversation|discussion|chat)",
     r"earlier(?= (?:we|i|you)\b)",  # "Earlier I told you …", not "earlier than noon"
     r"(?:a|the|our|that|an|in the|your|my) (?:previous|prior) (?:session|time|conversation|discussion|chat|project"

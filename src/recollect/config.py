@@ -113,7 +113,12 @@ def load_config(paths: Paths | None = None) -> Config:
 
     origins = _apply_env(raw)
     index_value = raw.get("index", {}).get("path") if isinstance(raw.get("index"), dict) else None
-    index_path = Path(str(index_value)).expanduser() if index_value else paths.default_index
+    if index_value and "index.path" in origins:  # RECOLLECT_INDEX: a path as a shell gives it
+        index_path = Path(str(index_value)).expanduser()
+    elif index_value:
+        index_path = _file_path(paths.config_file, "[index] path", index_value)
+    else:
+        index_path = paths.default_index
 
     sources: list[SourceEntry] = []
     seen: set[str] = set()
@@ -130,7 +135,7 @@ def load_config(paths: Paths | None = None) -> Config:
             SourceEntry(
                 id=source_id,
                 kind=str(entry["kind"]),
-                path=Path(str(entry["path"])).expanduser(),
+                path=_file_path(paths.config_file, f"[[source]] {source_id!r} path", entry["path"]),
                 enabled=bool(entry.get("enabled", True)),
             )
         )
@@ -144,6 +149,15 @@ def load_config(paths: Paths | None = None) -> Config:
         discover = {kind: kind in wanted for kind in {*discover, *wanted, *_KNOWN_KINDS}}
         sources = [s for s in sources if s.kind in wanted]
     return Config(paths=paths, index_path=index_path, sources=sources, discover=discover, raw=raw, origins=origins)
+
+
+def _file_path(config_file: Path, name: str, value: Any) -> Path:
+    """A path written in the config file: `~` is the home dir, and a relative path is taken from the
+    file's own directory (not from wherever a command happens to run)."""
+    if not isinstance(value, str):
+        raise ConfigError(f"{config_file}: {name} must be a path in quotes, not {value!r}; fix it in the file")
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else config_file.parent / path
 
 
 # Environment variables that override one option of the file (CI, MCP, one-off runs).

@@ -147,6 +147,27 @@ def write_config(paths: Paths | None = None, *, only_if_missing: bool = True) ->
     return path
 
 
+# Keys read but left out of the first-use file (a provider's tuning: embed/factory.py `from_config`).
+_UNLISTED = {"embeddings": {"dim", "timeout", "threads"}}
+
+
+def unknown_options(config: Config | None = None) -> list[str]:
+    """What the config file sets that no option reads (a misspelt key or section), as `[section] key`."""
+    config = config or load_config()
+    known: dict[str, set[str]] = {section: set(keys) for section, keys in _UNLISTED.items()}
+    for option in options(config.paths):
+        known.setdefault(option.section, set()).add(option.key)
+    out = []
+    for section, value in config.raw.items():
+        if section == "source":  # [[source]] blocks: checked where they are read
+            continue
+        if section not in known:
+            out.append(f"[{section}]")
+        elif isinstance(value, dict):
+            out.extend(f"[{section}] {key}" for key in value if key not in known[section])
+    return out
+
+
 @dataclass(frozen=True)
 class Setting:
     name: str
@@ -172,6 +193,8 @@ def in_force(config: Config | None = None) -> list[Setting]:
             if option.name == "embeddings.enabled" and origin.startswith("env"):
                 value = False
             out.append(Setting(option.name, value, origin))
+        elif option.name == "index.path" and option.key in config.section(option.section):
+            out.append(Setting(option.name, str(config.index_path), "file"))  # as resolved from the file's dir
         elif option.key in config.section(option.section):
             out.append(Setting(option.name, config.section(option.section)[option.key], "file"))
         else:

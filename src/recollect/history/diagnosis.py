@@ -35,6 +35,13 @@ def doctor(config: Config | None = None) -> Diagnosis:
         index_path=str(config.index_path),
         index_exists=config.index_path.exists(),
     )
+    from recollect.configfile import unknown_options
+
+    for unknown in unknown_options(config):
+        diagnosis.problems.append(
+            f"{diagnosis.config_file}: {unknown} is no option recollect reads (misspelt?); "
+            "'recollect config show' lists every option"
+        )
     try:
         configured_specs(config)
     except ConfigError as exc:  # two sources naming one store, or the index is a store: nothing else is safe

@@ -26,6 +26,8 @@ def ui_cmd(port: int, open_browser: bool) -> None:
     try:
         serve(port=port, open_browser=open_browser, announce=announce)
     except OSError as exc:
-        raise click.ClickException(f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); pick another --port") from exc
+        from recollect.cli.output import fail
+
+        fail(f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); pick another --port, or 0 for any free one")
     except KeyboardInterrupt:
         pass

@@ -35,7 +35,16 @@ def _undo_file(path: Path, state: dict[str, Any], report: Report, dry_run: bool)
         report.notes.append(f"{display(path)} was changed and is no longer recollect's; left in place")
         return
     if state.get("written_sha") != sha(current):
-        report.notes.append(f"{display(path)} was edited since install; removing it anyway (it carries our mark)")
+        # A person's edits (a model for the recall agent, say) are theirs: kept, under a name OpenCode
+        # does not load (it reads agent/*.md and plugin/*.{js,ts}).
+        kept = path.with_name(path.name + ".edited")
+        n = 1
+        while kept.exists():  # an earlier uninstall's copy stays too
+            n += 1
+            kept = path.with_name(f"{path.name}.edited-{n}")
+        report.changes.append(Change(display(kept), "keep your edits of the file here (OpenCode does not load it)"))
+        if not dry_run:
+            write_atomic(kept, current)
     if state.get("original") is not None:
         report.changes.append(Change(display(path), "restore the earlier file"))
         if not dry_run:

@@ -55,10 +55,20 @@ def corpus() -> Iterator[Corpus]:
 
 
 @pytest.fixture(scope="module")
-def report(corpus: Corpus, queries: list[EvalQuery]) -> EvalReport:
+def engine_ranked(corpus: Corpus) -> dict[str, list[Ranked]]:
+    """Every query's whole ranked list from the engine, as `report` ran it (the report keeps the top 5)."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def report(corpus: Corpus, queries: list[EvalQuery], engine_ranked: dict[str, list[Ranked]]) -> EvalReport:
+    def recorded(q: EvalQuery, filters: Filters) -> list[Ranked]:
+        engine_ranked[q.id] = corpus.search(q, filters)
+        return engine_ranked[q.id]
+
     with pytest.MonkeyPatch.context() as env:
         env.delenv("RECOLLECT_EMBEDDINGS", raising=False)
-        return run_corpus(corpus, queries, baseline=False)
+        return run_corpus(corpus, queries, search=recorded, baseline=False)
 
 
 def _describe(failures: Sequence[QueryResult], corpus: Corpus, limit: int = 15) -> str:
@@ -139,12 +149,17 @@ def test_error_queries_occur_only_in_tool_output(queries: list[EvalQuery], corpu
     assert not wrong, f"error_output queries not confined to a gold session's tool output: {wrong}"
 
 
-def test_the_eval_can_fail(corpus: Corpus, queries: list[EvalQuery], report: EvalReport) -> None:
+def test_the_eval_can_fail(
+    corpus: Corpus, queries: list[EvalQuery], report: EvalReport, engine_ranked: dict[str, list[Ranked]]
+) -> None:
     """A deliberately broken ranking (the engine's own results, reversed) must score lower and be
-    reported as a regression: the eval measures ranking, not just whether anything is found."""
+    reported as a regression: the eval measures ranking, not just whether anything is found. The
+    engine's results are the ones `report` scored (the engine is deterministic: searching again gave
+    the same lists and cost a whole second run of the eval)."""
+    assert len(engine_ranked) == len(queries)  # every query was ranked by `report`, under its own id
 
     def reversed_engine(q: EvalQuery, filters: Filters) -> list[Ranked]:
-        return list(reversed(corpus.search(q, filters)))
+        return list(reversed(engine_ranked[q.id]))
 
     broken = run_corpus(corpus, queries, search=reversed_engine, baseline=False)
     good, bad = report.summary()["ours"]["overall"], broken.summary()["ours"]["overall"]

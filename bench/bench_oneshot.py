@@ -1,7 +1,7 @@
 """One-shot `recollect search` against an existing index, next to the CLI's own import, in one run.
 
     .venv/bin/python bench/bench_oneshot.py --home DIR --store OPENCODE_DB [--queries 12] [--repeat 2]
-                                           [--before SRC_DIR] [--json OUT.json]
+                                           [--before SRC_DIR [--before-home DIR]] [--json OUT.json]
 
 `--home` is a RECOLLECT_HOME holding an index of `--store` (e.g. the work directory of
 `bench/bench_index.py --sessions 5000`, or of bench_mcp.py); nothing is written to either (every
@@ -20,6 +20,8 @@ hybrid wall p50 < 300 ms and <= 6x the import.
 every round: the same import and searches with that code first on PYTHONPATH, interleaved with this
 checkout's, so both sides see the same load. Each search's output (its hits, as printed) is
 compared between the sides: `same_output` says whether every query printed the same on both.
+`--before-home DIR` gives the before side its own copy of the index, made before this checkout
+migrated `--home` (an older recollect refuses an index of a newer schema).
 """
 
 from __future__ import annotations
@@ -79,6 +81,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2, help="rounds over the queries")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--before", type=Path, help="another checkout's src/ to measure alongside, interleaved")
+    parser.add_argument(
+        "--before-home", type=Path, help="the before side's own copy of --home (an older schema it can open)"
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
 
@@ -91,6 +96,7 @@ def main() -> int:
         sides["before_"] = {
             **env,
             "PYTHONPATH": os.pathsep.join([str(args.before.resolve()), env.get("PYTHONPATH", "")]),
+            "RECOLLECT_HOME": str(args.before_home or args.home),
         }
     modes = {
         f"{side}{mode}": {**side_env, **extra}

@@ -191,18 +191,13 @@ def search_cmd(
         click.echo(report.summary(), err=True)
     # numpy and the models by meaning load on a thread while this one opens the index and runs the word queries
     ahead = None if deep or ephemeral else history.load_ahead(app, text, chunk_level=filters.chunk_level)
-    result = history.search(
-        text,
-        filters,
-        limit=limit,
-        app=app,
-        sync_first=not no_sync,
-        deep=deep,
-        ephemeral=ephemeral,
-        exact=exact,
-    )
-    if ahead is not None:
-        ahead.join()  # long done (the search used what it loaded): the quick exit needs no thread left
+    try:
+        result = history.search(
+            text, filters, limit=limit, app=app, sync_first=not no_sync, deep=deep, ephemeral=ephemeral, exact=exact
+        )
+    finally:
+        if ahead is not None:
+            ahead.join()  # done by now (the search used what it loaded); the quick exit needs no thread left
     if as_json:
         print_json(result.to_dict())
         return

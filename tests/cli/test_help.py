@@ -28,3 +28,24 @@ def test_every_command_and_option_has_help() -> None:
     assert not [name for name, c in commands if not c.help], "a command without a docstring"
     bare = [(name, p.opts) for name, p in options if not p.help]
     assert not bare, f"options whose --help says nothing: {bare}"
+
+
+def test_a_misspelt_command_gets_the_nearest_one() -> None:
+    from click.testing import CliRunner
+
+    runner = CliRunner()
+    assert runner.invoke(main, ["search", "--help"]).exit_code == 0  # positive control
+    typo = runner.invoke(main, ["searh", "deploy"])
+    assert typo.exit_code == 2 and "No such command 'searh'. Did you mean 'search'?" in typo.output
+    nothing = runner.invoke(main, ["zzzz"])
+    assert (
+        nothing.exit_code == 2 and "No such command 'zzzz'." in nothing.output and "Did you mean" not in nothing.output
+    )
+
+
+def test_python_dash_m_recollect_is_the_same_command() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "recollect", "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("recollect, version "), out

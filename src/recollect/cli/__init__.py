@@ -83,6 +83,18 @@ class LazyGroup(click.Group):
             kept = _INTERRUPTED.get(name)
             fail(f"{name} interrupted (Ctrl-C)" + (f": {kept}" if kept else ""), code=130)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = click.utils.make_str(args[0]) if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
+            hint = f" Did you mean '{close[0]}'?" if close else ""
+            ctx.fail(f"No such command '{name}'.{hint}")
+        return super().resolve_command(ctx, args)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*_COMMANDS, *(_CHECKOUT_COMMANDS if _in_checkout() else ())})
 
@@ -100,7 +112,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup)
-@click.version_option(package_name="recollect")
+@click.version_option(package_name="recollect", prog_name="recollect")
 def main() -> None:
     """recollect: search your coding agents' past sessions, and keep curated memories.
 

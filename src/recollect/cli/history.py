@@ -160,8 +160,8 @@ def index_cmd(wait: bool, as_json: bool) -> None:
 @click.option(
     "--exact",
     is_flag=True,
-    help="Search the words exactly as typed: no typo correction, no reading of question or time words "
-    "(also what --deep does: a literal phrase).",
+    help="Search the words exactly as typed: no typo correction, no reading of question or time words. "
+    "For a literal phrase in whole tool outputs, use --deep.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print hits and coverage as JSON (see docs/cli.md).")
 def search_cmd(

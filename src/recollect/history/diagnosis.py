@@ -71,46 +71,9 @@ def doctor(config: Config | None = None) -> Diagnosis:
             f"no session store found (looked for {_where_stores_are()}): run your agent once, set OPENCODE_DB, "
             f"or list a store under [[source]] in {diagnosis.config_file}"
         )
+    state = _IndexState(recorded, bad, stored)
     for spec in specs:
-        entry: dict[str, Any] = {
-            "id": spec.id,
-            "kind": spec.kind,
-            "path": str(spec.path),
-            "enabled": spec.enabled,
-            "discovered": spec.discovered,
-            "exists": spec.path.exists(),
-        }
-        reported = False  # the last sync's message already names this source's problem
-        if spec.id in recorded:
-            _, status, message, count, malformed, synced = recorded[spec.id]
-            entry.update(
-                status=status,
-                message=message or "",
-                indexed_sessions=count,
-                malformed=malformed,
-                synced=iso(synced or 0),
-            )
-            if status not in ("ok", None):
-                diagnosis.problems.append(f"{spec.id}: {message}")
-                reported = True
-            if spec.id in bad:
-                count, first = bad[spec.id]
-                entry["bad_sessions"] = count
-                diagnosis.problems.append(
-                    f"{spec.id}: {count} sessions could not be read and are skipped until they change "
-                    f"(first: {first}); the rest of the store is indexed"
-                )
-        elif stored.get(spec.id):
-            entry.update(status="partly indexed", indexed_sessions=stored[spec.id])
-            diagnosis.problems.append(
-                f"{spec.id}: the first index of this store stopped before it finished ({stored[spec.id]} sessions "
-                "stored); run 'recollect index' to finish it"
-            )
-        else:
-            entry.update(status="not indexed yet")
-        if not spec.path.exists() and spec.enabled and not reported:
-            diagnosis.problems.append(f"{spec.id}: store not found at {spec.path}")
-        diagnosis.sources.append(entry)
+        diagnosis.sources.append(_source_entry(spec, state, diagnosis.problems))
     try:
         from recollect.embed import factory  # on use: the CLI start-up never imports the embed package
 
@@ -119,6 +82,58 @@ def doctor(config: Config | None = None) -> Diagnosis:
         diagnosis.semantic = {"status": "broken", "problems": [f"search by meaning cannot be checked: {exc}"]}
     diagnosis.problems.extend(diagnosis.semantic.get("problems", []))
     return diagnosis
+
+
+@dataclass
+class _IndexState:
+    """What the index says of each source: its last sync's record, its unreadable sessions, its sessions."""
+
+    recorded: dict[str, tuple[Any, ...]]
+    bad: dict[str, tuple[int, str]]
+    stored: dict[str, int]
+
+
+def _source_entry(spec: SourceSpec, state: _IndexState, problems: list[str]) -> dict[str, Any]:
+    """doctor's entry for one source; what is wrong with it goes to `problems`."""
+    entry: dict[str, Any] = {
+        "id": spec.id,
+        "kind": spec.kind,
+        "path": str(spec.path),
+        "enabled": spec.enabled,
+        "discovered": spec.discovered,
+        "exists": spec.path.exists(),
+    }
+    reported = False  # the last sync's message already names this source's problem
+    if spec.id in state.recorded:
+        _, status, message, count, malformed, synced = state.recorded[spec.id]
+        entry.update(
+            status=status,
+            message=message or "",
+            indexed_sessions=count,
+            malformed=malformed,
+            synced=iso(synced or 0),
+        )
+        if status not in ("ok", None):
+            problems.append(f"{spec.id}: {message}")
+            reported = True
+        if spec.id in state.bad:
+            count, first = state.bad[spec.id]
+            entry["bad_sessions"] = count
+            problems.append(
+                f"{spec.id}: {count} sessions could not be read and are skipped until they change "
+                f"(first: {first}); the rest of the store is indexed"
+            )
+    elif state.stored.get(spec.id):
+        entry.update(status="partly indexed", indexed_sessions=state.stored[spec.id])
+        problems.append(
+            f"{spec.id}: the first index of this store stopped before it finished ({state.stored[spec.id]} sessions "
+            "stored); run 'recollect index' to finish it"
+        )
+    else:
+        entry.update(status="not indexed yet")
+    if not spec.path.exists() and spec.enabled and not reported:
+        problems.append(f"{spec.id}: store not found at {spec.path}")
+    return entry
 
 
 def _where_stores_are() -> str:

@@ -5,7 +5,7 @@ message set, on the real user messages of Claude Code transcripts, and the CPU a
         [--claude-code DIR] [--show-claude] [--repeat N]
 
 Per set it prints how many cue messages fire (`detect_cue` is not None) and how many ordinary ones
-do (they must not), per language. bench/cue_corpus.json and cue_corpus2.json are split by id: odd ids the dev half
+do (they must not), per language. bench/cue_corpus*.json are split by id: odd ids the dev half
 (tests and tuning read them), even ids the test half; `--split` picks one (default: both, apart).
 `--claude-code DIR` reads every main (non-subagent) transcript under DIR with recollect's own Claude
 Code reader and prints how many of the person's messages fire (nearly all are ordinary requests);
@@ -37,6 +37,7 @@ SETS = [
     "cue_ordinary_past.json",
     "cue_corpus.json",
     "cue_corpus2.json",
+    "cue_corpus3.json",
 ]
 NEVER_READ = "loop_messages_heldout4.json"
 LOG = "".join(f"WARN worker {i} was never scheduled on node-{i % 7}\n" for i in range(2000))

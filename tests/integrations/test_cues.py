@@ -78,7 +78,7 @@ def test_a_calendar_time_as_an_attribute_dates_data_outside_a_question(cue: str,
         # a verb of deciding or saying in a question, or after a question word
         ("we chose", "Is there a reason we chose Postgres over Mongo?", "We chose Postgres, so write the schema."),
         ("we ended up", "Do you know what port we ended up using?", "I ended up using port 8081, restart it."),
-        ("我们不是说过", "我们不是说过不用 ORM 吗", "我说过了，别改这个文件"),
+        ("我们不是说", "我们不是说过不用 ORM 吗", "我说过了，别改这个文件"),  # 不是说…吗 is named first
         # inside a question about a past thing
         ("you showed", "what was that command you showed me for the gradle cache", "you showed me the log, fix it"),
         # never with a present anchor after it
@@ -186,3 +186,37 @@ def test_not_before_is_read_by_whole_words() -> None:
     assert detect_cue("have we run into this error before?") == "before"  # "err-or before" is not "or before"
     assert detect_cue("Check the refresh token expires after the access token, not before.") is None
     assert detect_cue("Is it cached now or before?") is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # what we did, asked indirectly; not against a present anchor
+        ("we worked", "Can you tell me what we worked out for the cache?", "What happens now that we dropped py3.9?"),
+        (
+            "we debugged",
+            "Pull up the notes from when we debugged the deadlock",
+            "when we deploy it, it crashes; fix it",
+        ),
+        # earlier sessions in the plural; the current one named
+        (
+            "last few sessions",
+            "Summarize the billing refactor across the last few sessions.",
+            "the changes you made this session",
+        ),
+        # a plan told earlier; being here before; asked again
+        ("weren't you", "Weren't you going to look into the slow startup?", "Are you going to look into it?"),
+        ("we've been", "we've been here before with this import, what was the way out", "we've been busy, fix it"),
+        ("tell me again", "Tell me again how we deploy the docs site", "Try again, it timed out"),
+        ("再跟我说一遍", "再跟我说一遍我们是怎么部署文档站的", "再试一次"),
+        # Chinese: N units ago, not a year; what it came to; didn't you say; our conclusion; why we chose
+        ("几周前", "给我看看几周前我们定下来的插件 API 方案", "查出 2020 年以前注册的用户"),
+        ("最后", "共享的 eslint 配置我们最后放在哪了？", "最后一行的缩进不对"),
+        ("你不是说", "你不是说要看一下启动慢的问题吗？", "你说得对，改一下"),
+        ("我们结论", "网络测试不稳定的问题我们结论是什么？", "网络测试不稳定，改成确定性的"),
+        ("我们为什么选", "我们为什么选择把 session 存在 redis 里", "session 存 redis 还是 postgres 好？"),
+    ],
+)
+def test_more_ways_to_ask_about_earlier_work(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None

@@ -86,6 +86,7 @@ _EN_REUSE = [  # a reuse by comparison: a reference to earlier work, never a tol
 ]
 _EN_TIME = [  # an episodic past time: a marker of earlier work by itself
     r"last (?:time|session|chat|conversation)",
+    r"(?:last|previous|prior|earlier|past)(?: (?:few|two|three|couple of))? (?:sessions|conversations|chats)",
     r"that time",
     r"at the time",
     r"the other (?:day|week)",
@@ -112,7 +113,7 @@ _EN_CALENDAR = [  # a calendar time: dates earlier work, or (as an attribute: "l
 # only in a clause told in the past: a weekday or month; in a question, what something came to in the end
 _EN_DATED = [rf"(?:on|last) {_WEEKDAY}", rf"in {_MONTH}"]
 _OUTCOME = [rf"{_WH}\b(?P<held>[^.?!\n]{{0,80}}?)\b(?:in the end|eventually|ultimately)"]  # not "did it finally pass?"
-_ZH_OUTCOME = [r"最后(?=[是怎定选用决还])", r"最终", r"后来"]  # not 最后那个测试 (the last test)
+_ZH_OUTCOME = [r"最后(?![一那这个的几])", r"最终", r"后来"]  # not 最后那个测试, 最后一行 (the last …)
 _EN_ASKED = [  # a question about what was decided or said then, or a decision named as a thing
     rf"{_WH} (?:did|do|have) we (?:decide|agree|choose|pick|settle|conclude)\w*(?: on)?",
     rf"(?:did|didn't|did not|had) (?:i|you) {_FRAME_BASE}\w*(?: (?:on|with|for|about))?",
@@ -137,6 +138,7 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
     r"(?:didn't|didnt|did not|hadn't|had not) we",
     rf"(?:did|had) we(?= (?:{_FRAME_BASE}|ever|already)\b)",
     r"(?:were|weren't) we(?= (?:\w+ing|supposed|meant)\b)",
+    r"(?:were|weren't) you(?= (?:going|planning|supposed|meant)\b)",  # a plan told earlier
     r"(?:have|haven't) we (?:ever|already)",
     # a question about something done already: "has the crash been dealt with already?" (bounded: a
     # pasted log of "was never …" lines must not cost a scan to its end per position)
@@ -144,6 +146,7 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
     r"(?:do|can|could|did) (?:you|u) (?:remember|recall)",
     rf"(?:remember|recall|recap|forget|forgot|forgotten)(?: \w+){{0,2}}? (?={_WH}\b|whether\b|if\b)",
     r"refresh my memory",
+    r"(?:tell|remind) (?:me|us) again",  # repeat what was told before; not "try again"
     r"remind me(?! to\b)",  # not "remind me to update the docs": a task to come
     # "what was it again?"
     rf"{_WH}\b(?P<held>[^.?!\n]{{0,120}}?)\bagain(?=\s*\?)",
@@ -151,7 +154,7 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
 # A person with any verb in the past ("the fix we shipped", "you showed me"; the verb stays, it may be
 # the topic), and "did we" / "had we" before any other verb: counted as `_EN_PERSON` is.
 _EN_PERSON_QUESTIONS = [
-    rf"(?:we|you|i)(?: (?:who|that))?(?: {_ADVERB})? (?P<held>{_ANY_PAST})",
+    rf"(?:we|you|i)(?: (?:who|that))?(?:'ve|'d| have| had)?(?: {_ADVERB})? (?P<held>{_ANY_PAST}|been)",
     r"(?:did|had) we",
 ]
 _ZH_REUSE = [r"[跟和像同与](?:之前|以前|上次|上回)(?:一样|那样)", r"老(?:办法|规矩|做法|方法|一套|样子)", r"照旧"]
@@ -191,6 +194,8 @@ _ZH_TIME = [
 _ZH_CALENDAR = [
     r"上(?:个)?(?:周|月|星期|礼拜|迭代|季度|sprint)",
     r"前(?:几天|阵子|段时间|些天|些日子|两天|几周)",
+    # N units ago (几周前, 两个月以前), not a year (2020 年以前)
+    r"(?<![\d年])(?:[几两三四五六七八九十]+|\d{1,2}) ?个?(?:天|周|星期|礼拜|月|年|小时)(?:之|以)?前(?!缀)",
     r"昨天|去年",
 ]
 _ZH_ASKED_PATTERNS = [
@@ -205,6 +210,13 @@ _ZH_ASKED_PATTERNS = [
     r"回(?:忆|想)",
     r"来着",
     r"我忘了",
+    r"再(?:跟|给|和)我(?:说|讲)(?:一遍|一下|一次)",  # tell me again
+    # "didn't you say …?", said as 你不是说…吗 (a rhetorical negative question presumes the saying)
+    r"(?:你|我们|咱们|咱俩)不是(?:说|讲|答应|提)(?=[^，。？！]{0,30}[吗么])",
+    # our conclusion, decision (我们的结论; "our conclusion" in English)
+    r"(?:我们|咱们|咱俩)的?(?:结论|决定|约定|共识|讨论结果)",
+    # why did we choose (我们为什么选择 …): the reason for a decision
+    r"(?:我们|咱们|咱俩)(?:当时|当初|之前|以前)?(?:为什么|为啥)(?:要|会)?(?:选|定|决定|改用|放弃)",
 ]
 # A first- or second-person clause with the experiential aspect 过 (我们改过, 我以前交代过), not the 过 of
 # a word (通过 via, 超过 exceed, 跳过 skip, 过期 expire, 过一会 in a while …), or a relative clause before
@@ -216,7 +228,7 @@ _ZH_PERSON = [
 # The current session named: "just now", "in this session", "in this PR", 刚才. Against it a question
 # form or a past verb is about the work at hand; only a past time still marks earlier work.
 _CURRENT = re.compile(
-    r"\b(?:just\s+now|(?:in|of|during)\s+this\s+(?:session|conversation|chat|pr|pull\s+request|branch|commit))\b"
+    r"\b(?:just\s+now|this\s+(?:session|conversation|chat)|(?:in|of|during)\s+this\s+(?:pr|pull\s+request|branch|commit))\b"
     r"|刚才|刚刚|方才|这次会话|本次会话",
     re.I,
 )
@@ -232,6 +244,7 @@ _PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{_WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(
 # question word ("is there a reason we chose …", "do you know what port we ended up using", 我们不是说过
 # … 吗), asks what was decided or said then.
 _FRAME_VERB = re.compile(rf"\b{_FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过", re.I)
+_WE = re.compile(r"we\b", re.I)
 _SHARED = re.compile(r"(?:we|you|我们|咱们|咱俩|你)", re.I)
 _WH_BEFORE = re.compile(rf"\b{_WH}\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
 _TOPIC = re.compile(
@@ -262,7 +275,7 @@ _PAST_WORD = re.compile(
     rf"\b(?!(?:set|put|hit)\b)(?:{_ANY_PAST}|was|wasn't|were|weren't|hadn't|didn'?t|used to)\b", re.I
 )
 _ZH_PAST = re.compile(rf"(?<!为)了|{_GUO}|来着|的(?=\s*[？?吗]|\s*$)")
-_SUBORDINATE = re.compile(r"^\W*(?:after|since|once|ever since)\b|^\W*自从|(?:以后|之后|后|的时候)\W*$", re.I)
+_SUBORDINATE = re.compile(r"^\W*(?:after|since|once|ever since|when)\b|^\W*自从|(?:以后|之后|后|的时候)\W*$", re.I)
 _PRESENT = re.compile(r"\b(?:now|still|currently|anymore|at the moment|these days)\b|现在|目前|如今|仍然|依然", re.I)
 _PRESENT_AUX = re.compile(
     r"\b(?:do|does|is|are|am|can|could|would|might|may|must|should|will|isn't|aren't|doesn't|don't|can't)\b"
@@ -408,6 +421,9 @@ class _Window:
             return True
         if _PRESENT.search(self.part, m.end(), min(clause.end, m.end() + NEAR)):
             return False  # "the function you changed now lacks …": the current state
+        near = self.part[max(clause.start, m.start() - NEAR) : min(clause.end, m.end() + NEAR)]
+        if _WE.match(m.group(0)) and _WH_BEFORE.search(words) and not _PRESENT.search(near):
+            return True  # what we did, asked indirectly ("tell me what we worked out", "from when we debugged it")
         after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
         if after is not None and after.continues and (after.past or _SHARED.match(m.group(0))):
             return True  # "…, how did that work?"; "you gave me a command for it, send it again" (not "I …")

@@ -7,6 +7,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
@@ -49,6 +50,12 @@ def print_json(data: Any) -> None:
 
 def one_line(exc: Exception) -> str:
     """The message of a `RecollectError`, or an operating-system error as its reason and file."""
+    if isinstance(exc, NotADirectoryError) and exc.filename:
+        # Name the culprit: the file standing where a directory is needed, not the path below it.
+        path = Path(os.fsdecode(exc.filename))
+        culprit = next((p for p in path.parents if p.exists()), None)
+        if culprit is not None and not culprit.is_dir():
+            return f"{culprit} is a file, where a directory is needed (for {path}); move it, or choose another path"
     if isinstance(exc, OSError) and not isinstance(exc, RecollectError):
         name = str(exc.filename or "")
         where = f" ({name if len(name) <= 200 else name[:200] + '…'})" if name else ""

@@ -13,7 +13,6 @@ searched and what limited it. The weights were decided on the relevance eval (do
 
 from __future__ import annotations
 
-import math
 import sqlite3
 import time
 from collections.abc import Iterable
@@ -31,10 +30,20 @@ from recollect.search.meaning import (
     semantic_candidates,
     uncovered_share,
 )
+from recollect.search.priors import in_window, place, recency
 from recollect.search.query import QueryPlan, understand
 from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
 from recollect.search.scope import Filters, SessionCounts, predicate, session_counts
-from recollect.search.spans import CARD_FIELDS, COVERAGE_CHUNKS, covered_share, folded, neighbours, opening_spans
+from recollect.search.spans import (
+    CARD_FIELDS,
+    COVERAGE_CHUNKS,
+    card_votes,
+    covered_share,
+    folded,
+    fusion_k,
+    neighbours,
+    opening_spans,
+)
 from recollect.search.terms import TermPlan, plan_terms
 from recollect.search.turns import PER_SESSION_CANDIDATES, TURN_CANDIDATES, answer_kind, replies_to, rerank_turns
 
@@ -55,7 +64,6 @@ ACROSS_MIN_COSINE = 0.165  # above what text about nothing in the history reache
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5, 5.4)
 COVERAGE_EXPONENT = 1.5  # a session's fused score x (share of the query's weight it covers) ** this
 ASKED_ONLY = 0.75  # a session where only the person's own turns hold the query's words: asked, not answered
-TIME_PREFERENCE = 0.25  # a session inside the time the query names scores this much more
 LITERAL_SCAN_LIMIT = 200  # chunks a literal retry returns at most
 LITERAL_SCAN_CHUNKS = 50_000  # how far back (newest first) a literal retry looks: a bounded scan
 
@@ -127,6 +135,7 @@ class _Run:
     candidates: set[int] = field(default_factory=set)
     chunk_class: dict[int, str] = field(default_factory=dict)  # class of every chunk the words matched
     span: dict[int, float] = field(default_factory=dict)  # how much of a session its opening speaks for
+    k: float = RRF_K  # reciprocal-rank fusion's k, for this index (spans.fusion_k)
 
     def result(self, hits: list[Hit]) -> SearchResult:
         took = (time.perf_counter() - self.started) * 1000
@@ -330,25 +339,27 @@ def _fuse(run: _Run) -> dict[int, float]:
     if stages.on("long_sessions"):  # the card arms count by how much of a session its opening speaks for
         run.span = opening_spans(run.conn, (s for s in run.candidates if s in run.card_rank or s in meaning_rank))
     span = run.span
+    run.k = k = fusion_k(run.counts.total, RRF_K) if stages.on("fusion_depth") else RRF_K
+    card_weight = card_votes(run.conn, run.terms, run.card_rank, span, prose, stages.on("evidence"))
     fused = {
-        sid: (1 / (RRF_K + run.chunk_rank[sid]) if sid in run.chunk_rank else 0.0)
-        + ((1 - prose * (1 - span.get(sid, 1.0))) / (RRF_K + run.card_rank[sid]) if sid in run.card_rank else 0.0)
-        + (prose * static_weight / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
-        + (span.get(sid, 1.0) * prose * CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0)
+        sid: (1 / (k + run.chunk_rank[sid]) if sid in run.chunk_rank else 0.0)
+        + (card_weight[sid] / (k + run.card_rank[sid]) if sid in run.card_rank else 0.0)
+        + (prose * static_weight / (k + semantic_rank[sid]) if sid in semantic_rank else 0.0)
+        + (span.get(sid, 1.0) * prose * CARD_MEANING_WEIGHT / (k + meaning_rank[sid]) if sid in meaning_rank else 0)
         for sid in run.candidates
     }
     for sid, gap in run.gap.items():
         if sid in fused and sid in meaning_rank and gap > 0:
             # Across scripts the words cannot match: the card's meaning stands in for the lexical arms.
-            lexical = (1 / (RRF_K + run.chunk_rank[sid]) if sid in run.chunk_rank else 0.0) + (
-                1 / (RRF_K + run.card_rank[sid]) if sid in run.card_rank else 0.0
+            lexical = (1 / (k + run.chunk_rank[sid]) if sid in run.chunk_rank else 0.0) + (
+                1 / (k + run.card_rank[sid]) if sid in run.card_rank else 0.0
             )
-            fused[sid] += gap * (prose * ACROSS_STANDIN / (RRF_K + meaning_rank[sid]) - lexical)
+            fused[sid] += gap * (prose * ACROSS_STANDIN / (k + meaning_rank[sid]) - lexical)
     for sid in run.rescued:
         # Semantic-only sessions: keep them below clear lexical matches, ordered by cosine.
         fused[sid] = RESCUE_WEIGHT * (
-            (run.semantic[sid][0] / (RRF_K + semantic_rank[sid]) if sid in semantic_rank else 0.0)
-            + (span.get(sid, 1.0) * CARD_MEANING_WEIGHT / (RRF_K + meaning_rank[sid]) if sid in meaning_rank else 0.0)
+            (run.semantic[sid][0] / (k + semantic_rank[sid]) if sid in semantic_rank else 0.0)
+            + (span.get(sid, 1.0) * CARD_MEANING_WEIGHT / (k + meaning_rank[sid]) if sid in meaning_rank else 0.0)
         )
     return fused
 
@@ -377,16 +388,16 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
         row = sessions[sid]
         factor = 1.0
         if sid in shares:
-            factor = max(shares[sid] ** COVERAGE_EXPONENT, 0.05)
+            factor = max(shares[sid] ** (COVERAGE_EXPONENT * run.span.get(sid, 1.0)), 0.05)  # see covered_share
             if not found:
                 gap = run.gap.get(sid, 0.0)
                 factor = (1 - gap) * factor + gap
         if stages.on("answered") and sid not in run.rescued and _asked_only(run, sid, chunks):
             factor *= ASKED_ONLY
         if stages.on("priors"):
-            factor *= _place(row, caller, caller_root) * _recency(row, run.now_ms)
+            factor *= place(row, caller, caller_root) * recency(row, run.now_ms)
         if run.plan.window is not None:
-            factor *= _in_window(row, run.plan.window)
+            factor *= in_window(row, run.plan.window)
         scored.append((fused[sid] * factor, sid))
     scored.sort(key=lambda x: (-x[0], keys.get(x[1], ("", ""))))
     return scored, sessions
@@ -403,7 +414,8 @@ def _stand_in_uncovered(run: _Run, shortlist: list[int], shares: dict[int, float
     weight = uncovered * prose_share(run.plan.text) * ACROSS_STANDIN
     for sid in shortlist:
         if sid in meaning_rank and sid not in run.gap:  # across scripts the meaning already stands in
-            fused[sid] += weight * (RESCUE_WEIGHT if sid in run.rescued else 1.0) / (RRF_K + meaning_rank[sid])
+            trust = run.span.get(sid, 1.0) * (RESCUE_WEIGHT if sid in run.rescued else 1.0)  # as the card arm counts
+            fused[sid] += weight * trust / (run.k + meaning_rank[sid])
 
 
 def _covered_shares(
@@ -444,32 +456,6 @@ def _asked_only(run: _Run, sid: int, chunks: dict[int, sqlite3.Row]) -> bool:
         "SELECT 1 FROM chunk WHERE sid = ? AND class = 'user_text' AND ord > ? LIMIT 1", (sid, last_asked)
     ).fetchone()
     return later is None
-
-
-def _place(row: sqlite3.Row, caller: str, caller_root: str) -> float:
-    directory = row["directory"] or ""
-    if directory == caller:
-        return 1.2
-    if caller_root.rstrip("/") == "":  # the filesystem root (an agent's "global" project) is no project
-        return 1.0
-    if directory.startswith(caller_root + "/") or directory == caller_root or row["project_root"] == caller_root:
-        return 1.1
-    return 1.0
-
-
-def _recency(row: sqlite3.Row, now_ms: int) -> float:
-    age_days = max(0.0, (now_ms - (row["time_updated"] or 0)) / 86_400_000)
-    return 1.0 + 0.05 * math.exp(-age_days / 30)
-
-
-def _in_window(row: sqlite3.Row, window: tuple[int, int]) -> float:
-    """A preference, not a filter: inside the window × (1 + TIME_PREFERENCE), fading outside it."""
-    start, end = window
-    updated, created = row["time_updated"] or 0, row["time_created"] or row["time_updated"] or 0
-    if created <= end and updated >= start:
-        return 1.0 + TIME_PREFERENCE
-    distance = start - updated if updated < start else created - end
-    return 1.0 + TIME_PREFERENCE * math.exp(-distance / max(end - start, 86_400_000))
 
 
 def _hits(run: _Run, scored: list[tuple[float, int]], sessions: dict[int, sqlite3.Row]) -> list[Hit]:

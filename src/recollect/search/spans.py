@@ -23,6 +23,7 @@ from recollect.search.terms import TermPlan
 
 OPENING_TURNS = 6  # requests of the person that a session's opening still speaks for
 COVERAGE_CHUNKS = 3  # a session's best matching chunks read for its coverage (beside its card)
+FUSION_DEPTH = 0.25  # reciprocal-rank fusion's k is at most this share of the index's sessions
 CARD_FIELDS = ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions", "summary")
 
 
@@ -40,16 +41,16 @@ def covered_share(
 ) -> tuple[float, str]:
     """The share of the query's term weight a session covers, and the text it was read in: its card and
     its `best` matching chunks' texts. For a long session (`span` < 1) with `around` (the turns next to its
-    best chunk), it is the larger of what the card and the best chunk with its neighbours cover, and what
-    the card and all `best` cover scaled by `span`: in a long chat the words of unrelated turns do not add up.
-    Substring presence is a cheap stand-in for token presence (stems and bigrams are substrings too)."""
+    best chunk), it is what its best chunk with its neighbours covers: in a long chat the words of unrelated
+    turns do not add up, and the card speaks for only `span` of it (rank.py also weakens the coverage
+    exponent by `span`). Substring presence is a cheap stand-in for token presence (stems and bigrams are
+    substrings too)."""
     card_text = [str(card[k] or "") for k in CARD_FIELDS]
     haystack = folded(" ".join([*card_text, *best]))
     share = terms.covered(haystack) / terms.total_weight
     if around is None or not best or span >= 1.0:  # a session its opening speaks for is read as a whole
         return share, haystack
-    local = terms.covered(folded(" ".join([*card_text, best[0], *around]))) / terms.total_weight
-    return max(local, share * span), haystack
+    return terms.covered(folded(" ".join([best[0], *around]))) / terms.total_weight, haystack
 
 
 def opening_spans(conn: sqlite3.Connection, sids: Iterable[int]) -> dict[int, float]:
@@ -84,3 +85,38 @@ def neighbours(conn: sqlite3.Connection, chunk_ids: Iterable[int]) -> dict[int, 
     for cid, text in rows:
         out.setdefault(cid, []).append(text)
     return out
+
+
+def card_shares(conn: sqlite3.Connection, terms: TermPlan, sids: Iterable[int]) -> dict[int, float]:
+    """For each session, the share of the query's term weight its card holds (title, first request,
+    inventories, outcome, decisions, summary): how much of the query the card arm's match found."""
+    wanted = list(dict.fromkeys(sids))
+    if not wanted or not terms.total_weight:
+        return {}
+    marks = ",".join("?" * len(wanted))
+    rows = conn.execute(f"SELECT sid, {', '.join(CARD_FIELDS)} FROM session WHERE sid IN ({marks})", wanted)
+    return {r[0]: terms.covered(folded(" ".join(str(v or "") for v in r[1:]))) / terms.total_weight for r in rows}
+
+
+def fusion_k(sessions: int, k: float) -> float:
+    """Reciprocal-rank fusion's k for an index of `sessions`: `k`, or a quarter of the index if that is less.
+    k is the depth down to which an arm's ranks count nearly alike. In a haystack of 40 long chats every
+    session matches some word, and with k = 40 the best chunk and the tenth differ by a fifth, so any
+    second arm that merely lists a session (a card, a meaning) outweighs which turn matched best."""
+    return min(k, max(1.0, sessions * FUSION_DEPTH))
+
+
+def card_votes(
+    conn: sqlite3.Connection,
+    terms: TermPlan,
+    sids: Iterable[int],
+    span: dict[int, float],
+    prose: float,
+    evidence: bool,
+) -> dict[int, float]:
+    """The card BM25 arm's weight per session: by how much of the session its opening speaks for, in
+    proportion to the query's prose share, and (`evidence`) by the share of the query its card holds: a
+    card that holds one common word of the question is ranked by BM25 all the same, but it says little."""
+    wanted = list(sids)
+    held = card_shares(conn, terms, wanted) if evidence else {}
+    return {sid: (held.get(sid, 0.0) if evidence else 1.0) * (1 - prose * (1 - span.get(sid, 1.0))) for sid in wanted}

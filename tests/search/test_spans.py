@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from recollect.search.spans import OPENING_TURNS, covered_share, neighbours, opening_spans
+from recollect.search.spans import OPENING_TURNS, card_votes, covered_share, fusion_k, neighbours, opening_spans
 from recollect.search.terms import TermPlan
 
 
@@ -53,6 +53,31 @@ def test_words_scattered_over_a_long_chat_do_not_add_up() -> None:
     assert whole == 1.0  # positive control: read as a whole, the session covers both words
     assert covered_share(_plan(), card, best, [], 1.0)[0] == 1.0  # a short session is still read whole
     local, _ = covered_share(_plan(), card, best, ["how lovely"], 0.25)  # type: ignore[arg-type]
-    assert local == 0.5  # the best turn and its neighbours hold one word; the whole, scaled, 0.25
+    assert local == 0.5  # the best turn and its neighbours hold one word; the other is in a turn far away
     together, _ = covered_share(_plan(), card, best, ["what is her name? we named her Pepper"], 0.25)  # type: ignore[arg-type]
     assert together == 1.0  # the words meet around the best turn
+
+
+def test_fusion_depth_shrinks_with_a_small_index_only() -> None:
+    assert fusion_k(5000, 40) == 40 and fusion_k(210, 40) == 40  # positive control: a real history keeps k
+    assert fusion_k(40, 40) == 10  # a haystack of 40 chats: ranks 1 and 10 are told apart
+    assert fusion_k(2, 40) == 1.0
+
+
+def _cards(rows: list[tuple[int, str, str]]) -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:")
+    fields = ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions", "summary")
+    conn.execute(f"CREATE TABLE session (sid INTEGER PRIMARY KEY, {', '.join(fields)})")
+    conn.executemany("INSERT INTO session VALUES (?,?,?,'','','','','','')", rows)
+    return conn
+
+
+def test_a_cards_vote_counts_by_how_much_of_the_query_it_holds() -> None:
+    conn = _cards([(1, "our kitten", "we named the kitten Pepper"), (2, "kitchen plans", "what about the kitten")])
+    full = card_votes(conn, _plan(), [1, 2], {}, 1.0, evidence=False)
+    assert full == {1: 1.0, 2: 1.0}  # positive control: without the stage every card votes alike
+    assert card_votes(conn, _plan(), [1, 2], {}, 1.0, evidence=True) == full  # an opening that speaks for all
+    long = {1: 0.25, 2: 0.25}  # two long chats: their openings speak for a quarter of each
+    assert card_votes(conn, _plan(), [1, 2], long, 1.0, evidence=False) == {1: 0.25, 2: 0.25}
+    votes = card_votes(conn, _plan(), [1, 2], long, 1.0, evidence=True)
+    assert votes[1] == 0.25 and votes[2] == 0.25 * (0.25 + 0.75 * 0.5)  # the second card holds one of two words

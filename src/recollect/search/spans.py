@@ -87,7 +87,7 @@ def neighbours(conn: sqlite3.Connection, chunk_ids: Iterable[int]) -> dict[int, 
     return out
 
 
-def card_shares(conn: sqlite3.Connection, terms: TermPlan, sids: Iterable[int]) -> dict[int, float]:
+def card_shares(conn: sqlite3.Connection, sids: Iterable[int], terms: TermPlan) -> dict[int, float]:
     """For each session, the share of the query's term weight its card holds (title, first request,
     inventories, outcome, decisions, summary): how much of the query the card arm's match found."""
     wanted = list(dict.fromkeys(sids))
@@ -114,9 +114,15 @@ def card_votes(
     prose: float,
     evidence: bool,
 ) -> dict[int, float]:
-    """The card BM25 arm's weight per session: by how much of the session its opening speaks for, in
-    proportion to the query's prose share, and (`evidence`) by the share of the query its card holds: a
-    card that holds one common word of the question is ranked by BM25 all the same, but it says little."""
+    """The card BM25 arm's weight per session: by how much of the session its opening speaks for (`span`),
+    in proportion to the query's prose share; and (`evidence`), for the part of a long session its opening
+    does not speak for, by the share of the query its card holds. BM25 ranks a card that holds one common
+    word of the question all the same; in a long chat that card says little about the fact asked for."""
     wanted = list(sids)
-    held = card_shares(conn, terms, wanted) if evidence else {}
-    return {sid: (held.get(sid, 0.0) if evidence else 1.0) * (1 - prose * (1 - span.get(sid, 1.0))) for sid in wanted}
+    held = card_shares(conn, [s for s in wanted if span.get(s, 1.0) < 1.0], terms) if evidence else {}
+    votes = {}
+    for sid in wanted:
+        share = span.get(sid, 1.0)
+        trust = held.get(sid, 1.0)  # an opening that speaks for all of it is trusted whole
+        votes[sid] = trust * (1 - prose * (1 - share))
+    return votes

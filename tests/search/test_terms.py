@@ -76,4 +76,3 @@ def test_the_language_words_are_the_whole_word_pieces_of_the_shipped_model() -> 
     sample += ["", "a", "plantx", "zzqxj", "cert-manger", "部署脚本吗", "\ud800x"]
     assert [w for w in sample if language_knows(w)] == [w for w in sample if w in words]
     assert any(language_knows(w) for w in sample) and not all(language_knows(w) for w in sample)
-

@@ -179,11 +179,10 @@ def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = Tru
     return TermPlan(keep + unknown, {t: idf[t] for t in keep}, words, corrections, turn_words)
 
 
-# A term in fewer chunks than this is never left out as common: all its matches fit the chunk arm's
-# candidate list (rank.CHUNK_CANDIDATES), so scoring them costs little and they crowd nothing out. In a
-# small index (40 long chat sessions, ~1,100 chunks) a share of 5% is 55 chunks, where "stay" or "work"
-# still carry the question (docs/eval.md, long-session haystacks).
-PRUNE_MIN_DF = 400
+# A term in fewer chunks than this is never left out as common: scoring it costs nothing, and in a small
+# index (a few dozen chat sessions) a share of 5% is a handful of chunks, where "food" or "day" still
+# carry the question. 20, 50 and 200 gave the same figures on both eval sets (docs/eval.md).
+PRUNE_MIN_DF = 50
 
 
 def _prune(present: list[str], df: dict[str, int], total: int) -> list[str]:

@@ -80,4 +80,4 @@ def test_a_cards_vote_counts_by_how_much_of_the_query_it_holds() -> None:
     long = {1: 0.25, 2: 0.25}  # two long chats: their openings speak for a quarter of each
     assert card_votes(conn, _plan(), [1, 2], long, 1.0, evidence=False) == {1: 0.25, 2: 0.25}
     votes = card_votes(conn, _plan(), [1, 2], long, 1.0, evidence=True)
-    assert votes[1] == 0.25 and votes[2] == 0.25 * (0.25 + 0.75 * 0.5)  # the second card holds one of two words
+    assert votes[1] == 0.25 and votes[2] == 0.25 * 0.5  # the second card holds one of the two words

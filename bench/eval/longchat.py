@@ -12,7 +12,8 @@ turn pick) never did there. This run builds such haystacks from `longchat_world.
   place in a session about other things) and the stories' lures scattered into its other sessions;
 * each haystack is its own OpenCode store, indexed alone by the real sync (so its statistics are a
   40-session haystack's), and every question runs through `recollect.history.search`, beside the
-  engine with semantic search off and plain FTS5 (bm25 over the same parts), in the same run.
+  engine with semantic search off, our own BM25 over chunks with every ranking stage off (`chunk_bm25`)
+  and plain FTS5 (bm25 over the same parts), in the same run.
 
 Categories: `lc_user` (a fact the person stated), `lc_assistant` (something the assistant said),
 `lc_preference`, `lc_multi` (several sessions, also scored by all@5) and `lc_update` (a fact that
@@ -37,9 +38,11 @@ from types import ModuleType
 
 from bench.eval import longchat_world
 from bench.eval.conversations import HOME, Conversation
-from bench.eval.evaluate import Corpus, EvalQuery, EvalReport, QueryResult, run_corpus
+from bench.eval.evaluate import Corpus, EvalQuery, EvalReport, QueryResult, run_corpus, run_queries
 from bench.eval.longchat_world import Story, Topic
 from recollect.redact import redact
+from recollect.search.stages import STAGES
+from recollect.search.stages import disabled as stages_disabled
 
 HAYSTACKS = 10
 SESSIONS = 40
@@ -297,6 +300,8 @@ def evaluate_longchat(
             with Corpus(store, stores={f"{hay.name}.db.gz": f"longchat-{hay.name}"}) as corpus:
                 corpus.check_gold(questions)
                 report = run_corpus(corpus, questions, lexical=True, ablate=ablate)
+                with stages_disabled(*STAGES):  # our own BM25 over chunks, every ranking stage off
+                    report.others["chunk_bm25"] = run_queries(questions, corpus.search)
             queries += questions
             ours += report.ours
             fts5 += report.fts5 or []
@@ -333,6 +338,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     out = console()
     out.print(_table(report))
+    chunk = report.summary().get("others", {}).get("chunk_bm25", {}).get("overall")
+    if chunk:
+        figures = " ".join(f"{k} {chunk[k]:.3f}" for k in ("mrr", "recall@5", "turn@5", "all@5") if k in chunk)
+        print(f"our BM25 over chunks, every ranking stage off: {figures}")
     if args.ablate:
         for metric in ("mrr", "recall@5", "all@5", "turn@5"):
             out.print(_ablation_table(report, metric))

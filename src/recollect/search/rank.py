@@ -388,7 +388,7 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
         row = sessions[sid]
         factor = 1.0
         if sid in shares:
-            factor = max(shares[sid] ** (COVERAGE_EXPONENT * run.span.get(sid, 1.0)), 0.05)  # see covered_share
+            factor = max(shares[sid] ** COVERAGE_EXPONENT, 0.05)
             if not found:
                 gap = run.gap.get(sid, 0.0)
                 factor = (1 - gap) * factor + gap

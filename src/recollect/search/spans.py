@@ -42,9 +42,8 @@ def covered_share(
     """The share of the query's term weight a session covers, and the text it was read in: its card and
     its `best` matching chunks' texts. For a long session (`span` < 1) with `around` (the turns next to its
     best chunk), it is what its best chunk with its neighbours covers: in a long chat the words of unrelated
-    turns do not add up, and the card speaks for only `span` of it (rank.py also weakens the coverage
-    exponent by `span`). Substring presence is a cheap stand-in for token presence (stems and bigrams are
-    substrings too)."""
+    turns do not add up, and the card speaks for only `span` of it. Substring presence is a cheap stand-in
+    for token presence (stems and bigrams are substrings too)."""
     card_text = [str(card[k] or "") for k in CARD_FIELDS]
     haystack = folded(" ".join([*card_text, *best]))
     share = terms.covered(haystack) / terms.total_weight

@@ -44,3 +44,13 @@ def test_no_store_at_all_says_where_each_agent_was_looked_for(sample_db: Path, m
         "[[source]]",
     ):
         assert place in found, (place, found)
+
+
+def test_index_with_no_store_points_at_doctor(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = CliRunner()
+    found = runner.invoke(main, ["index"])
+    assert found.exit_code == 0 and "opencode: 12 sessions" in found.output  # positive control
+    monkeypatch.delenv("OPENCODE_DB")
+    nothing = runner.invoke(main, ["index"])
+    assert "no session store found ('recollect doctor' says where it looked, and how to add one)" in nothing.output
+    assert "no sources found" not in nothing.output.lower()

@@ -103,7 +103,7 @@ class SyncReport:
                 text += f"; note: {s.problems[0]}{more}"
             parts.append(text)
         if not parts:
-            parts.append("no sources found (run 'recollect doctor')")
+            parts.append("no session store found ('recollect doctor' says where it looked, and how to add one)")
         embedded = sum(r.embedded for r in (self.semantic, self.cards) if r is not None)
         if embedded:
             parts.append(f"{embedded} new texts embedded")

@@ -73,6 +73,9 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/recollect-bench"))
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of the all-on run")
     parser.add_argument("--stage", action="append", default=[], help="only this stage off (repeatable) [every stage]")
+    parser.add_argument(
+        "--no-sync", action="store_true", help="search the work directory's index as it is, without syncing it first"
+    )
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     store = args.workdir / f"store-{args.sessions}.db"
@@ -90,7 +93,8 @@ def main() -> None:
     from recollect.search.rank import search
 
     config = load_config()
-    history.index(config)
+    if not args.no_sync:
+        history.index(config)
     conn = index_store.connect(config.index_path)
     embedder, cards = factory.embedder_for(config), factory.card_encoder_for(config)
     queries = queries_for(manifest, random.Random(3)) + QUESTIONS

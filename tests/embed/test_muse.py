@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from recollect.embed.muse import CARD_CHARS, CardEncoder, MuseEmbedder, MuseSource
+from tests.embed.conftest import copy_cache
 
 TEXTS = ["部署脚本", "the flaky login test", "dark mode colours"]
 
@@ -38,9 +39,13 @@ def test_cached_encoder_gives_the_same_vectors_without_parsing_the_package(
     np.testing.assert_array_equal(second, plain)
 
 
-def test_a_broken_or_foreign_cache_is_replaced_not_used(muse_source: MuseSource, tmp_path: Path) -> None:
+def test_a_broken_or_foreign_cache_is_replaced_not_used(
+    muse_source: MuseSource, built_encoder_cache: Path, tmp_path: Path
+) -> None:
+    copy_cache(built_encoder_cache, tmp_path)
     expected = MuseEmbedder(muse_source, cache_dir=tmp_path).embed(TEXTS)
     path = _cache_file(tmp_path)
+    assert path.is_file()
     path.write_bytes(path.read_bytes()[:1000])  # truncated
     np.testing.assert_array_equal(MuseEmbedder(muse_source, cache_dir=tmp_path).embed(TEXTS), expected)
     assert path.stat().st_size > 1000  # rewritten whole
@@ -49,8 +54,8 @@ def test_a_broken_or_foreign_cache_is_replaced_not_used(muse_source: MuseSource,
     np.testing.assert_array_equal(MuseEmbedder(muse_source, cache_dir=tmp_path).embed(TEXTS), expected)
 
 
-def test_card_encoder_reads_the_head_of_a_card(muse_source: MuseSource, tmp_path: Path) -> None:
-    cards = CardEncoder(MuseEmbedder(muse_source, cache_dir=tmp_path))
+def test_card_encoder_reads_the_head_of_a_card(muse_source: MuseSource, built_encoder_cache: Path) -> None:
+    cards = CardEncoder(MuseEmbedder(muse_source, cache_dir=built_encoder_cache))
     head = "Fix the flaky auth retry test. " * 15
     assert len(head) > CARD_CHARS
     a, b, c = cards.embed([head, head + "then the deploy script broke " * 50, "the deploy script broke"])
@@ -105,7 +110,10 @@ def _load_in_a_fresh_process(cache: Path, before: str = "") -> dict[str, object]
     return loaded
 
 
-def test_loading_the_encoder_does_not_import_importlib_metadata(muse_source: MuseSource, tmp_path: Path) -> None:
+def test_loading_the_encoder_does_not_import_importlib_metadata(
+    muse_source: MuseSource, built_encoder_cache: Path, tmp_path: Path
+) -> None:
+    copy_cache(built_encoder_cache, tmp_path)  # every process below loads the encoder from this cache
     # positive control: in a process that already imported it, the probe sees it; the vectors are the same
     plain = _load_in_a_fresh_process(tmp_path, before="import importlib.metadata")
     assert plain["metadata"] is True and plain["version"] == plain["installed"] == muse_source.version

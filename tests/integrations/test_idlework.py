@@ -10,10 +10,15 @@ from pathlib import Path
 
 # One helper's idle sync: ask, and "sync" by appending the time to a file, taking `hold` s.
 ASKER = """
-import sys, time
+import os, sys, time
 from pathlib import Path
 from recollect.integrations.idlework import coalesced_sync
 state, log, hold = Path(sys.argv[1]), Path(sys.argv[2]), float(sys.argv[3])
+if len(sys.argv) > 4:  # a start line: say ready, then ask only when every helper is ready
+    start = Path(sys.argv[4])
+    (start / f"ready-{os.getpid()}").touch()
+    while not (start / "go").exists():
+        time.sleep(0.01)
 def sync():
     with open(log, "a") as f:
         f.write(f"{time.time()}\\n")
@@ -23,8 +28,9 @@ sys.exit(coalesced_sync(state, sync))
 """
 
 
-def ask(state: Path, log: Path, hold: float) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-c", ASKER, str(state), str(log), str(hold)])
+def ask(state: Path, log: Path, hold: float, start: Path | None = None) -> subprocess.Popen[bytes]:
+    extra = [str(start)] if start else []
+    return subprocess.Popen([sys.executable, "-c", ASKER, str(state), str(log), str(hold), *extra])
 
 
 def syncs(log: Path) -> list[float]:
@@ -41,7 +47,15 @@ def test_one_request_runs_one_sync(tmp_path: Path) -> None:
 
 def test_many_requests_at_once_share_one_or_two_syncs(tmp_path: Path) -> None:
     log = tmp_path / "syncs"
-    procs = [ask(tmp_path / "state", log, 1.0) for _ in range(6)]
+    start = tmp_path / "start"
+    start.mkdir()
+    # At once: all six are started and ready before any asks (six starts take seconds on a loaded machine).
+    procs = [ask(tmp_path / "state", log, 1.0, start) for _ in range(6)]
+    deadline = time.monotonic() + 120
+    while len(list(start.glob("ready-*"))) < 6 and time.monotonic() < deadline:
+        assert all(p.poll() is None for p in procs)
+        time.sleep(0.02)
+    (start / "go").touch()
     assert [p.wait(120) for p in procs] == [0] * 6
     assert 1 <= len(syncs(log)) <= 2, syncs(log)  # not six
 

@@ -36,3 +36,14 @@ def test_the_summary_line_counts_in_the_right_number(sample_db: Path) -> None:
     assert "\n2 hits from 1 session; " in two  # positive control: a plural and a singular
     one = runner.invoke(main, ["search", "missing-file.txt", "--no-sync", "-n", "1"]).output
     assert "\n1 hit from 1 session; " in one and "1 hits" not in one and "1 sessions" not in one
+
+
+def test_a_directory_that_does_not_exist_is_noted(sample_db: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["index"]).exit_code == 0
+    there = runner.invoke(main, ["search", "readme", "--no-sync", "-C", str(tmp_path), "--scope", "directory"])
+    assert there.exit_code == 0 and "note:" not in there.stderr  # positive control: a real directory
+    typo = tmp_path / "projcts" / "app"
+    missing = runner.invoke(main, ["search", "readme", "--no-sync", "-C", str(typo), "--scope", "directory"])
+    assert missing.exit_code == 0
+    assert f"note: -C {typo} is no directory here; searching sessions recorded there" in missing.stderr

@@ -82,6 +82,9 @@ def build_filters(**options: Any) -> Filters:
         values["scope"] = "session"
     values["scope"] = values.get("scope") or ceiling.narrow("all")
     values["directory"] = os.path.abspath(values["directory"]) if values.get("directory") else None
+    if values["directory"] and not os.path.isdir(values["directory"]):
+        # Not refused (a project deleted since still has its sessions), but a typo would give no hits.
+        click.echo(f"note: -C {values['directory']} is no directory here; searching sessions recorded there", err=True)
     filters = Filters(ceiling=ceiling, **values)
     filters.validate()
     return filters

@@ -20,10 +20,12 @@ assumes it is alone: the index and memory roots are shared through the library's
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -107,6 +109,7 @@ def _warm_up() -> None:
     by meaning, then the sync the call would run first and one search). A call that arrives meanwhile
     waits at most for the step under way, then loads the rest itself; a broken config or index is
     reported by the call that meets it."""
+    nice = _lower_this_threads_priority()
     started, cpu = time.perf_counter(), time.thread_time()
     done: list[str] = []
     with _library:
@@ -124,7 +127,23 @@ def _warm_up() -> None:
                 break
             done.append(step)
     wall, cpu = (time.perf_counter() - started) * 1000, (time.thread_time() - cpu) * 1000
-    log.info("warm-up %s: %.1f ms (cpu %.1f ms)", ", ".join(done) or "skipped", wall, cpu)
+    log.info("warm-up %s: %.1f ms (cpu %.1f ms), nice %s", ", ".join(done) or "skipped", wall, cpu, nice)
+
+
+WARM_UP_NICE = 10  # the warm-up runs on CPU the host leaves idle (its start, its model's requests go first)
+
+
+def _lower_this_threads_priority() -> int | None:
+    """On Linux a thread has its own nice value: the warm-up's ~0.5 s of CPU then yields to the host
+    (an `opencode run` starting beside it) instead of sharing the cores with it. Elsewhere, nothing.
+    Returns the thread's nice value, or None where it has none of its own."""
+    if not sys.platform.startswith("linux"):
+        return None
+    tid = threading.get_native_id()
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, tid, max(WARM_UP_NICE, os.getpriority(os.PRIO_PROCESS, tid)))
+        return os.getpriority(os.PRIO_PROCESS, tid)
+    return None
 
 
 def _call(name: str, arguments: dict[str, Any] | None, settings: ServerSettings) -> tuple[Reply, float]:

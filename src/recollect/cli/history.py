@@ -164,7 +164,8 @@ def index_cmd(wait: bool, as_json: bool) -> None:
     "--exact",
     is_flag=True,
     help="Search the words exactly as typed: no typo correction, no reading of question or time words. "
-    "For a literal phrase in whole tool outputs, use --deep.",
+    "Two or more words are a phrase: every hit holds them side by side, in this order (stopwords too). "
+    "For a phrase in whole tool outputs, beyond the index's excerpts, use --deep.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print hits and coverage as JSON (see docs/cli.md).")
 def search_cmd(

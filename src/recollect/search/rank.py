@@ -30,6 +30,7 @@ from recollect.search.meaning import (
     semantic_candidates,
     uncovered_share,
 )
+from recollect.search.phrase import cards_holding, chunks_holding, phrase_match, phrase_of
 from recollect.search.priors import in_window, place, recency
 from recollect.search.query import QueryPlan, understand
 from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
@@ -136,11 +137,13 @@ class _Run:
     chunk_class: dict[int, str] = field(default_factory=dict)  # class of every chunk the words matched
     span: dict[int, float] = field(default_factory=dict)  # how much of a session its opening speaks for
     k: float = RRF_K  # reciprocal-rank fusion's k, for this index (spans.fusion_k)
+    phrase: str = ""  # an exact search of two or more words: only units holding them in order (search/phrase.py)
 
     def result(self, hits: list[Hit]) -> SearchResult:
         took = (time.perf_counter() - self.started) * 1000
         return SearchResult(self.plan.text, self.plan.terms, hits, self.coverage, took, self.terms.corrections,
-                            time_words=self.plan.time_words, framing=sorted(self.plan.framing_terms))  # fmt: skip
+                            time_words=self.plan.time_words, framing=sorted(self.plan.framing_terms),
+                            phrase=self.phrase)  # fmt: skip
 
 
 def search(
@@ -162,6 +165,9 @@ def search(
         run.coverage.hint = "the query has no searchable words; use a word, an identifier, a path or an error message"
         return run.result([])
     run.terms = plan_terms(conn, run.plan, correct=not exact and stages.on("correction"), prune=stages.on("pruning"))
+    run.phrase = phrase_of(query, exact)
+    if run.phrase:  # held word for word or not at all: nothing enters by meaning
+        embedder = card_encoder = None
     _lexical(run)
     _by_meaning(run, query, embedder, card_encoder)
     if not run.candidates:
@@ -217,7 +223,7 @@ def _lexical(run: _Run) -> None:
     """The two BM25 arms: chunks (what was said, run or printed) and session cards."""
     if not run.terms.match:
         return
-    match = fts_match(run.terms.match)
+    match = phrase_match(run.phrase) if run.phrase else fts_match(run.terms.match)
     # The FTS table's best rows first, then the scope: unless the scope leaves most sessions out.
     wide = not run.filters.chunk_level and 2 * run.counts.in_scope >= run.counts.total
     chunk_rows = best_rows(
@@ -234,6 +240,8 @@ def _lexical(run: _Run) -> None:
         limit=CHUNK_CANDIDATES,
         shortlist=wide,
     )
+    if run.phrase:
+        chunk_rows = chunks_holding(run.conn, run.phrase, chunk_rows)
     if len(chunk_rows) >= CHUNK_CANDIDATES:
         run.coverage.limited_by.append("candidate cap")
     for cid, sid, klass, _ in chunk_rows:  # per session: the rank of its best chunk, its chunks in rank order
@@ -256,6 +264,7 @@ def _lexical(run: _Run) -> None:
             limit=CARD_CANDIDATES,
             shortlist=wide,
         )
+        card_rows = cards_holding(run.conn, run.phrase, card_rows) if run.phrase else card_rows
         run.card_rank = {sid: i + 1 for i, (sid, _) in enumerate(card_rows)}
 
 
@@ -461,7 +470,7 @@ def _asked_only(run: _Run, sid: int, chunks: dict[int, sqlite3.Row]) -> bool:
 def _hits(run: _Run, scored: list[tuple[float, int]], sessions: dict[int, sqlite3.Row]) -> list[Hit]:
     """The first page: at most `per_session` hits of a session, its best turns first."""
     page = [sid for _, sid in scored[: run.limit]]
-    order = _turn_order(run, page) if stages.on("turn_rerank") else {}
+    order = _turn_order(run, page) if stages.on("turn_rerank") and not run.phrase else {}  # a reply may lack it
     wanted = [cid for sid in page for cid in order.get(sid, run.session_chunks.get(sid, []))[: run.per_session]]
     chunks = _rows_by_id(run.conn, "chunk", "id", wanted)
     semantic_or_card = set(run.semantic) | set(run.card_meaning)

@@ -66,6 +66,7 @@ class SearchResult:
     time_words: list[str] = field(default_factory=list)  # read as a time preference, not searched
     framing: list[str] = field(default_factory=list)  # words that frame the question, weighted low
     literal: bool = False  # nothing ranked, so the scope was scanned for the query as typed
+    phrase: str = ""  # an exact search of two or more words: the phrase every hit holds, its words in order
 
     def notes(self, exact_hint: str) -> list[str]:
         """One line each for what the search did beyond the words as typed, and how to turn it off."""
@@ -75,6 +76,11 @@ class SearchResult:
             out.append(f"not in the index: {fixed}; for the words exactly as typed use {exact_hint}")
         if self.time_words:
             out.append(f"read {', '.join(repr(w) for w in self.time_words)} as a time: sessions from then rank first")
+        if self.phrase:
+            out.append(
+                f"searched the phrase {self.phrase!r}: its words in this order, no typo correction "
+                f"(without {exact_hint}, each word on its own)"
+            )
         if self.literal:
             out.append(f"no ranked match, so the same scope was scanned for {self.query.strip()!r} literally")
         return out

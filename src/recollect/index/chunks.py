@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.model import Message, Part, Session
-from recollect.redact import redact
+from recollect.redact import redact as _redact_text
 from recollect.text.markers import (
     carries_injected_block,
     global_memory_prefix,
@@ -132,6 +132,26 @@ def _split(text: str, size: int = MAX_CHUNK_CHARS) -> list[str]:
 # kept window is redacted with this much extra text around it, then trimmed: a secret that crosses
 # a cut is still seen whole (the longest kinds, private keys, are matched even without their end).
 REDACT_MARGIN = 4_096
+
+
+# Short texts come back again and again in a history (a project's paths, a tool's fixed acknowledgement,
+# the same small command): over a third of the texts redacted while indexing generated sessions. Their
+# redaction is remembered, per process, in a table of bounded size (redaction is a pure function).
+MEMO_CHARS = 256
+MEMO_TEXTS = 4_096
+_memo: dict[str, str] = {}
+
+
+def redact(text: str) -> str:
+    """`recollect.redact.redact`, remembered for short texts."""
+    if len(text) > MEMO_CHARS:
+        return _redact_text(text)
+    done = _memo.get(text)
+    if done is None:
+        if len(_memo) >= MEMO_TEXTS:
+            _memo.clear()
+        done = _memo[text] = _redact_text(text)
+    return done
 
 
 def redact_head(text: str, limit: int) -> str:

@@ -59,7 +59,8 @@ READY_BYTES = 32 << 20
 READY_OVERHEAD = 250
 WRITER_BYTES = 128 << 20
 MEMORY_BYTES = 400 << 20
-JOB_SESSIONS = 8  # sessions per job: small enough to spread a part over the workers
+JOB_SESSIONS = 4  # sessions per job: small enough to spread a part over the workers and the writer
+CREDIT = 2  # jobs a worker is given at a time: its next one is there when it answers, the rest stay to share
 # A worker that has not answered its oldest job in this long (more on a loaded machine than any job
 # takes: a job is ~JOB_SESSIONS sessions of ~10-50 ms each) is taken for dead.
 JOB_SECONDS = 60.0
@@ -67,6 +68,8 @@ SESSION_SECONDS = 5.0
 WORKERS_ENV = "RECOLLECT_INDEX_WORKERS"  # how many worker processes; 0: prepare in the writer
 
 Outcome = PreparedSession | str  # a session's rows, or why they could not be made (`describe`)
+# A job: sessions to prepare (and embed), or texts the writer prepared, to embed (model kind -> hash -> text).
+Job = tuple[list[Session] | None, dict[str, dict[bytes, str]] | None]
 
 
 @dataclass(frozen=True)
@@ -134,20 +137,31 @@ def _available() -> int | None:
 
 
 class Pool:
-    """Worker processes, started on first use. `submit` hands over sessions and returns a ticket;
-    `outcomes(ticket)` gives one outcome per session, in order. A worker that dies, fails, sends what
-    is not a result or stops answering (JOB_SECONDS, plus SESSION_SECONDS a session, for its oldest job)
-    costs only speed: it is killed, and its jobs and every later one are prepared here."""
+    """Worker processes, started on first use. `submit` queues sessions in jobs and returns a ticket;
+    `outcomes(ticket)` gives one outcome per session, in order.
+
+    Both sides work: each worker is given at most CREDIT jobs at a time, the oldest queued first, and
+    the writer prepares the queued jobs of the ticket it waits for itself, from the back (then those of
+    later tickets) instead of waiting. What the writer prepared goes back to the workers as a job of
+    texts to embed, which they take before any session: the vectors wait in `ready` for the embedding
+    pass (`drain` first). A worker that dies, fails, sends what is not a result or stops answering
+    (JOB_SECONDS, plus SESSION_SECONDS a session, for its oldest job) costs only speed: it is killed, its
+    sessions and every later job are prepared here, and the embedding pass makes the vectors it owed."""
 
     def __init__(self, workers: int, models: Models) -> None:
         self.workers, self.models = workers, models
-        self._sends: list[Connection] = []  # where each worker's jobs go
         self._procs: list[subprocess.Popen[bytes]] = []
-        self._readers: list[threading.Thread] = []  # one a worker: its results, as they come, into _inbox
+        self._threads: list[threading.Thread] = []  # per worker: its reader and its sender
+        self._outboxes: list[queue.SimpleQueue[Any]] = []  # per worker: what its sender sends, in order
         self._inbox: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
-        self._load: dict[int, int] = {}  # worker index -> jobs in flight
-        self._since: dict[int, float] = {}  # worker index -> since when its oldest job in flight is its turn
-        self._where: dict[int, tuple[int, list[Session]]] = {}  # job -> (worker, its sessions)
+        # Shared with the reader threads, which give each worker its next job as soon as it answers.
+        self._lock = threading.Lock()
+        self._queued: deque[int] = deque()  # session jobs no one has taken yet, oldest first
+        self._embeds: deque[int] = deque()  # texts the writer prepared, for the workers to embed
+        self._jobs: dict[int, Job] = {}  # queued or given job -> what it is
+        self._where: dict[int, int] = {}  # job given to a worker and not yet answered -> that worker
+        self._load: dict[int, int] = {}  # worker -> jobs given and not yet answered
+        self._since: dict[int, float] = {}  # worker -> since when its oldest job in flight is its turn
         self._done: dict[int, list[Outcome]] = {}
         self._next = 0
         self._broken = False
@@ -179,27 +193,65 @@ class Pool:
                 os.close(theirs)
             self._procs.append(proc)
             assert proc.stdin is not None
-            self._sends.append(Connection(os.dup(proc.stdin.fileno()), readable=False))
+            send = Connection(os.dup(proc.stdin.fileno()), readable=False)
             proc.stdin.close()
             self._load[i] = 0
-            reader = threading.Thread(target=self._read, args=(i, Connection(ours, writable=False)), daemon=True)
-            reader.start()
-            self._readers.append(reader)
-            self._sends[i].send(self.models)
+            self._outboxes.append(queue.SimpleQueue())
+            try:
+                send.send(self.models)  # here, so that what cannot be pickled fails the start
+            except BaseException:
+                send.close()  # the worker sees EOF and exits
+                raise
+            for target, conn in ((self._read, Connection(ours, writable=False)), (self._send, send)):
+                thread = threading.Thread(target=target, args=(i, conn), daemon=True)
+                thread.start()
+                self._threads.append(thread)
 
     def _read(self, worker: int, conn: Connection) -> None:
         """On a thread: every message of one worker into the inbox, then why it stopped (EOF, or
-        whatever made its stream unreadable: a bad length, junk that does not unpickle)."""
+        whatever made its stream unreadable: a bad length, junk that does not unpickle). Each answer
+        frees a place for the worker's next job, given at once."""
         try:
             while True:
-                self._inbox.put((worker, conn.recv()))
+                message = conn.recv()
+                with self._lock:
+                    self._load[worker] = max(0, self._load[worker] - 1)
+                    self._since[worker] = time.monotonic()
+                self._feed()
+                self._inbox.put((worker, message))
         except BaseException as exc:
             self._inbox.put((worker, exc))
         finally:
             conn.close()
 
+    def _send(self, worker: int, conn: Connection) -> None:
+        """On a thread: one worker's jobs, in order, until None. A worker that stops reading blocks only
+        this thread (the writer's deadline kills it); a failed send is its death."""
+        try:
+            while (item := self._outboxes[worker].get()) is not None:
+                conn.send(item)
+            conn.send(None)
+        except BaseException as exc:
+            self._inbox.put((worker, exc))
+        finally:
+            conn.close()
+
+    def _feed(self) -> None:
+        """Give each live worker jobs up to CREDIT: texts to embed first, then the oldest queued sessions."""
+        with self._lock:
+            if self._broken:
+                return
+            for worker in self._load:
+                while self._load[worker] < CREDIT and (self._embeds or self._queued):
+                    job = (self._embeds or self._queued).popleft()
+                    if not self._load[worker]:
+                        self._since[worker] = time.monotonic()
+                    self._load[worker] += 1
+                    self._where[job] = worker
+                    self._outboxes[worker].put((job, *self._jobs[job]))
+
     def submit(self, sessions: list[Session]) -> list[int]:
-        """Hand `sessions` to the workers in jobs; the ticket is the list of job numbers."""
+        """Queue `sessions` for the workers in jobs; the ticket is the list of job numbers."""
         if not self._procs and not self._broken:
             try:
                 self._start()
@@ -207,37 +259,71 @@ class Pool:
                 log.info("could not start index workers (%s); preparing sessions in this process", exc)
                 self._broken = True
         jobs: list[int] = []
-        for group in _groups(sessions):
-            job = self._next
-            self._next += 1
-            jobs.append(job)
-            worker = min(self._load, key=self._load.__getitem__) if not self._broken else -1
-            if worker >= 0:
-                try:
-                    self._sends[worker].send((job, group))
-                    if not self._load[worker]:
-                        self._since[worker] = time.monotonic()
-                    self._load[worker] += 1
-                    self._where[job] = (worker, group)
-                    continue
-                except OSError:
-                    self._fail(worker)
-            self._done[job] = _prepare_here(group)
+        with self._lock:
+            for group in _groups(sessions):
+                jobs.append(self._add((group, None), self._queued))
+        self._feed()
         return jobs
 
+    def _add(self, job: Job, where: deque[int]) -> int:
+        number = self._next
+        self._next += 1
+        self._jobs[number] = job
+        where.append(number)
+        return number
+
     def outcomes(self, ticket: list[int]) -> list[Outcome]:
+        """The ticket's outcomes, in order: its queued jobs are prepared here, last first (then those of
+        later tickets), while the workers answer the ones they were given."""
+        while any(job not in self._done for job in ticket):
+            if not self._inbox.empty():  # answers first: one may be the job waited for
+                self._receive()
+                continue
+            job = self._claim(ticket)
+            if job is None:
+                self._receive()
+                continue
+            sessions = self._jobs.pop(job)[0]
+            assert sessions is not None
+            self._done[job] = _prepare_here(sessions)
+            self._embed_later(self._done[job])
         out: list[Outcome] = []
         for job in ticket:
-            while job not in self._done:
-                self._receive()
             out.extend(self._done.pop(job))
         return out
 
-    def _receive(self) -> None:
-        if self._broken or not self._where:
-            self._redo_here()
+    def _claim(self, ticket: list[int]) -> int | None:
+        """A queued job for the writer to prepare: the ticket's last, else the newest of a later ticket
+        (only while a worker is busy with the ticket's other jobs, so that the writer never idles)."""
+        with self._lock:
+            mine = [job for job in self._queued if job in ticket]
+            job = mine[-1] if mine else (self._queued[-1] if self._queued and not self._broken else None)
+            if job is not None:
+                self._queued.remove(job)
+            return job
+
+    def _embed_later(self, outcomes: list[Outcome]) -> None:
+        """Hand the texts of sessions prepared here to the workers to embed (none when they are gone)."""
+        if self._broken or not self._procs:
             return
-        due, worker = min((self._due(w), w) for w in {w for w, _ in self._where.values()})
+        texts = texts_of(outcomes, self.models)
+        if any(texts.values()):
+            with self._lock:
+                self._add((None, texts), self._embeds)
+            self._feed()
+
+    def drain(self) -> None:
+        """Wait for every job given or queued to be answered (their vectors into `ready`)."""
+        while not self._broken and (self._where or self._embeds or self._queued):
+            self._receive()
+
+    def _receive(self) -> None:
+        with self._lock:
+            waiting = {w for w in self._where.values()}
+            if self._broken or not waiting:
+                self._redo_here()
+                return
+            due, worker = min((self._due(w), w) for w in waiting)
         try:
             worker, message = self._inbox.get(timeout=max(0.0, due - time.monotonic()))
         except queue.Empty:
@@ -246,15 +332,16 @@ class Pool:
             return
         try:
             job, outcomes, made = message
-            if self._where.pop(job)[0] != worker:
-                raise ValueError(f"job {job} was not given to worker {worker}")
+            with self._lock:
+                if self._where.pop(job) != worker:
+                    raise ValueError(f"job {job} was not given to worker {worker}")
+            sessions = self._jobs.pop(job)[0]
         except Exception as exc:  # it died, or what it sent is not a result
             log.info("index worker %d: %r", worker, message if isinstance(message, BaseException) else exc)
             self._fail(worker)
             return
-        self._load[worker] -= 1
-        self._since[worker] = time.monotonic()
-        self._done[job] = outcomes
+        if sessions is not None:
+            self._done[job] = outcomes
         for model, found in made.items():
             self._keep(model, found)
 
@@ -270,38 +357,61 @@ class Pool:
                 self._ready_bytes += size
 
     def _due(self, worker: int) -> float:
-        """When `worker` must have answered its oldest job in flight."""
-        oldest = min(job for job, (w, _) in self._where.items() if w == worker)
-        return self._since[worker] + JOB_SECONDS + SESSION_SECONDS * len(self._where[oldest][1])
+        """When `worker` must have answered its oldest job in flight (the lock held)."""
+        oldest = min(job for job, w in self._where.items() if w == worker)
+        sessions = self._jobs[oldest][0]
+        size = JOB_SESSIONS if sessions is None else len(sessions)
+        return self._since[worker] + JOB_SECONDS + SESSION_SECONDS * size
 
     def _fail(self, worker: int) -> None:
         log.info("an index worker stopped; preparing the rest of the sessions in this process")
         with contextlib.suppress(OSError):
             self._procs[worker].kill()
-        self._broken = True
-        self._redo_here()
+        with self._lock:
+            self._broken = True
+            self._redo_here()
 
     def _redo_here(self) -> None:
-        for job, (_, group) in list(self._where.items()):
-            self._done[job] = _prepare_here(group)
+        """The sessions of every job given to a worker, prepared here; texts to embed are left to the
+        embedding pass (the lock held)."""
+        for job in list(self._where):
+            sessions = self._jobs.pop(job)[0]
+            if sessions is not None:
+                self._done[job] = _prepare_here(sessions)
         self._where.clear()
+        for job in self._embeds:
+            self._jobs.pop(job, None)
+        self._embeds.clear()
 
     def close(self) -> None:
         """Stop the workers: they finish at once when no job is left (else they are killed: the writer
         stopped early and their results are of no use)."""
-        for send in self._sends:
-            with contextlib.suppress(OSError):
-                send.send(None)
-                send.close()
+        with self._lock:
+            busy = bool(self._where)
+        for outbox in self._outboxes:
+            outbox.put(None)
         for proc in self._procs:
             try:
-                proc.wait(timeout=5 if not self._where else 0)
+                proc.wait(timeout=5 if not busy else 0)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=5)
-        for reader in self._readers:
-            reader.join(timeout=5)  # each ends at its pipe's EOF, now that its worker is gone
-        self._sends, self._procs, self._readers = [], [], []
+        for thread in self._threads:
+            thread.join(timeout=5)  # each ends at its pipe's EOF or error, now that its worker is gone
+        self._outboxes, self._procs, self._threads = [], [], []
+
+
+def texts_of(outcomes: list[Outcome], models: Models) -> dict[str, dict[bytes, str]]:
+    """What a worker embeds for these sessions, by model kind ("static", "card"): content hash -> text."""
+    prepared = [o for o in outcomes if isinstance(o, PreparedSession)]
+    cards = {p.columns["card_hash"]: p.columns["card_text"] for p in prepared if p.columns["card_hash"]}
+    texts: dict[str, dict[bytes, str]] = {}
+    if models.static_id:
+        chunks = {row[9]: row[8] for p in prepared for row in p.chunks if row[9] is not None}
+        texts["static"] = {**chunks, **cards}  # the static model embeds cards too
+    if models.card:
+        texts["card"] = cards
+    return texts
 
 
 def _pythonpath(current: str | None) -> str:
@@ -379,17 +489,13 @@ class _Vectors:
             card = CardEncoder(MuseEmbedder(source, cache_dir=cache_dir), chars)
             self.card = card if card.model_id == model_id else None
 
-    def make(self, outcomes: list[Outcome]) -> dict[str, dict[bytes, np.ndarray]]:
+    def make(self, texts: dict[str, dict[bytes, str]]) -> dict[str, dict[bytes, np.ndarray]]:
+        """Vectors of `texts` (`texts_of`) by model id."""
         made: dict[str, dict[bytes, np.ndarray]] = {}
-        prepared = [o for o in outcomes if isinstance(o, PreparedSession)]
-        if self.static is not None:
-            texts = {row[9]: row[8] for p in prepared for row in p.chunks if row[9] is not None}
-            cards = {p.columns["card_hash"]: p.columns["card_text"] for p in prepared if p.columns["card_hash"]}
-            texts.update(cards)  # the static model embeds cards too
-            made[self.static.model_id] = self._embed(self.static, texts)
-        if self.card is not None:
-            cards = {p.columns["card_hash"]: p.columns["card_text"] for p in prepared if p.columns["card_hash"]}
-            made[self.card.model_id] = self._embed(self.card, cards)
+        if self.static is not None and "static" in texts:
+            made[self.static.model_id] = self._embed(self.static, texts["static"])
+        if self.card is not None and "card" in texts:
+            made[self.card.model_id] = self._embed(self.card, texts["card"])
         return made
 
     @staticmethod
@@ -430,9 +536,9 @@ def _serve(jobs: Connection, results: Connection) -> None:
             job = inbox.get()
             if job is None:
                 return
-            number, sessions = job
-            outcomes = _prepare_here(sessions)
-            results.send((number, outcomes, made.make(outcomes)))
+            number, sessions, texts = job
+            outcomes = _prepare_here(sessions) if sessions is not None else []
+            results.send((number, outcomes, made.make(texts if texts is not None else texts_of(outcomes, made.models))))
     except (EOFError, OSError, KeyboardInterrupt):
         return  # the writer stopped (killed, or done): nothing here is worth keeping
     except Exception:  # the writer sees the pipe close and prepares the rest itself

@@ -15,7 +15,6 @@ from recollect.index import vectors
 from recollect.index.fts import CARD_COLUMNS, CARD_FTS_COLUMNS, CARD_MARKS, card_fts_values, fts_body
 from recollect.index.stats import session_stats
 from recollect.model import Session
-from recollect.redact import redact
 
 
 def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
@@ -57,7 +56,7 @@ def prepare_session(session: Session, *, tokens: bool = False) -> PreparedSessio
     card, rows = chunking.build(session)
     tools = " ".join(f"{name}:{count}" for name, count in card.tools.most_common())
     values = (
-        redact(session.title),
+        chunking.redact(session.title),
         card.first_human,
         " ".join(card.identifiers),
         "\n".join(card.files),

@@ -153,6 +153,7 @@ class _Helpers:
         if self.prefetch is not None and model == self.prefetch.embedder.model_id:
             found.update(self.prefetch.collect(progress))
         if self.pool is not None:
+            self.pool.drain()  # the texts the writer prepared, still being embedded by the workers
             found.update(self.pool.ready.pop(model, {}))
         return found or None
 

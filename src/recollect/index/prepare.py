@@ -61,6 +61,9 @@ WRITER_BYTES = 128 << 20
 MEMORY_BYTES = 400 << 20
 JOB_SESSIONS = 4  # sessions per job: small enough to spread a part over the workers and the writer
 CREDIT = 2  # jobs a worker is given at a time: its next one is there when it answers, the rest stay to share
+# Jobs of texts to embed the writer may have waiting for the workers before it stops preparing sessions
+# itself and waits: they bound what it holds (a 5,000-session index peaked at 411 MB in all without it).
+EMBEDS_AHEAD = 8
 # A worker that has not answered its oldest job in this long (more on a loaded machine than any job
 # takes: a job is ~JOB_SESSIONS sessions of ~10-50 ms each) is taken for dead.
 JOB_SECONDS = 60.0
@@ -276,7 +279,7 @@ class Pool:
         """The ticket's outcomes, in order: its queued jobs are prepared here, last first (then those of
         later tickets), while the workers answer the ones they were given."""
         while any(job not in self._done for job in ticket):
-            if not self._inbox.empty():  # answers first: one may be the job waited for
+            if self._where and not self._inbox.empty():  # answers first: one may be the job waited for
                 self._receive()
                 continue
             job = self._claim(ticket)
@@ -285,7 +288,7 @@ class Pool:
                 continue
             sessions = self._jobs.pop(job)[0]
             assert sessions is not None
-            self._done[job] = _prepare_here(sessions)
+            self._done[job] = _prepare_here(sessions, tokens=False)  # tokens made as each chunk is written
             self._embed_later(self._done[job])
         out: list[Outcome] = []
         for job in ticket:
@@ -296,6 +299,8 @@ class Pool:
         """A queued job for the writer to prepare: the ticket's last, else the newest of a later ticket
         (only while a worker is busy with the ticket's other jobs, so that the writer never idles)."""
         with self._lock:
+            if len(self._embeds) >= EMBEDS_AHEAD and not self._broken:
+                return None  # the workers are behind: wait for them rather than hold more texts here
             mine = [job for job in self._queued if job in ticket]
             job = mine[-1] if mine else (self._queued[-1] if self._queued and not self._broken else None)
             if job is not None:
@@ -314,7 +319,9 @@ class Pool:
 
     def drain(self) -> None:
         """Wait for every job given or queued to be answered (their vectors into `ready`)."""
-        while not self._broken and (self._where or self._embeds or self._queued):
+        # Every job left is given out as the workers answer (the reader feeds them before it hands on the
+        # answer), so none is left once none is in flight.
+        while not self._broken and self._where:
             self._receive()
 
     def _receive(self) -> None:
@@ -455,13 +462,13 @@ def _groups(sessions: list[Session]) -> Iterator[list[Session]]:
         yield sessions[start : start + JOB_SESSIONS]
 
 
-def _prepare_here(sessions: list[Session]) -> list[Outcome]:
+def _prepare_here(sessions: list[Session], *, tokens: bool = True) -> list[Outcome]:
     from recollect.sources.guard import describe
 
     out: list[Outcome] = []
     for session in sessions:
         try:
-            out.append(prepare_session(session, tokens=True))
+            out.append(prepare_session(session, tokens=tokens))
         except Exception as exc:  # this session costs itself: the writer records it as bad
             out.append(describe(exc))
     return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.index import chunks as chunking
@@ -47,7 +47,9 @@ class PreparedSession:
     stats: dict[str, object]
     card_fts: tuple[str, ...]
     chunks: list[tuple[Any, ...]]  # (message_id, part_id, ord, role, class, author, tool, time, text, hash)
-    bodies: list[str] | None = None  # each chunk's FTS tokens; None: made as the chunks are written
+    # Each chunk's FTS tokens (`fts_body` of its text), made ahead by a worker; None: made as the chunks are
+    # written. Derived from `chunks`, so not part of what makes two sessions' rows equal.
+    bodies: list[str] | None = field(default=None, compare=False)
 
 
 def prepare_session(session: Session, *, tokens: bool = False) -> PreparedSession:

@@ -49,6 +49,7 @@ FORBIDDEN_FOR_MODULE = {
     "redact.py": (*LIBRARY, "recollect.config", "recollect.times", "recollect.errors"),
     "model.py": (*LIBRARY, "recollect.config", "recollect.times"),  # the plain objects every source returns
     "hidden.py": LIBRARY,
+    "blas.py": LIBRARY,  # stdlib only: what OpenBLAS runs on in this process
 }
 
 # What a surface may import: the surfaces' own packages, the three entry points and the foundations.
@@ -66,6 +67,7 @@ SURFACE_MAY_IMPORT = (
     "recollect.errors",
     "recollect.times",
     "recollect.redact",  # every writer's redactor, surfaces' logs included: a foundation, stdlib only
+    "recollect.blas",  # one BLAS thread for a searching process, set before numpy starts
 )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from recollect import history
+from recollect import blas, history
 from recollect.cli.app import current_app
 from recollect.cli.output import console, counted, escape, is_terminal, markup_printer, print_json
 from recollect.history import (
@@ -179,10 +179,10 @@ def search_cmd(
     **kw: Any,
 ) -> None:
     """Search past sessions. QUERY can be words, an identifier, a file path, an error message, or Chinese."""
-    # One BLAS thread (unless the user set their own), before numpy is imported: a query's matrix
-    # products take a few ms on one core, and OpenBLAS's second thread cost a one-shot search more than
-    # it saved (started at numpy's import, then spinning): ~30-50 ms of CPU at 5,000 sessions.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # One BLAS thread (unless the user set their own): a query's matrix products take a few ms on one
+    # core, and OpenBLAS's second thread cost a one-shot search more than it saved (started at numpy's
+    # import, then spinning): ~30-50 ms of CPU at 5,000 sessions.
+    blas.hold_to_one_thread()
     text = " ".join(query)
     filters = build_filters(**kw)
     app = current_app()

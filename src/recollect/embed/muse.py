@@ -24,6 +24,8 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from recollect import blas
+
 from .base import EmbedError, l2_normalize
 
 if TYPE_CHECKING:  # imported where vectors are made (see base.py)
@@ -182,7 +184,7 @@ def load_encoder(threads: int = 1, cache_dir: Path | None = None, source: MuseSo
             # The package limits BLAS threads around each encode with threadpoolctl (its import, ctypes and a
             # scan of the loaded libraries: ~7 ms of a one-shot search); OpenBLAS already held to one thread
             # (`recollect search`, `recollect mcp`) needs no limit for one.
-            one_already = threads == 1 and os.environ.get("OPENBLAS_NUM_THREADS") == "1"
+            one_already = threads == 1 and blas.one_thread()
             encoder._backend._threadpool = None if one_already else _threadpool_limit()
         else:
             _write_encoder_cache(path, source.sha256, encoder._tokenizer, encoder._model)

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, cast
 
-from recollect import __version__
+from recollect import __version__, blas
 from recollect.config import ensure_private_dir, resolve_paths
 from recollect.mcp import history_tools, registry, wire
 from recollect.mcp.base import Reply, ServerSettings
@@ -344,9 +344,9 @@ async def _serve(server: Server[Any], stdin: Any = None, stdout: Any = None) -> 
 
 def serve(settings: ServerSettings) -> None:
     """Serve on stdin/stdout until the host closes stdin."""
-    # One BLAS thread, before numpy is imported (unless the user set their own): a call's matrix products
-    # are small, and OpenBLAS's second thread only spins beside the host.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # One BLAS thread (unless the user set their own): a call's matrix products are small, and
+    # OpenBLAS's second thread only spins beside the host.
+    blas.hold_to_one_thread()
     log_path = setup_logging()
     log.info(
         "start v%s cwd=%s budget=%d scope=%s log=%s",

@@ -21,6 +21,11 @@ CHECKPOINTS = DATA / "opencode" / "checkpoints"
 MODEL_CACHE = Path(os.environ.get("RECOLLECT_TEST_MODEL_CACHE", Path.home() / ".cache" / "recollect-tests" / "models"))
 
 _ISOLATING_ENV = ("OPENCODE_DB", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_DIR", "RECOLLECT_SOURCES")
+# Set by recollect itself in its process (`recollect search` and `recollect mcp` ask OpenBLAS for one thread).
+# A test running those in-process must not leave them to the tests after it: OpenBLAS started long before
+# with its own thread count, and the full encoder, reading the variable, would skip its thread limit and
+# give vectors that differ in the last bits from a fresh encoder's (test_muse compares them exactly).
+_PROCESS_ENV = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +44,13 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     # Semantic search is tested on purpose (the `semantic` fixture), not as a side effect of every index.
     monkeypatch.setenv("RECOLLECT_EMBEDDINGS", "off")
     monkeypatch.setenv("RECOLLECT_MODEL_CACHE", str(MODEL_CACHE))
+    saved = {name: os.environ.get(name) for name in _PROCESS_ENV}
     yield tmp_path / "recollect"
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture

@@ -220,3 +220,30 @@ def test_not_before_is_read_by_whole_words() -> None:
 def test_more_ways_to_ask_about_earlier_work(cue: str, text: str, ordinary: str) -> None:
     assert detect_cue(text) == cue
     assert detect_cue(ordinary) is None
+
+
+# A thing of the work at hand named by what a person did to it (review of the sixth session: 17 of 24
+# everyday requests like these fired).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The code you wrote has a bug on line 12",
+        "Rename the function we added to parse_args",
+        "Revert the change you made to main.py",
+        "The test you added fails on Windows",
+        "Delete the file you created",
+        "Move the helper we wrote into utils.py",
+        "The regex you gave me does not match tabs",
+        "The commit you pushed broke CI",
+        "Explain the loop you wrote",
+        "Run the script we wrote with --verbose",
+        "The endpoint you built returns 404",
+        "你改的那个文件编译不过",
+    ],
+)
+def test_a_thing_of_the_work_at_hand_is_no_cue(text: str) -> None:
+    # positive controls: the same relative clause decided, done as a whole, or asked about
+    assert detect_cue("Use the naming convention we landed on") is not None
+    assert detect_cue("Set it up the way we did it") is not None
+    assert detect_cue("What was the script you gave me for the backups?") is not None
+    assert detect_cue(text) is None

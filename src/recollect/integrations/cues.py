@@ -245,6 +245,7 @@ _PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{_WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(
 # … 吗), asks what was decided or said then.
 _FRAME_VERB = re.compile(rf"\b{_FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过", re.I)
 _WE = re.compile(r"we\b", re.I)
+_PRO_VERB = re.compile(r"\b(?:did|had)$", re.I)  # "the way we did": the past action as a whole
 _SHARED = re.compile(r"(?:we|you|我们|咱们|咱俩|你)", re.I)
 _WH_BEFORE = re.compile(rf"\b{_WH}\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
 _TOPIC = re.compile(
@@ -428,7 +429,12 @@ class _Window:
         if after is not None and after.continues and (after.past or _SHARED.match(m.group(0))):
             return True  # "…, how did that work?"; "you gave me a command for it, send it again" (not "I …")
         if _DEFINITE_BEFORE.search(words) or m.group(0).endswith("的") or self.part.startswith("的那", m.end()):
-            return True
+            # a thing of earlier work when decided, done as a whole or asked about ("the convention we landed
+            # on", "the way we did it", "what does the script you gave me do?"); "delete the file you
+            # created", "the test you added fails" are the work at hand
+            return (
+                _FRAME_VERB.search(m.group(0)) is not None or _PRO_VERB.search(m.group(0)) is not None or self._asks(i)
+            )
         return bool(_ZH_DONE_QUESTION.search(self.part[m.start() : min(clause.end, m.start() + NEAR)]))
 
     def matches(self, pattern: re.Pattern[str], kind: str) -> list[re.Match[str]]:

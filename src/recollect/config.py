@@ -113,9 +113,9 @@ def load_config(paths: Paths | None = None) -> Config:
 
     origins = _apply_env(raw)
     index_value = raw.get("index", {}).get("path") if isinstance(raw.get("index"), dict) else None
-    if index_value and "index.path" in origins:  # RECOLLECT_INDEX: a path as a shell gives it
-        index_path = Path(str(index_value)).expanduser()
-    elif index_value:
+    if "index.path" in origins:  # RECOLLECT_INDEX: a path as a shell gives it (empty: the default)
+        index_path = Path(str(index_value)).expanduser() if index_value else paths.default_index
+    elif index_value is not None:  # written in the file: 0, false or "" is a mistake, not the default
         index_path = _file_path(paths.config_file, "[index] path", index_value)
     else:
         index_path = paths.default_index
@@ -154,7 +154,7 @@ def load_config(paths: Paths | None = None) -> Config:
 def _file_path(config_file: Path, name: str, value: Any) -> Path:
     """A path written in the config file: `~` is the home dir, and a relative path is taken from the
     file's own directory (not from wherever a command happens to run)."""
-    if not isinstance(value, str):
+    if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{config_file}: {name} must be a path in quotes, not {value!r}; fix it in the file")
     path = Path(value).expanduser()
     return path if path.is_absolute() else config_file.parent / path

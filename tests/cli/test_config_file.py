@@ -64,3 +64,16 @@ def test_doctor_names_a_misspelt_key_or_section(isolated_home: Path) -> None:
     assert any("[index] pathh is no option recollect reads" in p for p in named)
     assert any("[embedings] is no option recollect reads" in p for p in named)
     assert all("'recollect config show' lists every option" in p for p in named)
+
+
+@pytest.mark.parametrize(("written", "shown"), [("0", "0"), ("false", "False"), ('""', "''"), ('"  "', "'  '")])
+def test_an_empty_or_false_index_path_is_named_not_taken_for_the_default(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str, shown: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config_file(isolated_home, f'[index]\npath = "{tmp_path / "index.db"}"\n')
+    assert CliRunner().invoke(main, ["config", "show"]).exit_code == 0  # positive control
+    config_file(isolated_home, f"[index]\npath = {written}\n")
+    out = CliRunner().invoke(main, ["config", "show"])
+    assert out.exit_code == 1 and "Traceback" not in out.output
+    assert f"[index] path must be a path in quotes, not {shown}" in out.stderr

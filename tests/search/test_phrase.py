@@ -15,6 +15,7 @@ from recollect import history
 from recollect.cli import main
 from recollect.mcp.base import ServerSettings
 from recollect.mcp.registry import call_tool
+from recollect.search import stages
 from recollect.search.phrase import holds, phrase_of
 from tests.ui.conftest import write_transcript
 
@@ -89,3 +90,24 @@ def test_holds_a_phrase_word_for_word() -> None:
     assert not holds("address already in user", "address already in use")  # a whole word, not a prefix
     assert not holds("address already of use", "address already in use")
     assert not holds("already address in use", "address already in use")
+
+
+@pytest.fixture
+def real_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole real Claude Code store of tests/data (62 sessions), as a person's history."""
+    folder = tmp_path / "claude" / "projects" / "-x"
+    folder.mkdir(parents=True)
+    for path in DATA.glob("*.jsonl"):
+        shutil.copyfile(path, folder / path.name)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    history.index()
+
+
+def test_a_ranked_search_puts_the_session_holding_the_phrase_first(real_store: None) -> None:
+    query = "address already in use"  # sessions holding the words apart outnumber the one that printed it
+    sessions = list(dict.fromkeys(h.session_id for h in history.search(query, sync_first=False).hits))
+    assert sessions[0] == PHRASE_SESSION, sessions  # the phrase arm: the query word for word
+    assert len(sessions) >= 5  # sessions holding the words apart still come back, below it
+    with stages.disabled("phrase"):
+        without = list(dict.fromkeys(h.session_id for h in history.search(query, sync_first=False).hits))
+    assert PHRASE_SESSION not in without[:3], without  # the arm is what lifts it

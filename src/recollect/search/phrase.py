@@ -19,6 +19,7 @@ from itertools import pairwise
 from typing import Any
 
 from recollect.index.fts import CARD_FIELDS
+from recollect.search.lexical import best_rows
 from recollect.text.tokenize import CJK_CHARS, fold, tokenize
 
 _WORDS = re.compile(r"[^\W_]+")
@@ -78,3 +79,36 @@ def _texts(conn: sqlite3.Connection, sql: str, ids: list[int]) -> dict[int, list
         for row in conn.execute(sql.format(",".join("?" * len(batch))), batch):
             out[row[0]] = [str(v or "") for v in row[1:]]
     return out
+
+
+PHRASE_CANDIDATES = 100  # chunks the phrase arm of a ranked search reads at most
+PHRASE_WEIGHT = 1.0  # the phrase arm's weight in the fusion, as the chunk arm's
+
+
+def phrase_arm(
+    conn: sqlite3.Connection, query: str, scope: tuple[str, list[object]], stable: str
+) -> dict[int, list[int]]:
+    """For a ranked search of two or more words: the sessions whose chunks hold the whole query word for
+    word, best first (BM25 of the phrase), each with those chunks. A session that holds the phrase a
+    person pasted or restated ("address already in use") is what they asked for, where sessions holding
+    the words apart may outnumber it."""
+    phrase = phrase_of(query, exact=True)
+    if not phrase:
+        return {}
+    rows = best_rows(
+        conn,
+        phrase_match(phrase),
+        fts="chunk_fts",
+        score="bm25(chunk_fts)",
+        columns="c.id, c.sid",
+        table="chunk c",
+        key="c.id",
+        joins="JOIN session s ON s.sid = c.sid",
+        scope=scope,
+        stable=stable,
+        limit=PHRASE_CANDIDATES,
+    )
+    found: dict[int, list[int]] = {}
+    for cid, sid, _ in chunks_holding(conn, phrase, rows):
+        found.setdefault(sid, []).append(cid)
+    return found

@@ -30,7 +30,7 @@ from recollect.search.meaning import (
     semantic_candidates,
     uncovered_share,
 )
-from recollect.search.phrase import cards_holding, chunks_holding, phrase_match, phrase_of
+from recollect.search.phrase import PHRASE_WEIGHT, cards_holding, chunks_holding, phrase_arm, phrase_match, phrase_of
 from recollect.search.priors import in_window, place, recency
 from recollect.search.query import QueryPlan, understand
 from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
@@ -138,6 +138,7 @@ class _Run:
     span: dict[int, float] = field(default_factory=dict)  # how much of a session its opening speaks for
     k: float = RRF_K  # reciprocal-rank fusion's k, for this index (spans.fusion_k)
     phrase: str = ""  # an exact search of two or more words: only units holding them in order (search/phrase.py)
+    held: dict[int, list[int]] = field(default_factory=dict)  # a ranked search: sessions holding the query as typed
 
     def result(self, hits: list[Hit]) -> SearchResult:
         took = (time.perf_counter() - self.started) * 1000
@@ -170,6 +171,11 @@ def search(
         embedder = card_encoder = None
     _lexical(run)
     _by_meaning(run, query, embedder, card_encoder)
+    if not run.phrase and stages.on("phrase"):
+        run.held = phrase_arm(conn, query, predicate(run.filters), _STABLE_CHUNK)
+        for sid, cids in run.held.items():  # a session past the chunk arm's cap enters with its phrase
+            run.candidates.add(sid)
+            run.session_chunks.setdefault(sid, cids)
     if not run.candidates:
         return _literal_retry(run, query)
     scored, sessions = _score(run, _fuse(run))
@@ -357,6 +363,8 @@ def _fuse(run: _Run) -> dict[int, float]:
         + (span.get(sid, 1.0) * prose * CARD_MEANING_WEIGHT / (k + meaning_rank[sid]) if sid in meaning_rank else 0)
         for sid in run.candidates
     }
+    for rank, sid in enumerate(run.held, 1):  # the phrase arm: the query word for word (search/phrase.py)
+        fused[sid] = fused.get(sid, 0.0) + PHRASE_WEIGHT / (k + rank)
     for sid, gap in run.gap.items():
         if sid in fused and sid in meaning_rank and gap > 0:
             # Across scripts the words cannot match: the card's meaning stands in for the lexical arms.

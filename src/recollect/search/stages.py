@@ -30,6 +30,7 @@ STAGES: dict[str, str] = {
     "fusion_depth": "in a small index, reciprocal-rank fusion's k shrinks with it (a quarter of its sessions), so "
     "an arm's ranks stay told apart",
     "turn_rerank": "re-ranking the turns of each top session so its first hit is the turn that answers",
+    "phrase": "a ranked query of two or more words: sessions holding it word for word count in one more arm",
 }
 
 _OFF: ContextVar[frozenset[str]] = ContextVar("recollect_stages_off", default=frozenset())

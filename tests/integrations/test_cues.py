@@ -247,3 +247,17 @@ def test_a_thing_of_the_work_at_hand_is_no_cue(text: str) -> None:
     assert detect_cue("Set it up the way we did it") is not None
     assert detect_cue("What was the script you gave me for the backups?") is not None
     assert detect_cue(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "上回说好不用 print 以后，日志统一用哪个库？",
+        "After we agreed last time to drop print, which logger do we use?",
+    ],
+)
+def test_a_setting_that_tells_an_earlier_decision_is_a_cue(text: str) -> None:
+    # controls: the same settings telling a past event (no decision) before a present request are context
+    assert detect_cue("I upgraded numpy last time and now the tests fail, fix them") is None
+    assert detect_cue("上次升级 numpy 以后，测试就一直失败，帮我修一下") is None
+    assert detect_cue(text) is not None

@@ -145,3 +145,10 @@ def test_the_vectors_of_texts_seen_before_are_not_made_again(encoder: Any, monke
     kept.embed(["the kept delta clause"])  # only the newest is kept now
     kept.embed(["the kept alpha clause"])
     assert made[-1] == ["the kept alpha clause"]
+
+
+def test_no_texts_give_the_encoders_own_empty_array(encoder: Any) -> None:
+    kept = recallmeaning.Remembered(encoder)
+    assert kept.embed(["one clause to embed"]).shape[0] == 1  # control
+    empty = kept.embed([])
+    assert empty.shape == encoder.embed([]).shape and empty.shape[0] == 0

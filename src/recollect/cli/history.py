@@ -194,7 +194,9 @@ def search_cmd(
             report = history.index(progress=progress, app=app)
         click.echo(report.summary(), err=True)
     # numpy and the models by meaning load on a thread while this one opens the index and runs the word queries
-    ahead = None if deep or ephemeral else history.load_ahead(app, text, chunk_level=filters.chunk_level)
+    # (not for an index that is not there: nothing to search by meaning, and an error should not wait for it)
+    loads = not (deep or ephemeral) and config.index_path.exists()
+    ahead = history.load_ahead(app, text, chunk_level=filters.chunk_level) if loads else None
     try:
         result = history.search(
             text, filters, limit=limit, app=app, sync_first=not no_sync, deep=deep, ephemeral=ephemeral, exact=exact

@@ -245,6 +245,7 @@ _PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{_WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(
 # … 吗), asks what was decided or said then.
 _FRAME_VERB = re.compile(rf"\b{_FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过", re.I)
 _WE = re.compile(r"we\b", re.I)
+_DECIDED = re.compile(rf"\b{_FRAME_PAST}\b|说好|讲好|约好|定好|商量好|决定|答应", re.I)
 _PRO_VERB = re.compile(r"\b(?:did|had)$", re.I)  # "the way we did": the past action as a whole
 _SHARED = re.compile(r"(?:we|you|我们|咱们|咱俩|你)", re.I)
 _WH_BEFORE = re.compile(rf"\b{_WH}\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
@@ -392,7 +393,10 @@ class _Window:
         if kind == "outcome":  # "what was the fix in the end?", 最后是怎么修好的？
             return clause.question and (clause.past or re.search("[了过的]", clause.text) is not None)
         if kind in ("time", "calendar", "dated"):
-            if self.context[i] or (kind == "dated" and not clause.past):
+            # a setting that tells a decision of earlier work ("after we agreed last time …", 上回说好…以后) is
+            # what the request builds on, not mere context
+            decided = kind == "time" and _DECIDED.search(clause.text) is not None
+            if (self.context[i] and not decided) or (kind == "dated" and not clause.past):
                 return False
             attribute = re.match(r"\s*(?:'s|’s|的)", self.part[m.end() : m.end() + 3]) is not None
             return not (kind == "calendar" and attribute and not self._asks(i))

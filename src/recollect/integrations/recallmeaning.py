@@ -57,6 +57,8 @@ class Remembered:
     def embed(self, texts: Sequence[str]) -> Any:
         import numpy as np
 
+        if not texts:
+            return self.model.embed([])  # the embedder's own empty (0, dim) array
         keys = [(self.model_id, t) for t in texts]
         with _KEPT_LOCK:
             missing = list(dict.fromkeys(t for t, key in zip(texts, keys, strict=True) if key not in _KEPT))

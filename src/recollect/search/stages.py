@@ -26,7 +26,8 @@ STAGES: dict[str, str] = {
     "answered": "a session whose matching text is only the person's own words (asked, never answered) counts less",
     "long_sessions": "a session's card counts by how much of it its opening speaks for (its requests), and its "
     "coverage is read around its best turn",
-    "evidence": "a card's BM25 vote counts by the share of the query's words the card holds",
+    "evidence": "in a long session (more than 6 requests), a card's BM25 vote counts by the share of the query's "
+    "words the card holds",
     "fusion_depth": "in a small index, reciprocal-rank fusion's k shrinks with it (a quarter of its sessions), so "
     "an arm's ranks stay told apart",
     "turn_rerank": "re-ranking the turns of each top session so its first hit is the turn that answers",

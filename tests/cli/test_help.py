@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import click
 
 from recollect.cli import main
-
-
-def walk(group: click.Group, prefix: str = "") -> Iterator[tuple[str, click.Command]]:
-    ctx = click.Context(group)
-    for name in group.list_commands(ctx):
-        command = group.get_command(ctx, name)
-        assert command is not None, name
-        full = f"{prefix} {name}".strip()
-        yield full, command
-        if isinstance(command, click.Group):
-            yield from walk(command, full)
+from tests.cli.test_docs import walk
 
 
 def test_every_command_and_option_has_help() -> None:

@@ -59,6 +59,28 @@ def _warm_up_lines(log: Path) -> list[str]:
     return [line for line in log.read_text().splitlines() if " warm-up " in line] if log.exists() else []
 
 
+def _await_warm_up(log: Path) -> None:
+    """Until the server logs its warm-up's line (at most 120 s)."""
+    deadline = time.monotonic() + 120
+    while not _warm_up_lines(log) and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def _search_is_answered(proc: subprocess.Popen[bytes]) -> None:
+    """A history_search call is answered, with hits."""
+    _send(
+        proc,
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "history_search", "arguments": {"query": "missing-file.txt"}},
+        },
+    )
+    reply = _answer(proc, 2)
+    assert reply["result"]["isError"] is False and reply["result"]["structuredContent"]["hits"], reply
+
+
 @pytest.mark.usefixtures("semantic")
 def test_the_warm_up_runs_after_the_tool_list_and_a_call_is_answered_after_it(
     sample_db: Path, isolated_home: Path, tmp_path: Path
@@ -67,24 +89,12 @@ def test_the_warm_up_runs_after_the_tool_list_and_a_call_is_answered_after_it(
     log = isolated_home / "log" / "mcp.log"
     proc = _server(tmp_path)
     try:
-        deadline = time.monotonic() + 120
-        while not _warm_up_lines(log) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        _await_warm_up(log)
         lines = _warm_up_lines(log)
         assert len(lines) == 1 and "warm-up imports, models, index:" in lines[0], lines
         if sys.platform.startswith("linux"):  # on the CPU the host leaves idle (mcp/server.py, WARM_UP_NICE)
             assert lines[0].endswith(f", nice {max(10, os.nice(0))}"), lines
-        _send(
-            proc,
-            {
-                "jsonrpc": "2.0",
-                "id": 2,
-                "method": "tools/call",
-                "params": {"name": "history_search", "arguments": {"query": "missing-file.txt"}},
-            },
-        )
-        reply = _answer(proc, 2)
-        assert reply["result"]["isError"] is False and reply["result"]["structuredContent"]["hits"], reply
+        _search_is_answered(proc)
     finally:
         assert proc.stdin is not None
         proc.stdin.close()
@@ -97,22 +107,10 @@ def test_the_warm_up_never_creates_an_index_the_first_call_does(
     log = isolated_home / "log" / "mcp.log"
     proc = _server(tmp_path)
     try:
-        deadline = time.monotonic() + 120
-        while not _warm_up_lines(log) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        _await_warm_up(log)
         assert len(_warm_up_lines(log)) == 1
         assert not (isolated_home / "index.db").exists()  # nothing asked for one yet
-        _send(
-            proc,
-            {
-                "jsonrpc": "2.0",
-                "id": 2,
-                "method": "tools/call",
-                "params": {"name": "history_search", "arguments": {"query": "missing-file.txt"}},
-            },
-        )
-        reply = _answer(proc, 2)
-        assert reply["result"]["isError"] is False and reply["result"]["structuredContent"]["hits"], reply
+        _search_is_answered(proc)
         assert (isolated_home / "index.db").exists()  # the call built it, as without a warm-up
     finally:
         assert proc.stdin is not None
@@ -128,20 +126,8 @@ def test_a_call_sent_right_after_the_tool_list_is_answered_while_the_warm_up_run
     log = isolated_home / "log" / "mcp.log"
     proc = _server(tmp_path)
     try:
-        _send(
-            proc,
-            {
-                "jsonrpc": "2.0",
-                "id": 2,
-                "method": "tools/call",
-                "params": {"name": "history_search", "arguments": {"query": "missing-file.txt"}},
-            },
-        )
-        reply = _answer(proc, 2)
-        assert reply["result"]["isError"] is False and reply["result"]["structuredContent"]["hits"], reply
-        deadline = time.monotonic() + 120
-        while not _warm_up_lines(log) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        _search_is_answered(proc)
+        _await_warm_up(log)
         assert len(_warm_up_lines(log)) == 1  # it stopped at a step, or had finished: either way it ended
     finally:
         assert proc.stdin is not None

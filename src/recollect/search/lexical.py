@@ -78,3 +78,30 @@ def _joined(
         f"WHERE {where} ORDER BY r, {stable} LIMIT ?",
         [*bound, *params, limit],
     ).fetchall()
+
+
+def best_chunk_rows(
+    conn: sqlite3.Connection,
+    match: str,
+    *,
+    columns: str,
+    scope: tuple[str, list[object]],
+    stable: str,
+    limit: int,
+    shortlist: bool = True,
+) -> list[Any]:
+    """`best_rows` over the chunks: `chunk_fts` by its BM25, each chunk `c` joined to its session `s`."""
+    return best_rows(
+        conn,
+        match,
+        fts="chunk_fts",
+        score="bm25(chunk_fts)",
+        columns=columns,
+        table="chunk c",
+        key="c.id",
+        joins="JOIN session s ON s.sid = c.sid",
+        scope=scope,
+        stable=stable,
+        limit=limit,
+        shortlist=shortlist,
+    )

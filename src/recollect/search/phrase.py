@@ -19,7 +19,7 @@ from itertools import pairwise
 from typing import Any
 
 from recollect.index.fts import CARD_FIELDS
-from recollect.search.lexical import best_rows
+from recollect.search.lexical import best_chunk_rows
 from recollect.text.tokenize import CJK_CHARS, fold, tokenize
 
 _WORDS = re.compile(r"[^\W_]+")
@@ -95,15 +95,10 @@ def phrase_arm(
     phrase = phrase_of(query, exact=True)
     if not phrase:
         return {}
-    rows = best_rows(
+    rows = best_chunk_rows(
         conn,
         phrase_match(phrase),
-        fts="chunk_fts",
-        score="bm25(chunk_fts)",
         columns="c.id, c.sid",
-        table="chunk c",
-        key="c.id",
-        joins="JOIN session s ON s.sid = c.sid",
         scope=scope,
         stable=stable,
         limit=PHRASE_CANDIDATES,

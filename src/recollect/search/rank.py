@@ -21,7 +21,7 @@ from typing import Any
 
 from recollect.index.vectors import sessions_without_vectors
 from recollect.search import stages
-from recollect.search.lexical import best_rows
+from recollect.search.lexical import best_chunk_rows, best_rows
 from recollect.search.meaning import (
     card_meaning_candidates,
     in_scope,
@@ -232,15 +232,10 @@ def _lexical(run: _Run) -> None:
     match = phrase_match(run.phrase) if run.phrase else fts_match(run.terms.match)
     # The FTS table's best rows first, then the scope: unless the scope leaves most sessions out.
     wide = not run.filters.chunk_level and 2 * run.counts.in_scope >= run.counts.total
-    chunk_rows = best_rows(
+    chunk_rows = best_chunk_rows(
         run.conn,
         match,
-        fts="chunk_fts",
-        score="bm25(chunk_fts)",
         columns="c.id, c.sid, c.class",
-        table="chunk c",
-        key="c.id",
-        joins="JOIN session s ON s.sid = c.sid",
         scope=predicate(run.filters),
         stable=_STABLE_CHUNK,
         limit=CHUNK_CANDIDATES,

@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +40,9 @@ def _answer(proc: subprocess.Popen[bytes], rid: int) -> dict[str, Any]:
             return message  # type: ignore[no-any-return]
 
 
-def _server(tmp_path: Path) -> subprocess.Popen[bytes]:
+@contextmanager
+def _serving(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """`recollect mcp` started and past its tool list; stdin closed and the server waited for after."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "recollect.cli", "mcp"],
         cwd=tmp_path,
@@ -51,8 +55,13 @@ def _server(tmp_path: Path) -> subprocess.Popen[bytes]:
     _answer(proc, 0)
     _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
     _send(proc, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
-    assert _answer(proc, 1)["result"]["tools"]
-    return proc
+    try:
+        assert _answer(proc, 1)["result"]["tools"]
+        yield proc
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait(timeout=60)
 
 
 def _warm_up_lines(log: Path) -> list[str]:
@@ -87,35 +96,25 @@ def test_the_warm_up_runs_after_the_tool_list_and_a_call_is_answered_after_it(
 ) -> None:
     history.index()
     log = isolated_home / "log" / "mcp.log"
-    proc = _server(tmp_path)
-    try:
+    with _serving(tmp_path) as proc:
         _await_warm_up(log)
         lines = _warm_up_lines(log)
         assert len(lines) == 1 and "warm-up imports, models, index:" in lines[0], lines
         if sys.platform.startswith("linux"):  # on the CPU the host leaves idle (mcp/server.py, WARM_UP_NICE)
             assert lines[0].endswith(f", nice {max(10, os.nice(0))}"), lines
         _search_is_answered(proc)
-    finally:
-        assert proc.stdin is not None
-        proc.stdin.close()
-        proc.wait(timeout=60)
 
 
 def test_the_warm_up_never_creates_an_index_the_first_call_does(
     sample_db: Path, isolated_home: Path, tmp_path: Path
 ) -> None:
     log = isolated_home / "log" / "mcp.log"
-    proc = _server(tmp_path)
-    try:
+    with _serving(tmp_path) as proc:
         _await_warm_up(log)
         assert len(_warm_up_lines(log)) == 1
         assert not (isolated_home / "index.db").exists()  # nothing asked for one yet
         _search_is_answered(proc)
         assert (isolated_home / "index.db").exists()  # the call built it, as without a warm-up
-    finally:
-        assert proc.stdin is not None
-        proc.stdin.close()
-        proc.wait(timeout=60)
 
 
 @pytest.mark.usefixtures("semantic")
@@ -124,12 +123,7 @@ def test_a_call_sent_right_after_the_tool_list_is_answered_while_the_warm_up_run
 ) -> None:
     history.index()
     log = isolated_home / "log" / "mcp.log"
-    proc = _server(tmp_path)
-    try:
+    with _serving(tmp_path) as proc:
         _search_is_answered(proc)
         _await_warm_up(log)
         assert len(_warm_up_lines(log)) == 1  # it stopped at a step, or had finished: either way it ended
-    finally:
-        assert proc.stdin is not None
-        proc.stdin.close()
-        proc.wait(timeout=60)

@@ -8,18 +8,13 @@ from pathlib import Path
 
 from recollect.index import store
 from recollect.index.sync import sync
-from recollect.search.scope import Filters, _visible_predicate, predicate, session_counts
+from recollect.search.scope import Filters, counts_query, session_counts
 from recollect.sources.base import SourceSpec
 
 
 def _plan(conn: sqlite3.Connection, filters: Filters) -> str:
-    visible, visible_params = _visible_predicate(filters)
-    scoped, scoped_params = predicate(filters, chunk_alias=None)
-    rows = conn.execute(
-        f"EXPLAIN QUERY PLAN SELECT count(*), coalesce(sum(CASE WHEN {visible} THEN 1 ELSE 0 END), 0), "
-        f"coalesce(sum(CASE WHEN {scoped} THEN 1 ELSE 0 END), 0), count(s.card_hash) FROM session s",
-        [*visible_params, *scoped_params],
-    ).fetchall()
+    sql, params = counts_query(filters)  # the query session_counts runs, not a copy of it
+    rows = conn.execute(f"EXPLAIN QUERY PLAN {sql}", params).fetchall()
     return " ".join(str(r[-1]) for r in rows)
 
 

@@ -857,7 +857,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--messages",
         type=Path,
-        help="the message set (default bench/loop_messages.json; the held-out set is bench/loop_messages_heldout.json)",
+        help="the message set (default bench/loop_messages.json; held-out sets: bench/loop_messages_heldout*.json)",
     )
     ap.add_argument(
         "--meaning",

@@ -15,6 +15,11 @@ A message is a cue when its request is about the past. Two steps, the same in bo
      verdict", "did I say", "do you recall", "remind me" (not "remind me to"), "I forget what", "what
      was it again", remember / recall with an object in a question; 说好的, 约定, 讨论过, 还记得, 记不记得,
      回忆, 来着, 我们最后怎么定的？;
+   - a past state of the conversation, asked: what the speakers own, in the past ("what was our reasoning
+     for", "what were my instructions", "our plan was what?"), what a deliberation gave ("what was the
+     reason behind", "the workaround for"), earlier work they own ("our earlier work on"); what a person
+     decided, said or asked for as the thing a question asks for (我跟你交代的是什么？ 我们定的方案是哪个？), and
+     the past-focus 是…的 of what we did (我们是怎么处理的);
    - a person of the conversation with a verb in the past ("we landed on", "you showed me", "I told
      you", "the query we wrote", 我们改过, 你给我写的那个).
 2. **The structure of the message** decides which markers count. The message is cut into clauses
@@ -35,7 +40,9 @@ A message is a cue when its request is about the past. Two steps, the same in bo
      gave me", "Was it you who suggested …"), or before one ("We had a script for it, how did that
      work?"); what you or we did, before "again" ("you gave me a command for it, send it again"; not
      "I upgraded it, try again"); as the relative clause of a definite thing ("the convention *we landed on*", "the way
-     *we did it*", 你给我写的那个脚本); or with 已经 in a question. Never in a clause with a present
+     *we did it*", 你给我写的那个脚本), or of one a request brings back ("go back to the approach *we used*",
+     "pull up whatever *we worked out*", 把我们做的清单找出来; not "delete the file you created"); or with 已经 in
+     a question. Never in a clause with a present
      anchor ("the function you changed now lacks …", 你改过的那个函数现在 …).
    - A message that names the current session ("just now", "in this session", "in this PR", 刚才)
      counts only a past time as a cue.
@@ -54,6 +61,7 @@ import re
 from functools import cached_property
 
 _WH = r"(?:how|why|where|which|what|when|who)"
+_US = r"(?:we|the two of us|both of us|you and i)"  # the speakers together
 # the experiential aspect 过, not the 过 of 过期 (expire), 过滤 (filter), 过来, 过一会 (in a while) …
 _GUO = "过(?![期滤程度去来后渡多于年]|一会|一下)"
 # Verbs of deciding, choosing, agreeing and saying: about the conversation, not its topic (stripped).
@@ -71,6 +79,12 @@ _ANY_PAST = (
     r"(?:(?!(?:n|f|s|proc|exc|succ|emb)eed\b)[a-z]{2,}ed|went|came|made|took|got|ran|found|wrote|set|put|kept"
     r"|left|built|gave|saw|thought|brought|began|broke|hit|switched|knew|sent|spent|held|moved|dropped|had|did"
     r"|showed|shown|told|said|chose|done|written|taken|given)"
+)
+# what a deliberation or an instruction gives: asked in the past, it is asked about then
+_PRODUCT = (
+    r"(?:reason|reasoning|rationale|justification|motivation|argument|instruction|guidance|guideline|advice|rule"
+    r"|recommendation|suggestion|preference|criterion|criteria|convention|workaround|fix|solution|approach|idea"
+    r"|finding|explanation|answer|conclusion)"
 )
 _ADVERB = r"(?:\w+ly|once|already|also|all|both|even|first|then|never)"
 _TIME_UNIT = r"(?:days?|weeks?|months?|years?|sprints?|quarters?|hours?|time|while)"
@@ -101,6 +115,10 @@ _EN_TIME = [  # an episodic past time: a marker of earlier work by itself
     r"(?:a|the|our|that|an|in the|your|my) (?:previous|prior) (?:session|time|conversation|discussion|chat|project"
     r"|service|repo|repository|app|codebase)",
     r"a (?:while|few days|few weeks|couple (?:of )?weeks) (?:ago|back)",
+    # earlier work the speakers own ("our earlier work on the scraper", "my previous project"), not a turn of
+    # this conversation ("my previous message", "your last answer")
+    r"(?:our|my|your) (?:earlier|previous|prior) (?!(?:message|comment|reply|answer|response|turn|prompt|question"
+    r"|step|command|output|line|edit|change|commit)s?\b)[\w-]+",
     r"back (?:then|when|in)",
     r"where (?:we|you|i) (?:left off|stopped)",
 ]
@@ -121,6 +139,12 @@ _EN_ASKED = [  # a question about what was decided or said then, or a decision n
     # a question about what a past deliberation came to ("what was the verdict on …")
     rf"{_WH} (?:was|were) (?:the|our) (?:final )?(?:decision|verdict|conclusion|outcome|consensus|plan"
     r"|agreement|resolution|takeaway)s?",
+    # a question in the past about what the speakers own ("what was our reasoning for", "what were my
+    # instructions for", "our plan for it was what?"), or about what a deliberation gave ("what was the
+    # reason behind", "the workaround for"): a past state of the conversation, not of the code
+    rf"{_WH} (?:was|were) (?:our|my|your)",
+    rf"(?:our|my|your)(?P<held>(?: [\w'-]+){{1,6}}?) (?:was|were) {_WH}",
+    rf"{_WH} (?:was|were) the (?P<held>{_PRODUCT}s?)",
 ]
 # A person of the conversation with a verb of deciding or saying in the past ("we landed on", "I told
 # you"): counted as `_Window.counts` says.
@@ -131,7 +155,7 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
     # a question word, then a past auxiliary with "we" in the same clause: "which format did we pick";
     # "were we" only before a verb in -ing, a plan or a past activity ("were we going to", "what were we
     # doing"), not "where were we"
-    rf"{_WH}(?: [\w'-]+){{0,4}} (?:did we|had we|were we(?= (?:\w+ing|supposed|meant)\b))",
+    rf"{_WH}(?: [\w'-]+){{0,4}} (?:(?:did|had) {_US}|were we(?= (?:\w+ing|supposed|meant)\b))",
     # "didn't we" presumes earlier work; "did we" asks about it only before a verb of deciding or saying
     # ("did we settle on", "did we ever"): "Did we break something?" is about the work at hand (a person
     # with a past verb, `_EN_PERSON_QUESTIONS`)
@@ -198,14 +222,21 @@ _ZH_CALENDAR = [
     r"(?<![\d年])(?:[几两三四五六七八九十]+|\d{1,2}) ?个?(?:天|周|星期|礼拜|月|年|小时)(?:之|以)?前(?!缀)",
     r"昨天|去年",
 ]
+# verbs of deciding, saying and asking for; the question words of 是…的 and of "is which"
+_ZH_SAID = "(?:定|说|选|决定|商量|讨论|约|聊|交代|要求|吩咐|嘱咐|规定|敲定|确定|建议|推荐|答应|提)"
+_ZH_WH = "(?:怎么|如何|为什么|为啥|什么|啥|哪|多少|几)"
 _ZH_ASKED_PATTERNS = [
     # agreed, settled (说好的, 商量好, 约好, 约定)
     r"(?:说|商量|约|定)好(?:了|的)",
     r"约定|定过|聊过",
     # remembering: 我记得, 记得…吗, 回忆一下, and the particle 来着 ("what was it again")
     r"[我你]还?记得|记不记得",
-    # what a person decided or said, asked with the past-focus 是…的 (我们最后怎么定的？ 你当时是怎么说的？)
-    r"(?:我们|咱们|咱俩|你|我)(?P<held>[^，。？！,.?!；\s]{0,10}?)(?:定|说|选|决定|商量|讨论|约|聊)的(?=\s*(?:[？?吗呢]|$))",
+    # what a person decided, said or asked for, asked about: with the past-focus 是…的 (我们最后怎么定的？
+    # 你当时是怎么说的？), or as the thing a question asks for (我跟你交代的是什么？ 我们定的方案是哪个？)
+    rf"(?:我们|咱们|咱俩|你|我)(?P<held>[^，。？！,.?!；\s]{{0,10}}?){_ZH_SAID}的"
+    rf"(?=\s*(?:[？?吗呢]|$)|[^，。？！,.?!；]{{0,12}}?是{_ZH_WH})",
+    # the past-focus 是…的 of what we did ("我们是怎么处理的", 咱们当时是为什么改的)
+    rf"(?:我们|咱们|咱俩)[^，。？！,.?!；\s]{{0,4}}?是(?P<held>{_ZH_WH}[^，。？！,.?!；]{{1,12}}?)的(?![^，。？！,.?!；\s])",
     r"记得(?P<held>[^。！？!?]{0,20})吗",
     r"回(?:忆|想)",
     r"来着",
@@ -223,7 +254,7 @@ _ZH_ASKED_PATTERNS = [
 # a demonstrative (你给我写的那个): counted as `_EN_PERSON` is.
 _ZH_PERSON = [
     rf"(?:我们|咱们|咱俩|我|你)(?P<held>[^，。？！,.?!；\s]{{0,10}}?)(?<![通超经不越跳错路放难度滤]){_GUO}",
-    r"(?:我们|咱们|咱俩|你)(?P<held>[^，。？！,.?!；\s]{1,10}?)的(?=那)",
+    r"(?:我们|咱们|咱俩|你)(?P<held>[^，。？！,.?!；\s]{1,10}?)的(?=那|[^，。？！,.?!；]{1,16}?(?:找|翻|调|拿)(?:出来|回来))",
 ]
 # The current session named: "just now", "in this session", "in this PR", 刚才. Against it a question
 # form or a past verb is about the work at hand; only a past time still marks earlier work.
@@ -248,7 +279,14 @@ _WE = re.compile(r"we\b", re.I)
 _DECIDED = re.compile(rf"\b{_FRAME_PAST}\b|说好|讲好|约好|定好|商量好|决定|答应", re.I)
 _PRO_VERB = re.compile(r"\b(?:did|had)$", re.I)  # "the way we did": the past action as a whole
 _SHARED = re.compile(r"(?:we|you|我们|咱们|咱俩|你)", re.I)
-_WH_BEFORE = re.compile(rf"\b{_WH}\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
+_WH_BEFORE = re.compile(rf"\b(?:{_WH}|whatever|whichever)\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
+# A request to bring back a thing of earlier work ("go back to the approach we used", "bring back the
+# checklist we made", 把我们做的清单找出来): the thing is not at hand.
+_RETRIEVE = re.compile(
+    r"\b(?:bring|pull|dig)\s+(?:back|up|out)\b|\bgo(?:ing)?\s+back\s+to\b|\b(?:reuse|resurrect|revive|retrieve)\b"
+    r"|(?:找|翻|调|拿)(?:出来|回来)",
+    re.I,
+)
 _TOPIC = re.compile(
     rf"^\W*(?:the|that|this|those|these)(?:\s+[\w'-]+){{1,4}}\s+(?:we|you|i)\s+(?:\w+ly\s+)?{_ANY_PAST}\b", re.I
 )
@@ -437,7 +475,10 @@ class _Window:
             # on", "the way we did it", "what does the script you gave me do?"); "delete the file you
             # created", "the test you added fails" are the work at hand
             return (
-                _FRAME_VERB.search(m.group(0)) is not None or _PRO_VERB.search(m.group(0)) is not None or self._asks(i)
+                _FRAME_VERB.search(m.group(0)) is not None
+                or _PRO_VERB.search(m.group(0)) is not None
+                or self._asks(i)
+                or _RETRIEVE.search(clause.text) is not None
             )
         return bool(_ZH_DONE_QUESTION.search(self.part[m.start() : min(clause.end, m.start() + NEAR)]))
 

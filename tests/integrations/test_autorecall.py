@@ -426,7 +426,7 @@ def test_one_shared_word_and_the_cue_frame_do_not_rescue_a_topic_never_discussed
         # a past auxiliary with "we"; "we" with a verb in the past (the verb stays, it may be the topic)
         ("Which framework were we going to use for retries?", "which framework were we"),
         ("How had we ended up partitioning it?", "we ended up"),
-        ("what was the fix we shipped for it", "we shipped"),
+        ("what was the patch we shipped for it", "we shipped"),
         # a time ago, a last or that time unit
         ("Two weeks ago the merge ran out of memory.", "two weeks ago"),
         ("What was the root cause that time?", "that time"),

@@ -282,6 +282,7 @@ def test_a_setting_that_tells_an_earlier_decision_is_a_cue(text: str) -> None:
         ),
         # what a deliberation gave, asked in the past
         ("what was the reason", "What was the reason behind pinning numpy?", "What is the reason it is pinned?"),
+        ("what was the workaround", "What was the workaround for it?", "What is the workaround for it?"),
         ("what did the two of us", "What did the two of us figure out about the leak?", "Figure out the leak"),
         # earlier work the speakers own, not a turn of this conversation
         ("our earlier work", "Reuse the tricks from our earlier work on the scraper", "Undo my previous edit"),

@@ -139,12 +139,6 @@ _EN_ASKED = [  # a question about what was decided or said then, or a decision n
     # a question about what a past deliberation came to ("what was the verdict on …")
     rf"{_WH} (?:was|were) (?:the|our) (?:final )?(?:decision|verdict|conclusion|outcome|consensus|plan"
     r"|agreement|resolution|takeaway)s?",
-    # a question in the past about what the speakers own ("what was our reasoning for", "what were my
-    # instructions for", "our plan for it was what?"), or about what a deliberation gave ("what was the
-    # reason behind", "the workaround for"): a past state of the conversation, not of the code
-    rf"{_WH} (?:was|were) (?:our|my|your)",
-    rf"(?:our|my|your)(?P<held>(?: [\w'-]+){{1,6}}?) (?:was|were) {_WH}",
-    rf"{_WH} (?:was|were) the (?P<held>{_PRODUCT}s?)",
 ]
 # A person of the conversation with a verb of deciding or saying in the past ("we landed on", "I told
 # you"): counted as `_Window.counts` says.
@@ -174,6 +168,12 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
     r"remind me(?! to\b)",  # not "remind me to update the docs": a task to come
     # "what was it again?"
     rf"{_WH}\b(?P<held>[^.?!\n]{{0,120}}?)\bagain(?=\s*\?)",
+    # a question in the past about what the speakers own ("what was our reasoning for", "what were my
+    # instructions for", "our plan for it was what?"), or about what a deliberation gave ("what was the
+    # reason behind", "the workaround for"): a past state of the conversation, not of the code
+    rf"{_WH} (?:was|were) (?:our|my|your)",
+    rf"(?:our|my|your)(?P<held>(?: [\w'-]+){{1,6}}?) (?:was|were) {_WH}",
+    rf"{_WH} (?:was|were) the (?P<held>{_PRODUCT}s?)",
 ]
 # A person with any verb in the past ("the fix we shipped", "you showed me"; the verb stays, it may be
 # the topic), and "did we" / "had we" before any other verb: counted as `_EN_PERSON` is.

@@ -39,6 +39,7 @@ SETS = [
     "cue_corpus.json",
     "cue_corpus2.json",
     "cue_corpus3.json",
+    "cue_corpus4.json",
 ]
 NEVER_READ = "loop_messages_heldout5.json"
 LOG = "".join(f"WARN worker {i} was never scheduled on node-{i % 7}\n" for i in range(2000))

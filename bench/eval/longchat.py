@@ -21,11 +21,13 @@ changed: both sessions are gold). Gold turns are the turns marked `*` in the sto
 
     .venv/bin/python -m bench.eval.longchat            # the table, per category, beside FTS5
     .venv/bin/python -m bench.eval.longchat --ablate   # also every ranking stage off in turn
+    .venv/bin/python -m bench.eval.longchat --heldout2 # the second held-out set (longchat_heldout2.py)
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 import re
@@ -63,6 +65,7 @@ FOLLOW_UPS = [
     "Okay, '{}'. And what if that doesn't work?",
 ]
 LIFE_UPDATE = 0.12  # of a person's turns that mention someone else's news in passing
+HELD_OUT = {1: ("longchat_heldout", "lh"), 2: ("longchat_heldout2", "lh2-")}  # --heldout N: material, name prefix
 
 
 @dataclass
@@ -220,10 +223,13 @@ def build_haystacks(
 ) -> list[Haystack]:
     """`count` haystacks of `sessions` sessions, the stories dealt among them; deterministic in `seed`
     (and in the real transcripts at `real`, whose text some sessions talk about; none if None). `world`
-    is the material (`longchat_world`, the tuning set; `longchat_heldout`, the held-out one)."""
+    is the material (`longchat_world`, the tuning set; `longchat_heldout`, `longchat_heldout2`, held out).
+    A world's `WHEN` gives, for a question that says when ("last month"), the days-ago range of each of
+    its gold sessions; the other gold sessions get a random age."""
     from bench.eval.build_corpus import _conv_id
 
     topics = dict(world.TOPICS)
+    when: dict[str, list[tuple[float, float]]] = getattr(world, "WHEN", {})
     if real is not None:
         topics[REAL_TOPIC] = real_topic(real)
     rng = random.Random(seed)
@@ -234,7 +240,10 @@ def build_haystacks(
         name = f"{prefix}{h:02d}"
         planned: list[tuple[Story | None, list[str] | None, float]] = []
         for story in mine:
-            ages = sorted((rng.uniform(2, 360) for _ in story.sessions), reverse=True)  # told in this order
+            if story.id in when:  # the question says when; still one draw a session
+                ages = [rng.uniform(low, high) for low, high in when[story.id]]
+            else:
+                ages = sorted((rng.uniform(2, 360) for _ in story.sessions), reverse=True)  # told in this order
             planned += [(story, turns, age) for turns, age in zip(story.sessions, ages, strict=True)]
         planned += [(None, None, rng.uniform(1, 360)) for _ in range(max(0, sessions - len(planned)))]
         rng.shuffle(planned)
@@ -270,10 +279,11 @@ def evaluate_longchat(
     categories: Sequence[str] = (),
     seed: int = SEED,
     real: Path | None = None,
-    heldout: bool = False,
+    heldout: int = 0,
 ) -> EvalReport:
-    """Index every haystack alone and score its questions; one report over all of them. `heldout`: the
-    held-out haystacks (`longchat_heldout.py`, their own seed), written before they were first run."""
+    """Index every haystack alone and score its questions; one report over all of them. `heldout` 1 or 2:
+    the held-out haystacks of `longchat_heldout.py` or `longchat_heldout2.py` (each with its own seed),
+    written before they were first run."""
     from bench.eval.build_corpus import write_conversation_store
 
     started = time.perf_counter()
@@ -285,9 +295,9 @@ def evaluate_longchat(
     index_seconds = 0.0
     with tempfile.TemporaryDirectory(prefix="recollect-longchat-") as tmp:
         if heldout:
-            from bench.eval import longchat_heldout as world
-
-            built = build_haystacks(world.SEED, count, real=real, world=world, prefix="lh")
+            name, prefix = HELD_OUT[heldout]
+            world = importlib.import_module(f"bench.eval.{name}")
+            built = build_haystacks(world.SEED, count, real=real, world=world, prefix=prefix)
         else:
             built = build_haystacks(seed, count, real=real)
         for hay in built:
@@ -318,7 +328,21 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m bench.eval.longchat", description=__doc__.split("\n\n")[0])
     ap.add_argument("--ablate", action="store_true", help="also every ranking stage off in turn")
-    ap.add_argument("--heldout", action="store_true", help="the held-out haystacks (longchat_heldout.py) instead")
+    held = ap.add_mutually_exclusive_group()
+    held.add_argument(
+        "--heldout",
+        action="store_const",
+        const=1,
+        default=0,
+        help="the held-out haystacks (longchat_heldout.py) instead",
+    )
+    held.add_argument(
+        "--heldout2",
+        dest="heldout",
+        action="store_const",
+        const=2,
+        help="the second held-out haystacks (longchat_heldout2.py) instead",
+    )
     ap.add_argument("--haystacks", type=int, default=HAYSTACKS, help=f"how many haystacks [{HAYSTACKS}]")
     ap.add_argument("--category", action="append", default=[], help="only this category (repeatable)")
     ap.add_argument("--failures", type=int, default=20, help="failing questions to list [20]")

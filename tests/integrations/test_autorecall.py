@@ -522,22 +522,17 @@ def test_a_reply_that_tells_nothing_does_not_make_a_session_answered() -> None:
     assert "ses_fix" in block.split("\n1. ", 1)[1].split("\n")[0], block
 
 
-def test_with_card_vectors_the_nearest_card_by_the_full_encoder_decides(index: Path) -> None:
-    import dataclasses
+def test_with_card_vectors_the_session_that_stands_out_by_both_views_decides() -> None:
+    from recollect.integrations.recallmeaning import MEANING_FLOOR, MEANING_MARGIN, stands_out
 
-    conn = store.connect(load_config().index_path)
-    filters = Filters(scope="project", directory=PROJ, exclude_sessions=["ses_current"])
-    paraphrase = "What background worker did we settle on for running tasks asynchronously, last time?"
-    found = autorecall.candidates(conn, paraphrase, filters, 10, floor=autorecall.RESCUE_COVERAGE)
-    conn.close()
-    answer = next(e for e in found if e.session_id == "ses_answer")
-    # Another session first by words, farther by meaning: the nearest by the card encoder comes back.
-    other = dataclasses.replace(answer, sid=-1, session_id="ses_other")
-    near = {answer.sid: 0.45, -1: 0.2}
-    picked = autorecall.rescue(paraphrase, [other, answer], lambda query, sids: {s: near[s] for s in sids})
-    assert [e.session_id for e in picked] == ["ses_answer"]
-    far = {answer.sid: 0.25, -1: 0.2}  # both below RESCUE_CARD_MEANING: silent
-    assert autorecall.rescue(paraphrase, [other, answer], lambda query, sids: far) == []
+    card, said = {1: 0.45, 2: 0.2, 3: 0.1}, {1: 0.4, 2: 0.25, 3: 0.1}
+    assert stands_out(card, said) == (1, pytest.approx(0.425))  # control: nearest by both, well ahead
+    assert stands_out(card, {**said, 2: 0.5}) is None  # what it said is nearer another session's
+    close = 0.45 - MEANING_MARGIN / 2
+    assert stands_out({**card, 2: close}, said) is None  # its card only a little nearer than the next
+    low = MEANING_FLOOR / 2
+    assert stands_out({1: low, 2: 0.0}, {1: low, 2: 0.0}) is None  # ahead, but nowhere near the topic
+    assert stands_out({}, {}) is None
 
 
 def test_every_cue_is_cut_from_the_message_as_written() -> None:

@@ -27,6 +27,17 @@ STORE = [
     make("ses_asked", PROJ, [("What did we decide about retrying failed ingestion jobs?", "Let me look at that.")]),
     make("ses_css", PROJ, [("fix the login page css", "Fixed the flexbox in login.css and the header's margin.")]),
     make("ses_tz", PROJ, [("时间戳统一用什么时区？", "统一转成 UTC 再写进 parquet，展示时再转本地时区。")]),
+    # A decision in English, asked about later in Chinese.
+    make(
+        "ses_config",
+        PROJ,
+        [
+            (
+                "Users keep breaking their YAML config with tabs. Should we switch to another config format?",
+                "Decision: switch the config to TOML; YAML's significant indentation is too easy to break.",
+            )
+        ],
+    ),
     # Another project answered a question no session of PROJ did.
     make("ses_foreign", OTHER, [("负载均衡用哪个？", "决定：API 前面用 Envoy 做负载均衡，不用 nginx。")]),
 ]
@@ -94,8 +105,8 @@ def test_the_current_session_and_a_floor_above_the_clause_keep_it_silent(
     assert [e.session_id for e in autorecall.find(conn, RETRY, here, encoder=lambda: encoder)] == ["ses_zh_retry"]
     mine = Filters(scope="project", directory=PROJ, exclude_sessions=["ses_zh_retry", "ses_asked"])
     assert autorecall.find(conn, RETRY, mine, encoder=lambda: encoder) == []  # its own session is no candidate
-    monkeypatch.setattr(autorecall, "PROPOSE_MEANING", 0.99)
-    # no clause that near: only the session that asked, as without meaning
+    monkeypatch.setattr(recallmeaning, "MEANING_FLOOR", 0.99)
+    # nothing that near: only the session that asked, as without meaning
     assert [e.session_id for e in autorecall.find(conn, RETRY, here, encoder=lambda: encoder)] == ["ses_asked"]
     conn.close()
 
@@ -152,3 +163,38 @@ def test_no_texts_give_the_encoders_own_empty_array(encoder: Any) -> None:
     assert kept.embed(["one clause to embed"]).shape[0] == 1  # control
     empty = kept.embed([])
     assert empty.shape == encoder.embed([]).shape and empty.shape[0] == 0
+
+
+def test_a_chinese_question_about_an_english_decision_is_compared_by_its_topic(
+    encoder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    question = "用户老是把配置文件的缩进弄坏，那个问题我们当初是怎么处理的？"
+    assert autorecall.message_topic(question) == "用户老 配置文件 缩进弄坏 处理"  # the frame out
+    assert found(question, encoder) == ["ses_config"]
+    # the whole question, frame and all (the old query), is farther from what the English session said
+    model = recallmeaning.Remembered(encoder)
+    said = {1: ["Users keep breaking their YAML config with tabs."]}
+    whole = recallmeaning.said_meaning(model, autorecall.strip_cues(question), said)
+    topic = recallmeaning.said_meaning(model, autorecall.message_topic(question), said)
+    assert whole is not None and topic is not None and topic[1] > whole[1]
+    monkeypatch.setattr(autorecall, "message_topic", autorecall.strip_cues)
+    assert found(question, encoder) == []  # the whole message, frame and all: too far from the English session
+
+
+def test_a_name_the_session_does_not_hold_keeps_meaning_silent(encoder: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    kafka = "What did we decide earlier about retrying failed Kafka ingestion jobs?"
+    assert autorecall.named(kafka) == ["kafka"]
+    assert found(RETRY, encoder) == ["ses_zh_retry"]  # control: the same question without the name
+    assert "ses_zh_retry" not in found(kafka, encoder)  # Kafka is not in the session about Celery
+    monkeypatch.setattr(autorecall, "named", lambda text: [])
+    assert found(kafka, encoder) == ["ses_zh_retry"]  # it was the name that kept it silent
+
+
+def test_names_are_capitalized_or_marked_words_outside_a_sentence_start() -> None:
+    assert autorecall.named("The nightly job hit a MemoryError in test_merge with Postgres. Why?") == [
+        "memoryerror",
+        "test_merge",
+        "postgres",
+    ]
+    assert autorecall.named("上次 Kafka 的分区数定的是多少？") == ["kafka"]
+    assert autorecall.named("What did we decide about retries last time?") == []

@@ -19,17 +19,17 @@ each word is among the candidates. A word no candidate holds still counts, as mi
 keeps a question about a topic never discussed silent.
 
 Words alone miss a paraphrase, an English question about a Chinese session and a Chinese question
-whose bigrams cut across words. So below 40 % a second signal decides for the best session that
-answered, if it covers at least 10 %: the message's meaning against its card's (`rescue`). When the
-words propose no session that answered at all, the index's card vectors propose them, within the same
-scope, and what those sessions said decides (`propose`; both in recallmeaning.py). Nothing here syncs
-or waits on a model server: it runs on the message's critical path. Cue detection is in cues.py.
+whose bigrams cut across words. So when no session that answered covers 40 %, meaning decides: the
+index's card vectors propose the sessions nearest the message's topic, within the same scope, and the
+one that stands out by its card and by what it said comes back (`propose`, recallmeaning.py); without
+card vectors, the static model checks the best session the words proposed, if it covers at least 10 %
+(`rescue`). Nothing here syncs or waits on a model server: it runs on the message's critical path. Cue
+detection is in cues.py, the message's words and topic in recallwords.py.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,16 +46,18 @@ from recollect.integrations.recallblock import file_freshness as file_freshness
 from recollect.integrations.recallblock import format_block as format_block
 from recollect.integrations.recallblock import one_line as one_line
 from recollect.integrations.recallmeaning import (
-    PROPOSE_MEANING,
     RESCUE_COVERAGE,
     RESCUE_TRIES,
     Remembered,
-    nearest_said,
+    said_meaning,
+    stands_out,
 )
-from recollect.integrations.recallmeaning import RESCUE_CARD_MEANING as RESCUE_CARD_MEANING
 from recollect.integrations.recallmeaning import RESCUE_MEANING as RESCUE_MEANING
 from recollect.integrations.recallmeaning import card_meaning as card_meaning
 from recollect.integrations.recallmeaning import rescue as rescue
+from recollect.integrations.recallwords import META_WORDS as META_WORDS
+from recollect.integrations.recallwords import Unit, message_topic, message_units, named
+from recollect.integrations.recallwords import word_count as word_count
 from recollect.integrations.replies import is_answer
 
 if TYPE_CHECKING:
@@ -63,7 +65,7 @@ if TYPE_CHECKING:
 
 RECALL_SESSIONS = 3
 MIN_COVERAGE = 0.4  # share of the message's (weighted) words a session must contain
-PROPOSE = 8  # sessions nearest by their card vectors that `propose` reads, when words proposed none
+PROPOSE = 16  # sessions nearest by their card vectors that `propose` reads, when words do not decide
 PROPOSE_ROWS = 24  # chunks read per session `propose` reads
 GIST_CHARS = 1_000
 # Word weights are taken as if there were at least this many candidates: in a store of three sessions
@@ -78,67 +80,6 @@ SAME_QUESTION = 0.6  # word overlap (Jaccard) at which two sessions asked the sa
 ANSWER, TOOLS, QUESTION = 1.0, 0.8, 0.55
 ANSWER_CLASSES = {"assistant_text", "summary"}
 QUESTION_CLASSES = {"user_text", "subtask"}
-
-# --- the message's words ---------------------------------------------------------------------
-
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_PIECE = re.compile(f"[{_CJK}]+|[^\\s{_CJK}]+")
-# Function characters that end a Chinese word and are (almost) never inside one: particles, the
-# prepositions of object and recipient (把 被 给 跟), adverbs (也 都 就 又 再 才 很), demonstratives and
-# the question word (这 那 哪 些). A run is cut at them; 给 of 方式给新脚本 is no bigram to look for.
-_ZH_PARTICLES = re.compile("[的了吗呢吧啊呀么是把被给跟按也都就又再才很这那哪些]")
-# Words about the conversation itself, not its topic: found in the question, never in the answer. With
-# them the verbs of deciding and choosing ("which library did we settle on", 之前决定的), and what kind of
-# answer is asked for (结果, 结论, 多少, 哪种).
-META_WORDS = frozenset(
-    "session sessions conversation chat remember recall recalled discuss discussed talk talked mention "
-    "mentioned said tell please again thing things decide decided settle settled choose chose chosen pick "
-    "picked agree agreed conclude concluded 记得 一下 请问 我们 你们 什么 怎么 如何 一样 那样 这个 那个 决定 "
-    "讨论 已经 结果 结论 多少 哪个 哪种 是不 不是 有没 帮我 最后 问题".split()
-)
-QUERY_WORDS = 24
-
-
-@dataclass
-class Unit:
-    """One word of the message (or one character of a Chinese run), and the index terms that cover it."""
-
-    terms: tuple[str, ...]
-    weight: float  # in words: 1 for a latin word, 0.5 for a CJK character
-    cjk: bool
-
-
-def message_units(text: str, max_words: int = QUERY_WORDS) -> list[Unit]:
-    """The words to look for: the message without its cues and meta words, each as a `Unit`."""
-    units: list[Unit] = []
-    words = 0.0
-    for piece in _PIECE.findall(strip_cues(text)):
-        if words >= max_words:
-            break
-        if piece[0] >= "\u3040" and re.match(f"[{_CJK}]", piece):
-            # A particle ends a word; a meta word (什么, 怎么 …) is not looked for, nor is a bigram that
-            # takes one of its characters with a neighbour (是怎 of 是怎么): that cuts across two words.
-            meta = {j for i in range(len(piece) - 1) if piece[i : i + 2] in META_WORDS for j in (i, i + 1)}
-            stops = meta | {i for i, ch in enumerate(piece) if _ZH_PARTICLES.match(ch)}
-            for i, ch in enumerate(piece):
-                if i in stops:
-                    continue
-                sides = (i - 1, i + 1)
-                cover = tuple(piece[min(i, j) : max(i, j) + 1] for j in sides if 0 <= j < len(piece) and j not in stops)
-                units.append(Unit(cover or (ch,), 0.5, True))
-                words += 0.5
-        else:
-            terms = tuple(t for t in query_terms(piece) if t not in META_WORDS)
-            if terms:
-                units.append(Unit(terms, 1.0, False))
-                words += 1
-    return units
-
-
-def word_count(text: str) -> float:
-    """Words of either script: latin words, plus half a word per CJK character."""
-    return sum(len(p) / 2 if re.match(f"[{_CJK}]", p) else 1.0 for p in _PIECE.findall(text))
-
 
 # --- retrieval -------------------------------------------------------------------------------
 
@@ -249,12 +190,13 @@ def find(
     found = candidates(conn, text, filters, limit * 6, floor=RESCUE_COVERAGE, units=units)
     kept = collapse([e for e in found if e.coverage >= MIN_COVERAGE and not e.one_script])
     if not any(e.answered for e in kept):
-        by_card = lambda query, sids: card_meaning(conn, card_model(), query, sids)  # noqa: E731
-        kept = rescue(text, [e for e in found if e.answered], by_card) or kept
-    if not any(e.answered for e in found):
-        # Words proposed no session that answered (across the language gap, or a paraphrase sharing no
-        # word): the card vectors propose, what the sessions said decides (`propose`).
-        kept = propose(conn, text, filters.resolve(conn), card_model, units) or kept
+        # Words do not decide (a paraphrase, a question across the language gap, or a topic never
+        # discussed): the card vectors propose, meaning decides (`propose`); without them, the static
+        # model on the words' candidates (`rescue`).
+        by_meaning = propose(conn, text, filters.resolve(conn), card_model, units)
+        if by_meaning is None:
+            by_meaning = rescue(text, [e for e in found if e.answered])
+        kept = by_meaning or kept
     if any(e.answered for e in kept):
         kept = [e for e in kept if e.answered]
     return [show(e) for e in kept[:limit]]
@@ -262,22 +204,23 @@ def find(
 
 def propose(
     conn: sqlite3.Connection, text: str, filters: Filters, card_model: Callable[[], Any], units: list[Unit]
-) -> list[Entry]:
-    """The session that answered what `text` asks, proposed by meaning when its words proposed none:
-    of the PROPOSE sessions within `filters` whose card vectors are nearest the message, the best
-    RESCUE_TRIES that answered are read, and the one whose first question or first answer opens with a
-    clause at PROPOSE_MEANING or nearer by the card encoder comes back (recallmeaning.py). Empty without
-    card vectors or an encoder: the words' silence stands."""
+) -> list[Entry] | None:
+    """The session that answered what `text` asks, by meaning, when its words do not decide: of the
+    PROPOSE sessions within `filters` whose card vectors are nearest the message's topic, the
+    RESCUE_TRIES nearest that answered are compared by their cards and by what they said, and the one
+    that stands out in both comes back (`recallmeaning.stands_out`), if it holds every name the message
+    gives (`named`). None without card vectors or an encoder (the caller falls back on `rescue`)."""
     from recollect.history import predicate
 
     model = card_model()
     if model is None:
-        return []
+        return None
     session_where, session_params = predicate(filters, chunk_alias=None)
     scope = [r[0] for r in conn.execute(f"SELECT s.sid FROM session s WHERE {session_where}", session_params)]
-    near = card_meaning(conn, model, strip_cues(text), scope) if scope else None
+    topic = message_topic(text)
+    near = card_meaning(conn, model, topic, scope) if scope and topic else None
     if not near:
-        return []
+        return None if not scope or not topic else []
     order = sorted(near, key=lambda sid: -near[sid])[:PROPOSE]
     chunk_where, chunk_params = predicate(filters)
     classes = sorted(ANSWER_CLASSES | QUESTION_CLASSES)
@@ -291,11 +234,15 @@ def propose(
     evidence, cards = _evidence(conn, text, rows, order)
     tries = [sid for sid in order if sid in cards and evidence[sid].answer][:RESCUE_TRIES]
     said = {sid: [cards[sid]["first_human"] or "", evidence[sid].answer[0][1]] for sid in tries}
-    best = nearest_said(model, text, said)
-    if best is None or best[1] < PROPOSE_MEANING:
+    by_said = said_meaning(model, topic, said) if tries else None
+    best = stands_out({sid: near[sid] for sid in tries}, by_said or {})
+    if best is None:
         return []
     sid, cosine = best
     ev = evidence[sid]
+    held = "\n".join([*(a[0] for a in ev.answer), *(q[0] for q in ev.question), *ev.tools])
+    if not all(_present(Unit((name,), 1.0, False), held) for name in named(text)):
+        return []  # a name cannot be paraphrased or translated: "Kafka" is not in the session about Athena
     entry = _entry(cards[sid], ev, units, [0.0] * len(units), 0.0, 0.0)
     entry.meaning = cosine
     return [entry]

@@ -1,0 +1,104 @@
+"""The words of a cue message that auto-recall looks for (autorecall.py), in either script, and its topic
+(what the meaning check compares: recallmeaning.py)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from recollect.history import query_terms
+from recollect.integrations.cues import strip_cues
+
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_PIECE = re.compile(f"[{CJK}]+|[^\\s{CJK}]+")
+# Function characters that end a Chinese word and are (almost) never inside one: particles, the
+# prepositions of object and recipient (把 被 给 跟), adverbs (也 都 就 又 再 才 很), demonstratives and
+# the question word (这 那 哪 些). A run is cut at them; 给 of 方式给新脚本 is no bigram to look for.
+_ZH_PARTICLES = re.compile("[的了吗呢吧啊呀么是把被给跟按也都就又再才很这那哪些]")
+# Words about the conversation itself, not its topic: found in the question, never in the answer. With
+# them the verbs of deciding and choosing ("which library did we settle on", 之前决定的), and what kind of
+# answer is asked for (结果, 结论, 多少, 哪种).
+META_WORDS = frozenset(
+    "session sessions conversation chat remember recall recalled discuss discussed talk talked mention "
+    "mentioned said tell please again thing things decide decided settle settled choose chose chosen pick "
+    "picked agree agreed conclude concluded 记得 一下 请问 我们 你们 什么 怎么 如何 一样 那样 这个 那个 决定 "
+    "讨论 已经 结果 结论 多少 哪个 哪种 是不 不是 有没 帮我 最后 问题".split()
+)
+QUERY_WORDS = 24
+
+
+@dataclass
+class Unit:
+    """One word of the message (or one character of a Chinese run), and the index terms that cover it."""
+
+    terms: tuple[str, ...]
+    weight: float  # in words: 1 for a latin word, 0.5 for a CJK character
+    cjk: bool
+
+
+def message_units(text: str, max_words: int = QUERY_WORDS) -> list[Unit]:
+    """The words to look for: the message without its cues and meta words, each as a `Unit`."""
+    units: list[Unit] = []
+    words = 0.0
+    for piece in _PIECE.findall(strip_cues(text)):
+        if words >= max_words:
+            break
+        if piece[0] >= "\u3040" and re.match(f"[{CJK}]", piece):
+            # A particle ends a word; a meta word (什么, 怎么 …) is not looked for, nor is a bigram that
+            # takes one of its characters with a neighbour (是怎 of 是怎么): that cuts across two words.
+            meta = {j for i in range(len(piece) - 1) if piece[i : i + 2] in META_WORDS for j in (i, i + 1)}
+            stops = meta | {i for i, ch in enumerate(piece) if _ZH_PARTICLES.match(ch)}
+            for i, ch in enumerate(piece):
+                if i in stops:
+                    continue
+                sides = (i - 1, i + 1)
+                cover = tuple(piece[min(i, j) : max(i, j) + 1] for j in sides if 0 <= j < len(piece) and j not in stops)
+                units.append(Unit(cover or (ch,), 0.5, True))
+                words += 0.5
+        else:
+            terms = tuple(t for t in query_terms(piece) if t not in META_WORDS)
+            if terms:
+                units.append(Unit(terms, 1.0, False))
+                words += 1
+    return units
+
+
+def word_count(text: str) -> float:
+    """Words of either script: latin words, plus half a word per CJK character."""
+    return sum(len(p) / 2 if re.match(f"[{CJK}]", p) else 1.0 for p in _PIECE.findall(text))
+
+
+def message_topic(text: str) -> str:
+    """The message without its frame: its cues, meta words and Chinese function characters out, the words
+    it looks for kept in their order (Chinese runs of two characters or more). "我以前交代过提交信息的格式，是什么样的
+    来着？" is "交代 提交信息 格式": across scripts the frame is most of what an encoder sees."""
+    out: list[str] = []
+    for piece in _PIECE.findall(strip_cues(text)):
+        if re.match(f"[{CJK}]", piece):
+            meta = {j for i in range(len(piece) - 1) if piece[i : i + 2] in META_WORDS for j in (i, i + 1)}
+            runs = "".join(" " if i in meta or _ZH_PARTICLES.match(ch) else ch for i, ch in enumerate(piece))
+            out.extend(run for run in runs.split() if len(run) >= 2)
+        elif any(t not in META_WORDS for t in query_terms(piece)):
+            out.append(re.sub(r"^\W+|\W+$", "", piece))  # "Postgres？" is "Postgres"
+    return " ".join(out)
+
+
+# A name: a latin word with a capital after its first letter, a digit or an underscore (MemoryError, S3,
+# test_refresh_token_expiry), or capitalized where a sentence does not start (Kafka, Postgres); in a
+# message with Chinese, any capitalized latin word.
+_LATIN_WORD = re.compile(r"[A-Za-z][\w.-]*\w|[A-Za-z]")
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;\n])\s*$")
+
+
+def named(text: str) -> list[str]:
+    """The names the message gives (lower case), outside its cues: a session that answers it holds each."""
+    body = strip_cues(text)
+    chinese = re.search(f"[{CJK}]", body) is not None
+    names: list[str] = []
+    for m in _LATIN_WORD.finditer(body[:2000]):
+        word = m.group(0)
+        initial = not chinese and _SENTENCE_START.search(body, 0, m.start()) is not None
+        marked = re.search(r"[A-Z]", word[1:]) or re.search(r"[\d_]", word)
+        if marked or (word[0].isupper() and not initial and word not in ("I", "I'm")):
+            names.append(word.lower())
+    return list(dict.fromkeys(names))

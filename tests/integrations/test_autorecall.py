@@ -533,6 +533,9 @@ def test_with_card_vectors_the_session_that_stands_out_by_both_views_decides() -
     low = MEANING_FLOOR / 2
     assert stands_out({1: low, 2: 0.0}, {1: low, 2: 0.0}) is None  # ahead, but nowhere near the topic
     assert stands_out({}, {}) is None
+    # alone (a young store), nothing shows the way: it must be near on its own
+    assert stands_out({1: 0.4}, {1: 0.4}) == (1, pytest.approx(0.4))
+    assert stands_out({1: 0.3}, {1: 0.3}) is None
 
 
 def test_every_cue_is_cut_from_the_message_as_written() -> None:

@@ -40,6 +40,9 @@ RESCUE_TRIES = 3  # sessions that answered which `rescue` and `stands_out` compa
 # of 3), then checked on three more (the first set, held-outs 1 and 3: 109 of 113 instead of 107, 2 of
 # 18 instead of 4); docs/loop.md, "Sixth pass".
 MEANING_MARGIN, MEANING_FLOOR = 0.05, 0.2
+# With no other session that answered near the topic (a young store), what it must lead is this cosine in
+# both views: it must then be near on its own (0.35, the old absolute floor), as no neighbour shows the way.
+MEANING_ALONE = 0.3
 CLAUSE_CHARS = 200
 # A clause ends at a sentence's end or a line's, in either script ("1.5" and "a.b" do not end one; a
 # colon does not: "Decision: use TOML" is one).
@@ -155,16 +158,17 @@ def stands_out(by_card: dict[int, float], by_said: dict[int, float]) -> tuple[in
     """(sid, mean cosine) of the session that answers by meaning, among the few nearest that answered
     (`by_card`: their cards' cosines to the topic; `by_said`: their opening clauses'): the nearest by
     its card must be the nearest by what it said too, lead the next one by MEANING_MARGIN in both, and
-    its two cosines must average MEANING_FLOOR. None otherwise: two views that disagree, or a session
-    only a little nearer than the rest, is how a topic never discussed looks."""
+    its two cosines must average MEANING_FLOOR (alone, it must lead MEANING_ALONE). None otherwise: two
+    views that disagree, or a session only a little nearer than the rest, is how a topic never discussed
+    looks."""
     if not by_card:
         return None
     first = max(by_card, key=lambda sid: by_card[sid])
     if first not in by_said or max(by_said, key=lambda sid: by_said[sid]) != first:
         return None
     lead = min(
-        by_card[first] - max((v for sid, v in by_card.items() if sid != first), default=0.0),
-        by_said[first] - max((v for sid, v in by_said.items() if sid != first), default=0.0),
+        by_card[first] - max((v for sid, v in by_card.items() if sid != first), default=MEANING_ALONE),
+        by_said[first] - max((v for sid, v in by_said.items() if sid != first), default=MEANING_ALONE),
     )
     mean = (by_card[first] + by_said[first]) / 2
     return (first, mean) if lead >= MEANING_MARGIN and mean >= MEANING_FLOOR else None

@@ -24,10 +24,19 @@ def run_into(args: list[str], *, reader_gone: bool) -> subprocess.CompletedProce
                 reader.read()
 
 
-@pytest.mark.parametrize("args", [["config", "show"], ["search", "--help"], ["sessions"]])
+@pytest.mark.parametrize("args", [["config", "show"], ["sessions"], ["search", "--", "--help"]])
 def test_a_closed_pipe_is_no_error_message(args: list[str]) -> None:
     read = run_into(args, reader_gone=False)
     assert read.returncode == 0, read.stderr  # positive control: the same command, with a reader
     gone = run_into(args, reader_gone=True)
     assert gone.returncode == 141  # what a writer stopped by SIGPIPE exits with
     assert gone.stderr == "", gone.stderr  # no "recollect: Broken pipe", no "Exception ignored"
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["search", "--help"], ["memory", "review", "--help"]])
+def test_help_and_version_into_a_closed_pipe_succeed(args: list[str]) -> None:
+    # `recollect --help | head -1` under `set -o pipefail`: help is no data the reader could have missed.
+    read = run_into(args, reader_gone=False)
+    assert read.returncode == 0 and read.stderr == "", read.stderr  # positive control, with a reader
+    gone = run_into(args, reader_gone=True)
+    assert (gone.returncode, gone.stderr) == (0, ""), gone.stderr

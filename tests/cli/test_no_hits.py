@@ -47,3 +47,19 @@ def test_a_directory_that_does_not_exist_is_noted(sample_db: Path, tmp_path: Pat
     missing = runner.invoke(main, ["search", "readme", "--no-sync", "-C", str(typo), "--scope", "directory"])
     assert missing.exit_code == 0
     assert f"note: -C {typo} is no directory here; searching sessions recorded there" in missing.stderr
+
+
+def test_no_sync_without_an_index_says_how_to_make_one_and_creates_nothing(
+    sample_db: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["index"]).exit_code == 0
+    found = runner.invoke(main, ["search", "readme", "--no-sync"])
+    assert found.exit_code == 0 and "1. " in found.output, found.output  # positive control: an index
+    nowhere = tmp_path / "fresh" / "index.db"
+    monkeypatch.setenv("RECOLLECT_INDEX", str(nowhere))
+    missing = runner.invoke(main, ["search", "readme", "--no-sync"])
+    assert missing.exit_code == 1, missing.output
+    assert missing.stdout == "" and "Traceback" not in missing.stderr, missing.output
+    assert missing.stderr.startswith("recollect: there is no index yet (") and "run 'recollect index'" in missing.stderr
+    assert not nowhere.parent.exists()  # nothing created: no empty index, no folder

@@ -61,6 +61,19 @@ _INTERRUPTED = {
 }
 
 
+_ARGS = "recollect.args"  # the command line after `recollect`, kept for the closed-pipe exit code
+
+
+def _asks_for_help(args: list[str]) -> bool:
+    """Whether the command line asks for help: click prints it for `--help` anywhere before `--`."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg == "--help":
+            return True
+    return False
+
+
 class LazyGroup(click.Group):
     """Loads each command on first use, and is the CLI's one error handler: a `RecollectError` (or an
     operating-system error such as a permission denied) becomes one `recollect: <message>` line and exit 1;
@@ -71,7 +84,8 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except BrokenPipeError:  # `recollect … | head`: the reader has all it wanted; nothing to say
             _quiet_stdout()
-            sys.exit(141)  # the shell's code for a writer stopped by SIGPIPE
+            # Help is no data a script could miss: `recollect search --help | head -1` succeeds.
+            sys.exit(0 if _asks_for_help(ctx.meta.get(_ARGS, [])) else 141)  # 141: a writer stopped by SIGPIPE
         except (RecollectError, OSError) as exc:
             from recollect.cli.output import fail, one_line
 
@@ -83,9 +97,17 @@ class LazyGroup(click.Group):
             kept = _INTERRUPTED.get(name)
             fail(f"{name} interrupted (Ctrl-C)" + (f": {kept}" if kept else ""), code=130)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:  # `recollect --help | head -1`, `recollect --version | true`
+            _quiet_stdout()
+            sys.exit(0)
+
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
+        ctx.meta[_ARGS] = list(args)
         name = click.utils.make_str(args[0]) if args else ""
         if args and self.get_command(ctx, name) is None and not name.startswith("-"):
             import difflib

@@ -13,7 +13,7 @@ import click
 
 from recollect import blas, history
 from recollect.cli.app import current_app
-from recollect.cli.output import console, counted, escape, is_terminal, markup_printer, print_json
+from recollect.cli.output import console, counted, escape, fail, is_terminal, markup_printer, print_json
 from recollect.history import (
     DEFAULT_BUDGET,
     FILTER_SPEC,
@@ -187,6 +187,12 @@ def search_cmd(
     filters = build_filters(**kw)
     app = current_app()
     config = app.config
+    if no_sync and not ephemeral and not config.index_path.exists():
+        # Searching "as it is" an index that is not there would create an empty one and find nothing.
+        fail(
+            f"there is no index yet ({config.index_path}): run 'recollect index' to build it, "
+            "or search without --no-sync (the first search builds it)"
+        )
     if not no_sync and not ephemeral and not config.index_path.exists():
         # The very first search builds the whole index: say so and show progress, rather than sit silent.
         click.echo("Building the index for the first time (read-only; later searches are quick)…", err=True)

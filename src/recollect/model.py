@@ -61,6 +61,9 @@ class Session:
     time_archived: int | None = None
     messages: list[Message] = field(default_factory=list)
     malformed: int = 0  # records of this session that could not be parsed and were skipped
+    # Why what the source found is no session at all (a Claude Code file of title records only): the
+    # sync leaves it out of the index and counts it apart, until the store changes it.
+    not_a_session: str = ""
 
 
 @dataclass

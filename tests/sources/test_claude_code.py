@@ -175,7 +175,7 @@ def test_legacy_summary_titles_are_found_across_files(sessions: dict[str, Sessio
     # Summaries Claude Code failed to generate hold the API error instead: never a title.
     titles = [s.title for s in sessions.values()]
     assert not any(t.startswith(("Invalid API key", "API Error", "Request timed out")) for t in titles)
-    assert sum(1 for t in titles if t) == 23  # measured
+    assert sum(1 for t in titles if t) == 23 + 9  # measured: 23 stored titles, and the 9 sub-agents titled by request
 
 
 def test_custom_title_wins_over_ai_title(tmp_path: Path):

@@ -348,7 +348,8 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
         when = history.iso(r.time_updated)[:16].replace("T", " ")
         click.echo(f"{i}. {title}  {r.directory or '(no directory)'} · {when} · {r.agent_kind}")
         size = f"{r.messages} message{'' if r.messages == 1 else 's'}, {r.turns} turn{'' if r.turns == 1 else 's'}"
-        click.echo(f"   {size}, {r.ended} · read: recollect read {r.cursor}")
+        child = f" · subagent of {r.source}::{r.parent_id}" if r.parent_id else ""
+        click.echo(f"   {size}, {r.ended}{child} · read: recollect read {r.cursor}")
 
 
 def _print_hidden(as_json: bool) -> None:

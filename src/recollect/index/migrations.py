@@ -11,7 +11,7 @@ from collections.abc import Callable
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -217,6 +217,13 @@ def _m009_session_scope(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m010_plain_titles(conn: sqlite3.Connection) -> None:
+    """Titles are stored as plain text (text/plain.py), Claude Code sub-agents are titled by their
+    request and a Claude Code file of title records only is no session: the next sync re-reads the
+    sessions these change (a title with a markdown mark, every Claude Code session)."""
+    conn.execute("UPDATE session SET watermark = '' WHERE agent_kind = 'claude-code' OR title GLOB '*[*`#[]*'")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
@@ -227,6 +234,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("007_summary", _m007_summary),
     ("008_vector_slots", _m008_vector_slots),
     ("009_session_scope", _m009_session_scope),
+    ("010_plain_titles", _m010_plain_titles),
 ]
 
 

@@ -15,6 +15,7 @@ from recollect.index import vectors
 from recollect.index.fts import CARD_COLUMNS, CARD_FTS_COLUMNS, CARD_MARKS, card_fts_values, fts_body
 from recollect.index.stats import session_stats
 from recollect.model import Session
+from recollect.text.plain import plain_title
 
 
 def delete_sessions(conn: sqlite3.Connection, sids: Iterable[int]) -> None:
@@ -58,7 +59,7 @@ def prepare_session(session: Session, *, tokens: bool = False) -> PreparedSessio
     card, rows = chunking.build(session)
     tools = " ".join(f"{name}:{count}" for name, count in card.tools.most_common())
     values = (
-        chunking.redact(session.title),
+        plain_title(chunking.redact(session.title)),
         card.first_human,
         " ".join(card.identifiers),
         "\n".join(card.files),

@@ -34,6 +34,7 @@ LEASE_WAIT_SECONDS = 60.0
 LOCK_WAIT_SECONDS = 600.0  # `--wait`: how long to wait for another process's write lock on the index
 
 Progress = Callable[[str, int, int], None]  # (source id, done, total)
+_EMPTY = "empty: "  # the reason of a `skipped` row for what is no session
 _Part = tuple[list[Session], dict[str, str], int | None]  # sessions read, their marks, sessions done
 
 
@@ -50,6 +51,8 @@ class SourceReport:
     removed: int = 0
     malformed: int = 0
     skipped_workers: int = 0
+    # What the store holds that is no session (`Session.not_a_session`): "<id>: <why>", not counted in `sessions`.
+    not_sessions: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     # Sessions that could not be read or stored ("<id>: <why>"); skipped until their store changes them.
     bad: list[str] = field(default_factory=list)
@@ -90,9 +93,13 @@ class SyncReport:
             if s.status != "ok":
                 parts.append(f"{s.id}: {s.status} ({s.message})")
                 continue
-            text = f"{s.id}: {s.sessions} sessions (+{s.added} new, {s.updated} updated, -{s.removed} removed)"
+            sessions = f"{s.sessions} session{'' if s.sessions == 1 else 's'}"
+            text = f"{s.id}: {sessions} (+{s.added} new, {s.updated} updated, -{s.removed} removed)"
             if s.malformed:
                 text += f", {s.malformed} malformed records skipped or mended"
+            if s.not_sessions:
+                files = "1 file" if len(s.not_sessions) == 1 else f"{len(s.not_sessions)} files"
+                text += f", {files} left out as no session (first: {s.not_sessions[0]})"
             if s.bad:
                 text += (
                     f", {len(s.bad)} sessions could not be read and were skipped (first: {s.bad[0]}); "
@@ -300,6 +307,12 @@ def _plan(conn: sqlite3.Connection, source: Source, stamps: dict[str, SessionSta
     # Newest first: during a long first index the sessions people look for first are searchable first.
     todo.sort(key=lambda stamp: -stamp.updated)
     report.skipped_workers = sum(1 for native, (_, why) in skipped.items() if native in stamps and why == "worker")
+    again = {stamp.id for stamp in todo}  # those read again say for themselves
+    report.not_sessions = [
+        f"{native}: {why[len(_EMPTY) :]}"
+        for native, (_, why) in skipped.items()
+        if native in stamps and why.startswith(_EMPTY) and native not in again
+    ]
     gone_skipped = [native for native in skipped if native not in stamps]
     if gone_skipped:
         with transaction(conn):
@@ -345,6 +358,12 @@ def _store_batch(
             if plan.skipped.get(session.id, (None, ""))[1] != "worker":
                 report.skipped_workers += 1
             _skip(conn, source, session.id, marks[session.id], "worker")
+            continue
+        if session.not_a_session:
+            # Not indexed (and dropped if it was), counted apart, read again when its store changes it.
+            returned.discard(session.id)
+            report.not_sessions.append(f"{session.id}: {session.not_a_session}")
+            _skip(conn, source, session.id, marks[session.id], _EMPTY + session.not_a_session)
             continue
         old = plan.indexed.get(session.id)
         prepared = outcomes[i] if outcomes is not None else None

@@ -21,6 +21,7 @@ from recollect.search.rank import make_cursor
 from recollect.search.scope import FilterError, Filters, predicate
 from recollect.sources import SourceSpec, open_source
 from recollect.text.markers import OWN_OUTPUT_OMITTED, carries_injected_block, is_our_tool
+from recollect.text.plain import plain_title
 from recollect.times import iso
 
 TOOL_INPUT_CAP = 2_000
@@ -291,7 +292,7 @@ def window(
     return Window(
         source=session.source,
         session_id=session.id,
-        title=redact(session.title),  # the store's own title: it may hold a key
+        title=plain_title(redact(session.title)),  # the store's own title: it may hold a key, or markdown
         directory=session.directory,
         anchor=anchor,
         start=start,
@@ -356,7 +357,7 @@ def transcript(session: Session) -> Window:
     return Window(
         source=session.source,
         session_id=session.id,
-        title=redact(session.title),  # the store's own title: it may hold a key
+        title=plain_title(redact(session.title)),  # the store's own title: it may hold a key, or markdown
         directory=session.directory,
         anchor=0,
         start=0,

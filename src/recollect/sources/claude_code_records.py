@@ -35,6 +35,9 @@ _TYPED_TAGS = frozenset({"command-args", "bash-input", "user-memory-input"})
 _TAG_RE = re.compile(r"<(" + "|".join(_HARNESS_TAGS) + r")>(.*?)</\1>", re.S)
 _INTERRUPTED_RE = re.compile(r"^\[Request interrupted by user[^\]]*\]$")
 _CONTINUATION = "This session is being continued from a previous conversation"
+TITLE_CHARS = 80  # of a sub-agent's request, as its title
+# Claude Code 2.0 starts each sub-agent at launch with the prompt "Warmup", to fill its cache: no task.
+WARMUP_TITLE = "Warmup (a subagent Claude Code started at launch; no task)"
 
 
 @dataclass
@@ -88,6 +91,8 @@ class Transcript:
         self.ai_title = ""
         self.last_time = 0
         self.first_time = 0
+        self.conversation = False  # a user, assistant or system record of this session was seen
+        self.other_kinds: set[str] = set()
 
     # records ------------------------------------------------------------------------------
 
@@ -103,6 +108,9 @@ class Transcript:
                 return
             if isinstance(uuid, str):
                 self.leaf_order.append(uuid)  # a legacy summary may name any of them as its leaf
+            self.conversation = True
+        elif isinstance(kind, str):
+            self.other_kinds.add(kind)
         when = parse_stamp(record.get("timestamp"))
         if when:
             self.first_time = min(self.first_time or when, when)
@@ -321,10 +329,34 @@ class Transcript:
         session = self.session
         session.messages = self.messages
         session.malformed = self.malformed
-        session.title = self.custom_title or self.ai_title
+        session.title = self.custom_title or self.ai_title or self._request_title()
         session.time_created = self.first_time
         session.time_updated = self.last_time
+        if not self.conversation and self.other_kinds:
+            # Claude Code appends legacy `summary` titles to whichever file is current: a file may hold
+            # nothing else. An empty file is left alone (a session just started: it will grow).
+            kinds = ", ".join(sorted(self.other_kinds))
+            titles = ": titles of other sessions" if self.other_kinds == {"summary"} else ""
+            session.not_a_session = f"only {kinds} records{titles}, no conversation"
         return session
+
+    def _request_title(self) -> str:
+        """A sub-agent's title: Claude Code stores none, so the first line of the request its parent
+        wrote, marked as a sub-agent's (OpenCode titles its sub-agents "<task> (@<agent> subagent)")."""
+        if self.entry.role == "main":
+            return ""
+        for message in self.messages:
+            if message.role != "user":
+                continue
+            for part in message.parts:
+                if part.raw_type == "warmup":
+                    return WARMUP_TITLE
+                line = next((x.strip() for x in part.text.splitlines() if x.strip()), "")
+                if part.kind == "text" and line:
+                    return (
+                        line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
+                    ) + " (subagent)"
+        return ""
 
 
 def _user_text_parts(text: str, part_id: str, when: int) -> list[Part]:

@@ -1,0 +1,24 @@
+"""Titles as plain text. An agent's model writes its session titles, and some write markdown
+(`**Router hardening complete**`, `` `parseHttp` fix ``): every listing would show the marks."""
+
+from __future__ import annotations
+
+import re
+
+_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+# `*word*` only around words: `a*b`, `*.py` and `src/*.py` are no emphasis, and `__init__` is Python's.
+_EMPHASIS = re.compile(r"(?<![\w*])\*(\w[\w\s'-]*?)\*(?![\w*])")
+_CODE = re.compile(r"`+([^`]+?)`+")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)\s]*\)")
+_HEADING = re.compile(r"^(#{1,6}\s+|>+\s*|[-*+]\s+)")  # `#123` is an issue number, not a heading
+
+
+def plain_title(title: str) -> str:
+    """`title` without markdown's marks (strong, emphasis, code, links, a heading or quote mark), on one line."""
+    text = " ".join(title.split())
+    text = _HEADING.sub("", text)
+    text = _LINK.sub(r"\1", text)
+    text = _CODE.sub(r"\1", text)
+    text = _STRONG.sub(r"\1", text)
+    text = _EMPHASIS.sub(r"\1", text)
+    return text.strip()

@@ -1,0 +1,40 @@
+"""Titles are plain text (text/plain.py): a model's markdown marks never reach a listing."""
+
+from __future__ import annotations
+
+import pytest
+
+from recollect.text.plain import plain_title
+
+
+@pytest.mark.parametrize(
+    ("title", "plain"),
+    [
+        (
+            "**Router hardening complete: cloud/VPN/telemetry removal**",
+            "Router hardening complete: cloud/VPN/telemetry removal",
+        ),
+        ("Fix `parseHttpResponse` timeout", "Fix parseHttpResponse timeout"),
+        ("## Deploy **script** uses *pnpm*", "Deploy script uses pnpm"),
+        ("See [the docs](https://example.com/x) first", "See the docs first"),
+        ("# 部署 **脚本**", "部署 脚本"),
+        ("two\n  lines", "two lines"),
+    ],
+)
+def test_markdown_marks_are_dropped(title: str, plain: str) -> None:
+    assert plain_title(title) == plain
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Fix __init__ import order",
+        "Match src/*.py and *.md",
+        "a*b*c overflow",
+        "#123 flaky test",
+        "snake_case_name",
+    ],
+)
+def test_text_that_only_looks_like_markdown_stays(title: str) -> None:
+    assert plain_title("**" + title + "**") == title  # positive control: the marks around it go
+    assert plain_title(title) == title

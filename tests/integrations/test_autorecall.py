@@ -649,3 +649,15 @@ def test_a_cue_messages_words_are_computed_once(index: Path, monkeypatch: pytest
     monkeypatch.setattr(hooks, "message_units", counted)
     block, _ = HookService().recall_block("s", PROJ, CUE)
     assert "ses_answer" in block and calls == [CUE]
+
+
+def test_the_block_never_names_a_session_that_only_asked(index: Path) -> None:
+    conn = store.connect(load_config().index_path)
+    everything = Filters(scope="project", directory=PROJ, exclude_sessions=["ses_current"])
+    block = autorecall.format_block(CUE, autorecall.find(conn, CUE, everything), PROJ)
+    assert "cursor opencode::ses_answer::" in block, block  # positive control: the session that answered
+    gone = Filters(scope="project", directory=PROJ, exclude_sessions=["ses_current", "ses_answer"])
+    left = autorecall.find(conn, CUE, gone)
+    conn.close()
+    assert left and not any(e.answered for e in left), left  # with the answer gone, what is left only asked
+    assert autorecall.format_block(CUE, left, PROJ) == ""

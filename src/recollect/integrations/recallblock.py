@@ -82,7 +82,9 @@ def _date(ms: int) -> str:
 
 
 def format_block(cue: str, entries: list[Entry], directory: str = "", max_chars: int = RECALL_MAX_CHARS) -> str:
-    """The auto-recall block, at most `max_chars`, one entry per session; empty without entries."""
+    """The auto-recall block, at most `max_chars`, one entry per session that answered; empty without one.
+    A session that only asked the same question tells the model nothing but that it was asked: never named."""
+    entries = [e for e in entries if e.answered]
     if not entries:
         return ""
     head = (

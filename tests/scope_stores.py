@@ -82,7 +82,10 @@ def build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TwoProjects:
         ],
         title="Whole-history search",
     )
-    sub_session = store.session(alpha_sub, [user(f"hello from {SUB_WORD}"), assistant("hi")], title="Sub")
+    # A reply that answers (auto-recall names only sessions that answered): "hi" would tell nothing.
+    sub_session = store.session(
+        alpha_sub, [user(f"hello from {SUB_WORD}"), assistant("hi, welcome aboard the subfolder")], title="Sub"
+    )
     beta_session = store.session(
         beta, [user(f"deploy beta with the {BETA_WORD}"), assistant(f"{BETA_WORD} noted")], title="Deploy beta"
     )

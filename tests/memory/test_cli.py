@@ -97,7 +97,11 @@ def test_errors_are_one_line_and_non_zero(cli, project: Path) -> None:
 
 def test_inspect_and_compile_check(cli, project: Path) -> None:
     cli("add", "-c", "facts", "-s", "one", "first fact")
-    assert "self-check: no problems" in cli("inspect").output
+    inspected = cli("inspect").output
+    assert "self-check: no problems" in inspected
+    assert "(1 memory)" in inspected and "(1 memories)" not in inspected, inspected
+    cli("add", "-c", "facts", "-s", "three", "third fact")
+    assert "(2 memories)" in cli("inspect").output
     (project / ".memory" / "facts" / "two.md").write_text("---\nsummary: two\n---\nsecond\n")
     report = json.loads(cli("inspect", "--json").output)
     assert not report["ok"] and {p["code"] for p in report["problems"]} == {"index-drift", "root-drift"}

@@ -68,3 +68,15 @@ def test_titles_are_plain_text() -> None:
     assert "**" not in listing
     read = CliRunner().invoke(main, ["read", "claude::ff59cfd2-09dc-4a18-8c9f-0d46c3d4e8cd", "--mode", "head"])
     assert read.exit_code == 0 and title in read.output and "**Router" not in read.output, read.output[:500]
+
+
+def test_a_first_line_standing_in_for_a_title_says_where_it_was_cut() -> None:
+    sid = "f225835b-3612-4093-903f-bd4538fb7cb9"  # no stored title: its first request stands in
+    _, sessions, listing = indexed(sid)
+    first = sessions[sid]["first_human"]
+    assert len(first) > 80 and first.startswith("when running gitleaks scan")  # positive control: a long line
+    title = sessions[sid]["title"]
+    assert len(title) == 80 and title.endswith("…") and first.startswith(title[:-1]), title
+    assert f"1. {title}  " in listing
+    found = CliRunner().invoke(main, ["search", "gitleaks", "--no-sync", "--json"])
+    assert {hit["title"] for hit in json.loads(found.stdout)["hits"]} == {title}, found.stdout[:300]

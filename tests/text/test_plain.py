@@ -38,3 +38,10 @@ def test_markdown_marks_are_dropped(title: str, plain: str) -> None:
 def test_text_that_only_looks_like_markdown_stays(title: str) -> None:
     assert plain_title("**" + title + "**") == title  # positive control: the marks around it go
     assert plain_title(title) == title
+
+
+def test_a_cut_title_ends_with_an_ellipsis() -> None:
+    from recollect.text.plain import cut_title
+
+    assert cut_title("x" * 80) == "x" * 80  # positive control: what fits is left whole
+    assert cut_title("word " * 30) == ("word " * 16).rstrip() + "…" and len(cut_title("y" * 81)) == 80

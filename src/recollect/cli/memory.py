@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from recollect import memory as mem
-from recollect.cli.output import console, is_terminal, options, print_json
+from recollect.cli.output import console, counted, is_terminal, options, print_json
 
 # Exit status when a write was screened out (duplicate, forgotten) or a check found problems.
 EXIT_NOT_DONE = 1
@@ -281,7 +281,7 @@ def inspect_command(ctx: click.Context, strict: bool, as_json: bool) -> None:
         print_json(report.to_dict())
     else:
         for root in report.roots:
-            state = f"{root['memories']} memories" if root["exists"] else "not created yet"
+            state = counted(root["memories"], "memory", "memories") if root["exists"] else "not created yet"
             _say(f"{root['scope']} root: {root['path']} ({state})")
         counts: dict[str, int] = {}
         for entry in report.memories:

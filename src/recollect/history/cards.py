@@ -10,6 +10,7 @@ from recollect.config import Config
 from recollect.history.access import scoped, surface
 from recollect.index import queries
 from recollect.search.scope import Filters, predicate
+from recollect.text.plain import cut_title
 from recollect.times import iso
 
 
@@ -53,7 +54,7 @@ def session_card(
     return SessionCard(
         session_id=row[0],
         source=row[1],
-        title=row[2] or (row[8] or "")[:80],  # agents that store no title: the first thing typed
+        title=row[2] or cut_title(row[8] or ""),  # agents that store no title: the first thing typed
         directory=row[3],
         project_root=row[4],
         time_created=row[5],

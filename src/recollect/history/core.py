@@ -19,6 +19,7 @@ from recollect.search.rank import search as rank_search
 from recollect.search.results import display_title
 from recollect.search.scope import Filters, predicate
 from recollect.sources import configured_specs
+from recollect.text.plain import cut_title
 from recollect.times import iso
 
 if TYPE_CHECKING:
@@ -183,7 +184,7 @@ def sessions(
     for r in rows:
         values: dict[str, Any] = {f.name: value for f, value in zip(fields(SessionInfo), r, strict=False)}
         info = SessionInfo(**values, cursor=make_cursor(r[1], r[0], ""))
-        info.title = info.title or info.first_human[:80]  # agents that store no title
+        info.title = info.title or cut_title(info.first_human)  # agents that store no title
         infos.append(info)
     return infos
 

@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -275,10 +275,20 @@ class Pool:
         where.append(number)
         return number
 
-    def outcomes(self, ticket: list[int]) -> list[Outcome]:
+    def outcomes(self, ticket: list[int], prepared: Callable[[int], None] | None = None) -> list[Outcome]:
         """The ticket's outcomes, in order: its queued jobs are prepared here, last first (then those of
-        later tickets), while the workers answer the ones they were given."""
+        later tickets), while the workers answer the ones they were given. `prepared(n)` is told of each
+        of the ticket's jobs as it is done (n: its sessions), so a progress bar moves while this waits."""
+        told: set[int] = set()
+
+        def tell() -> None:
+            for job in ticket:
+                if prepared is not None and job in self._done and job not in told:
+                    told.add(job)
+                    prepared(len(self._done[job]))
+
         while any(job not in self._done for job in ticket):
+            tell()
             if self._where and not self._inbox.empty():  # answers first: one may be the job waited for
                 self._receive()
                 continue
@@ -290,6 +300,7 @@ class Pool:
             assert sessions is not None
             self._done[job] = _prepare_here(sessions, tokens=False)  # tokens made as each chunk is written
             self._embed_later(self._done[job])
+        tell()
         out: list[Outcome] = []
         for job in ticket:
             out.extend(self._done.pop(job))
@@ -437,10 +448,15 @@ def _pythonpath(current: str | None) -> str:
     return os.pathsep.join([str(root), *given])
 
 
-def ahead(parts: Iterator[tuple[list[Session], dict[str, str], int | None]], pool: Pool | None) -> Iterator[Any]:
+def ahead(
+    parts: Iterator[tuple[list[Session], dict[str, str], int | None]],
+    pool: Pool | None,
+    prepared: Callable[[int], None] | None = None,
+) -> Iterator[Any]:
     """`parts` as (sessions, marks, done, outcomes), with the next part read and handed to the workers
     before this one is given to the writer: the workers prepare it while the writer stores. Without a
-    pool, outcomes is None (the writer prepares each session itself)."""
+    pool, outcomes is None (the writer prepares each session itself). `prepared(n)`: n more sessions
+    were prepared (`Pool.outcomes`)."""
     if pool is None:
         for sessions, marks, done in parts:
             yield sessions, marks, done, None
@@ -450,10 +466,10 @@ def ahead(parts: Iterator[tuple[list[Session], dict[str, str], int | None]], poo
         pending.append((sessions, marks, done, pool.submit(sessions)))
         if len(pending) > 1:
             sessions, marks, done, ticket = pending.popleft()
-            yield sessions, marks, done, pool.outcomes(ticket)
+            yield sessions, marks, done, pool.outcomes(ticket, prepared)
     while pending:
         sessions, marks, done, ticket = pending.popleft()
-        yield sessions, marks, done, pool.outcomes(ticket)
+        yield sessions, marks, done, pool.outcomes(ticket, prepared)
 
 
 def _groups(sessions: list[Session]) -> Iterator[list[Session]]:

@@ -205,19 +205,39 @@ def _sync_source(
             delete_sessions(conn, vanished)
         report.removed += len(vanished)
 
-    total = len(plan.todo)
-    if progress:
-        progress(source.id, 0, total)
-    parts = prepare.ahead(_parts(source, plan.todo, report), helpers.pool_for(total))
+    bar = _Bar(source.id, len(plan.todo), progress)
+    pool = helpers.pool_for(bar.total)
+    # The bar moves a session at a time: as the workers prepare them, or, without workers, as each is stored.
+    parts = prepare.ahead(_parts(source, plan.todo, report), pool, bar.add if pool else None)
     for sessions, marks, done, outcomes in parts:
         lease.renew()
         with transaction(conn):
-            inserted = _store_batch(conn, source, sessions, marks, plan, report, outcomes)
+            inserted = _store_batch(conn, source, sessions, marks, plan, report, outcomes, None if pool else bar.add)
         helpers.stored(conn, inserted)
-        if progress and done is not None:
-            progress(source.id, done, total)
+        if done is not None:
+            bar.reach(done)  # those asked for that never came back (deleted meanwhile) count as done
     _note_unreadable(source, report)
     _record_source(conn, source, report)
+
+
+class _Bar:
+    """One source's progress, in sessions: told each session done, so the bar (and the time left it shows)
+    moves as the work does, not one batch of 50 at a time."""
+
+    def __init__(self, source_id: str, total: int, progress: Progress | None) -> None:
+        self.source_id, self.total, self.done, self.progress = source_id, total, 0, progress
+        if progress:
+            progress(source_id, 0, total)
+
+    def add(self, n: int = 1) -> None:
+        self.reach(self.done + n)
+
+    def reach(self, done: int) -> None:
+        done = min(done, self.total)
+        if done > self.done:
+            self.done = done
+            if self.progress:
+                self.progress(self.source_id, done, self.total)
 
 
 def _parts(source: Source, todo: list[SessionStamp], report: SourceReport) -> Iterator[_Part]:
@@ -339,9 +359,11 @@ def _store_batch(
     plan: _Plan,
     report: SourceReport,
     outcomes: list[prepare.Outcome] | None = None,
+    stored: Callable[[int], None] | None = None,
 ) -> list[int]:
     """Replace the batch's sessions inside the caller's transaction; returns the new session rows.
     `outcomes` are the sessions' rows (or why they could not be made) made by the workers, in order.
+    `stored(1)` is called as each session is done with (for the progress bar).
 
     Each session is stored under its own savepoint: one that cannot be stored is rolled back alone,
     keeps what the index held of it, and is recorded as bad until its watermark changes."""
@@ -349,6 +371,8 @@ def _store_batch(
     returned = {s.id for s in sessions}
     inserted: list[int] = []
     for i, session in enumerate(sessions):
+        if stored is not None and i:
+            stored(1)  # the one before is done with
         if session.id not in marks:
             continue  # not asked for (a source returned a sibling): never index it under a wrong mark
         if session_origin(session) == "worker":
@@ -388,6 +412,8 @@ def _store_batch(
         else:
             report.added += 1
         inserted.append(sid)
+    if stored is not None and sessions:
+        stored(1)
     for native, why in bad.items():
         if native in marks:
             _skip(conn, source, native, marks[native], f"bad: {why}")

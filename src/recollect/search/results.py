@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from recollect.jsonish import plain
+from recollect.text.plain import cut_title
 from recollect.times import iso
 
 SNIPPET_CHARS = 280
@@ -138,7 +139,7 @@ def snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> str:
 
 def display_title(session: sqlite3.Row) -> str:
     """The session's title, or the first line a person typed when the agent stored no title."""
-    return session["title"] or (session["first_human"] or "")[:80]
+    return session["title"] or cut_title(session["first_human"] or "")
 
 
 def chunk_hit(

@@ -11,6 +11,7 @@ from typing import Any
 from recollect.jsonish import typed
 from recollect.model import Message, Part, Session
 from recollect.sources.jsonl import compact_json, files_from_input
+from recollect.text.plain import cut_title
 from recollect.times import parse_stamp
 
 # Blocks Claude Code wraps around text it injects into user records. Their content was not typed
@@ -35,7 +36,6 @@ _TYPED_TAGS = frozenset({"command-args", "bash-input", "user-memory-input"})
 _TAG_RE = re.compile(r"<(" + "|".join(_HARNESS_TAGS) + r")>(.*?)</\1>", re.S)
 _INTERRUPTED_RE = re.compile(r"^\[Request interrupted by user[^\]]*\]$")
 _CONTINUATION = "This session is being continued from a previous conversation"
-TITLE_CHARS = 80  # of a sub-agent's request, as its title
 # Claude Code 2.0 starts each sub-agent at launch with the prompt "Warmup", to fill its cache: no task.
 WARMUP_TITLE = "Warmup (a subagent Claude Code started at launch; no task)"
 
@@ -353,9 +353,7 @@ class Transcript:
                     return WARMUP_TITLE
                 line = next((x.strip() for x in part.text.splitlines() if x.strip()), "")
                 if part.kind == "text" and line:
-                    return (
-                        line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
-                    ) + " (subagent)"
+                    return cut_title(line) + " (subagent)"
         return ""
 
 

@@ -22,3 +22,11 @@ def plain_title(title: str) -> str:
     text = _STRONG.sub(r"\1", text)
     text = _EMPHASIS.sub(r"\1", text)
     return text.strip()
+
+
+TITLE_CHARS = 80  # of a first line standing in for a title
+
+
+def cut_title(text: str, limit: int = TITLE_CHARS) -> str:
+    """`text` (a first line standing in for a title) at most `limit` characters, an ellipsis marking a cut."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -4,6 +4,7 @@ transcripts (tests/data/claude-code)."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ def test_the_bar_moves_a_few_sessions_at_a_time(workers: str, monkeypatch: pytes
     total = 62
     assert report.sources[0].sessions == total - 1  # one file holds only a title: no session
     assert seen[0] == (0, total) and seen[-1] == (total, total), seen  # positive control: from 0 to all
-    steps = [b[0] - a[0] for a, b in zip(seen, seen[1:], strict=False)]
+    steps = [b[0] - a[0] for a, b in itertools.pairwise(seen)]
     assert all(step > 0 for step in steps), seen  # never backwards, never the same twice
     # One session at a time in the writer; a job of the workers (JOB_SESSIONS) at a time with them.
     assert max(steps) <= (1 if workers == "0" else prepare.JOB_SESSIONS), seen

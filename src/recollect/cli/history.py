@@ -98,7 +98,7 @@ def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     with Progress(
-        TextColumn("indexing {task.description}"),
+        TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -109,7 +109,8 @@ def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
 
         def update(source: str, done: int, total: int) -> None:
             if source not in tasks:
-                tasks[source] = bar.add_task(source, total=total)
+                # A source id ("reading claude"), or an embedding pass's label ("embedding texts"): ids hold no space.
+                tasks[source] = bar.add_task(source if " " in source else f"reading {source}", total=total)
             bar.update(tasks[source], completed=done, total=total)
 
         yield update

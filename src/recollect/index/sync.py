@@ -33,7 +33,8 @@ BATCH_BYTES = 8_000_000
 LEASE_WAIT_SECONDS = 60.0
 LOCK_WAIT_SECONDS = 600.0  # `--wait`: how long to wait for another process's write lock on the index
 
-Progress = Callable[[str, int, int], None]  # (source id, done, total)
+# (source id, done, total); the embedding passes tell theirs under a label with a space, which no source id has
+Progress = Callable[[str, int, int], None]
 _EMPTY = "empty: "  # the reason of a `skipped` row for what is no session
 _Part = tuple[list[Session], dict[str, str], int | None]  # sessions read, their marks, sessions done
 
@@ -525,7 +526,10 @@ def _sync(
             _drop_unconfigured(conn, specs, report)
             _sync_sources(conn, specs, report, lease, progress, helpers)
         changed = report.changed > 0 or bool(report.removed_sources) or not read_sources
-        passes = [("semantic", "embedding", embedder, False), ("cards", "embedding session cards", card_encoder, True)]
+        passes = [
+            ("semantic", "embedding texts", embedder, False),
+            ("cards", "embedding session cards", card_encoder, True),
+        ]
         embedded_any = False
         for attr, label, model, cards_only in passes:
             if model is None:

@@ -23,7 +23,8 @@ def test_the_first_index_commits_the_newest_sessions_first(sample_db: Path, monk
     seen: list[list[str]] = []
 
     def progress(source: str, done: int, total: int) -> None:
-        if done and index.exists():  # what another process can already search after each batch
+        # The bar moves a session at a time; at each batch's end (3) it is told after the commit.
+        if done and (done % 3 == 0 or done == total) and index.exists():  # what another process can search
             with sqlite3.connect(f"{index.resolve().as_uri()}?mode=ro", uri=True) as reader:
                 seen.append([r[0] for r in reader.execute("SELECT native_id FROM session")])
 

@@ -50,8 +50,8 @@ def test_workers_make_the_index_the_writer_makes_alone(tmp_path: Path, monkeypat
     made: list[int] = []
     original, closing = prepare.Pool.outcomes, prepare.Pool.close
 
-    def outcomes(self: prepare.Pool, ticket: list[int]) -> list[prepare.Outcome]:
-        out = original(self, ticket)
+    def outcomes(self: prepare.Pool, ticket: list[int], prepared: Any = None) -> list[prepare.Outcome]:
+        out = original(self, ticket, prepared)
         used.append(sum(isinstance(o, PreparedSession) for o in out))
         return out
 

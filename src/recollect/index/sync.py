@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.index import prepare, vectors
+from recollect.index.progress import Bar, Progress
 from recollect.index.rows import delete_sessions, insert_session
 from recollect.index.store import BUSY_TIMEOUT_MS, IndexUnavailable, Lease, now_ms, transaction
 from recollect.model import Session, SessionStamp, SourceError
@@ -33,8 +34,6 @@ BATCH_BYTES = 8_000_000
 LEASE_WAIT_SECONDS = 60.0
 LOCK_WAIT_SECONDS = 600.0  # `--wait`: how long to wait for another process's write lock on the index
 
-# (source id, done, total); the embedding passes tell theirs under a label with a space, which no source id has
-Progress = Callable[[str, int, int], None]
 _EMPTY = "empty: "  # the reason of a `skipped` row for what is no session
 _Part = tuple[list[Session], dict[str, str], int | None]  # sessions read, their marks, sessions done
 
@@ -206,7 +205,7 @@ def _sync_source(
             delete_sessions(conn, vanished)
         report.removed += len(vanished)
 
-    bar = _Bar(source.id, len(plan.todo), progress)
+    bar = Bar(source.id, len(plan.todo), progress)
     pool = helpers.pool_for(bar.total)
     # The bar moves a session at a time: as the workers prepare them, or, without workers, as each is stored.
     parts = prepare.ahead(_parts(source, plan.todo, report), pool, bar.add if pool else None)
@@ -214,31 +213,13 @@ def _sync_source(
         lease.renew()
         with transaction(conn):
             inserted = _store_batch(conn, source, sessions, marks, plan, report, outcomes, None if pool else bar.add)
+        if not pool and sessions:
+            bar.add(1)  # the part's last session: told once committed, so a batch's end on the bar is searchable
         helpers.stored(conn, inserted)
         if done is not None:
             bar.reach(done)  # those asked for that never came back (deleted meanwhile) count as done
     _note_unreadable(source, report)
     _record_source(conn, source, report)
-
-
-class _Bar:
-    """One source's progress, in sessions: told each session done, so the bar (and the time left it shows)
-    moves as the work does, not one batch of 50 at a time."""
-
-    def __init__(self, source_id: str, total: int, progress: Progress | None) -> None:
-        self.source_id, self.total, self.done, self.progress = source_id, total, 0, progress
-        if progress:
-            progress(source_id, 0, total)
-
-    def add(self, n: int = 1) -> None:
-        self.reach(self.done + n)
-
-    def reach(self, done: int) -> None:
-        done = min(done, self.total)
-        if done > self.done:
-            self.done = done
-            if self.progress:
-                self.progress(self.source_id, done, self.total)
 
 
 def _parts(source: Source, todo: list[SessionStamp], report: SourceReport) -> Iterator[_Part]:
@@ -364,7 +345,7 @@ def _store_batch(
 ) -> list[int]:
     """Replace the batch's sessions inside the caller's transaction; returns the new session rows.
     `outcomes` are the sessions' rows (or why they could not be made) made by the workers, in order.
-    `stored(1)` is called as each session is done with (for the progress bar).
+    `stored(1)` is called as each session but the last is done with (for the progress bar).
 
     Each session is stored under its own savepoint: one that cannot be stored is rolled back alone,
     keeps what the index held of it, and is recorded as bad until its watermark changes."""
@@ -413,8 +394,6 @@ def _store_batch(
         else:
             report.added += 1
         inserted.append(sid)
-    if stored is not None and sessions:
-        stored(1)
     for native, why in bad.items():
         if native in marks:
             _skip(conn, source, native, marks[native], f"bad: {why}")

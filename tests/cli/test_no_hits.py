@@ -63,3 +63,13 @@ def test_no_sync_without_an_index_says_how_to_make_one_and_creates_nothing(
     assert missing.stdout == "" and "Traceback" not in missing.stderr, missing.output
     assert missing.stderr.startswith("recollect: there is no index yet (") and "run 'recollect index'" in missing.stderr
     assert not nowhere.parent.exists()  # nothing created: no empty index, no folder
+
+
+def test_a_query_that_starts_with_a_dash_is_named_whole_in_the_hint(sample_db: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["index"]).exit_code == 0
+    after = runner.invoke(main, ["search", "--no-sync", "--", "-Xmx512m"])
+    assert after.exit_code == 0, after.output  # positive control: after '--' it is a query
+    before = runner.invoke(main, ["search", "--no-sync", "-Xmx512m"])
+    assert before.exit_code == 2 and "No such option '-X'" in before.stderr, before.stderr
+    assert "put it after '--': recollect search -- -Xmx512m" in before.stderr, before.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,12 +34,15 @@ class QueryCommand(click.Command):
     click, so the error says how to pass it."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # click's parser consumes `args`
         try:
             return super().parse_args(ctx, args)
         except click.NoSuchOption as exc:
+            # click names the option it read (`-X` of `-Xmx512m`): the hint repeats the word as typed.
+            word = next((a for a in given if a.startswith(exc.option_name)), exc.option_name)
             exc.message += (
                 f" To search for text that starts with '-', put it after '--': "
-                f"recollect {self.name} -- {exc.option_name}"
+                f"recollect {self.name} -- {shlex.quote(word)}"
             )
             raise
 

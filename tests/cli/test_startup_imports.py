@@ -20,15 +20,21 @@ HEAVY = ("numpy", "recollect.memory", "recollect.extract.models", "urllib.reques
 PROBE = """
 import json, sys
 from recollect.cli import main
+{setup}
 try:
     main(sys.argv[1:], standalone_mode=False)
 finally:
     print(json.dumps(sorted(m for m in {heavy} if m in sys.modules)), file=sys.__stderr__)
 """
 
-BLAS_THREADS = """
+# A search with --no-sync runs its arms by meaning in a child process (history/ahead.py), whose imports a
+# probe cannot see: the probes of what the search itself loads turn that off and load on the thread instead.
+IN_PROCESS = "import recollect.history.ahead as beside; beside.meaning_ahead = lambda *args, **kwargs: None"
+
+BLAS_THREADS = f"""
 import json, sys
 from recollect.cli import main
+{IN_PROCESS}
 main(sys.argv[1:], standalone_mode=False)
 from threadpoolctl import threadpool_info
 print(json.dumps([p["num_threads"] for p in threadpool_info() if p["internal_api"] == "openblas"]), file=sys.__stderr__)
@@ -49,9 +55,9 @@ def probed(script: str, args: list[str], env: dict[str, str]) -> Any:
     return json.loads(done.stderr.strip().splitlines()[-1])
 
 
-def imported_by(args: list[str], **env: str) -> list[str]:
-    """The modules of HEAVY that `recollect ARGS` imported, in a fresh interpreter."""
-    found: list[str] = probed(PROBE.format(heavy=HEAVY), args, {**os.environ, **env})
+def imported_by(args: list[str], *, setup: str = "", **env: str) -> list[str]:
+    """The modules of HEAVY that `recollect ARGS` imported, in a fresh interpreter (`setup` run first)."""
+    found: list[str] = probed(PROBE.format(heavy=HEAVY, setup=setup), args, {**os.environ, **env})
     return found
 
 
@@ -89,9 +95,12 @@ def test_a_search_imports_no_sync_machinery_memory_or_extraction(
     assert "recollect.index.sync" in imported_by(["index"])  # built, with meaning on
     if mode == "lexical":
         monkeypatch.setenv("RECOLLECT_EMBEDDINGS", "off")
-    found = imported_by(["search", "readme", "--no-sync"])
+    found = imported_by(["search", "readme", "--no-sync"], setup=IN_PROCESS)
     assert "numpy" in found if mode == "hybrid" else "numpy" not in found  # vectors are scored with numpy
     assert not {"recollect.memory", "recollect.extract.models", "urllib.request", "recollect.index.sync"} & set(found)
+    # What the arms by meaning need is imported by the child process that runs them, not by the search
+    beside = imported_by(["search", "readme", "--no-sync"])
+    assert beside == [m for m in found if m != "numpy"]
     assert "rich" not in found  # piped, its hits print without rich (the same text: test_plain_markup.py)
 
 
@@ -179,7 +188,7 @@ def test_a_search_runs_numpy_on_one_blas_thread_unless_the_user_set_it(
 def loaded(args: list[str], modules: tuple[str, ...], **env: str) -> list[str]:
     """Which of `modules` `recollect ARGS` imported, in a fresh interpreter."""
     unset = {k: v for k, v in {**os.environ, **env}.items() if k != "OPENBLAS_NUM_THREADS" or v}
-    found: list[str] = probed(PROBE.format(heavy=modules), args, unset)
+    found: list[str] = probed(PROBE.format(heavy=modules, setup=IN_PROCESS), args, unset)
     return found
 
 

@@ -204,15 +204,21 @@ def search_cmd(
         with progress_bar() as progress:
             report = history.index(progress=progress, app=app)
         click.echo(report.summary(), err=True)
-    # numpy and the models by meaning load on a thread while this one opens the index and runs the word queries
-    # (not for an index that is not there: nothing to search by meaning, and an error should not wait for it)
-    loads = not (deep or ephemeral) and config.index_path.exists()
-    ahead = history.load_ahead(app, text, chunk_level=filters.chunk_level) if loads else None
+    # The arms by meaning run in a child process beside the word queries when no sync comes first
+    # (history/ahead.py), else numpy and the models load on a thread while this one opens the index and runs
+    # the word queries (not for an index that is not there: nothing to search by meaning, and an error
+    # should not wait for it).
+    loads = not (deep or ephemeral or filters.chunk_level) and config.index_path.exists()
+    beside = history.meaning_ahead(app, text, filters, exact=exact) if loads and no_sync else None
+    ahead = history.load_ahead(app, text) if loads and beside is None else None
     try:
         result = history.search(
-            text, filters, limit=limit, app=app, sync_first=not no_sync, deep=deep, ephemeral=ephemeral, exact=exact
-        )
+            text, filters, limit=limit, app=app, sync_first=not no_sync, deep=deep, ephemeral=ephemeral, exact=exact,
+            ahead=beside,
+        )  # fmt: skip
     finally:
+        if beside is not None:
+            beside.close()  # reaped (stopped first if the search never asked for it)
         if ahead is not None:
             ahead.join()  # done by now (the search used what it loaded); the quick exit needs no thread left
     if as_json:

@@ -16,6 +16,7 @@ from recollect import lazy_names
 
 if TYPE_CHECKING:
     from recollect.history.access import HistoryError, open_index, scoped
+    from recollect.history.ahead import MeaningAhead, meaning_ahead
     from recollect.history.cards import ProjectActivity, SessionCard, activity, session_card
     from recollect.history.core import SessionInfo, index, own_session, read, refresh, search, sessions, store
     from recollect.history.diagnosis import Diagnosis, doctor
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 _MODULES = {
     **dict.fromkeys(("HistoryError", "open_index", "scoped"), ".access"),
+    **dict.fromkeys(("MeaningAhead", "meaning_ahead"), ".ahead"),
     **dict.fromkeys(("ProjectActivity", "SessionCard", "activity", "session_card"), ".cards"),
     **dict.fromkeys(("SessionInfo", "index", "own_session", "read", "refresh", "search", "sessions", "store"), ".core"),
     **dict.fromkeys(("Diagnosis", "doctor"), ".diagnosis"),
@@ -85,6 +87,7 @@ __all__ = [
     "HiddenInfo",
     "HistoryError",
     "IndexUnavailable",
+    "MeaningAhead",
     "ProjectActivity",
     "SavedTranscript",
     "ScopeCeilingError",
@@ -109,6 +112,7 @@ __all__ = [
     "iso",
     "load_ahead",
     "make_cursor",
+    "meaning_ahead",
     "narrowest_ceiling",
     "open_index",
     "own_session",

@@ -23,6 +23,7 @@ from recollect.text.plain import cut_title
 from recollect.times import iso
 
 if TYPE_CHECKING:
+    from recollect.history.ahead import MeaningAhead
     from recollect.index.sync import Progress, SyncReport
 
 # The indexing code (index.sync, index.cardsummary) and the deep search are imported where they run:
@@ -81,10 +82,12 @@ def search(
     deep: bool = False,
     ephemeral: bool = False,
     exact: bool = False,
+    ahead: MeaningAhead | None = None,
     **reach: Unpack[Reach],
 ) -> SearchResult:
     """Ranked search of the index; `deep` instead reads whole tool outputs of a scoped set of sessions.
     `exact` searches the words as typed: no typo correction, no reading of question or time words.
+    `ahead`: the arms by meaning being computed beside it (history/ahead.py), for a search that syncs nothing.
     `reach` (config, app, sync_first): which index, and whether to sync it first."""
     with reached(**reach) as (app, sync_first):
         filters = scoped(filters, app.config)
@@ -108,6 +111,8 @@ def search(
                     embedder=app.embedder,
                     card_encoder=app.card_encoder,
                     exact=exact,
+                    now_ms=ahead.now_ms if ahead else None,
+                    ahead=ahead.take if ahead else None,
                 )
         from recollect.embed import factory  # on use: the CLI start-up never imports the embed package
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+from dataclasses import dataclass
 from typing import Any
 
-from recollect.index.vectors import load_matrix
+from recollect.index.vectors import generation, load_matrix, sessions_without_vectors
+from recollect.search.scope import Filters, SessionCounts, predicate
 from recollect.text.tokenize import CJK_CHARS, identifiers_in
 
 SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
@@ -133,3 +135,49 @@ def uncovered_share(shares: dict[int, float]) -> float:
     """The share of the query's term weight that even the best-covered session's words lack (0.0 when one
     session holds every word, or none was measured): how far the words fell short of the question."""
     return max(0.0, 1.0 - max(shares.values())) if shares else 0.0
+
+
+@dataclass
+class Arms:
+    """What the arms by meaning found for one query, and `key`: what they were asked (`arms_key`), so
+    that arms computed elsewhere (a one-shot search's child process, history/ahead.py) are used only
+    for the very search they were computed for."""
+
+    key: tuple[Any, ...]
+    semantic: dict[int, tuple[float, int | None]]
+    card_meaning: dict[int, float]
+    unembedded: int  # carded sessions some model has no card vector for yet
+
+
+def arms_key(
+    conn: sqlite3.Connection, query: str, searched: str, filters: Filters, counts: SessionCounts, models: list[Any]
+) -> tuple[Any, ...]:
+    """Everything the arms' answer depends on but the vectors' contents (their generation stands for those)."""
+    where, params = predicate(filters, chunk_alias=None)
+    ids = tuple(m.model_id if m is not None else None for m in models)
+    return (query, searched, where, tuple(params), counts.in_scope, counts.total, counts.carded, ids, generation(conn))
+
+
+def arms(
+    conn: sqlite3.Connection,
+    query: str,
+    searched: str,
+    filters: Filters,
+    counts: SessionCounts,
+    embedder: Any,
+    card_encoder: Any,
+) -> Arms:
+    """Both arms by meaning for `searched` (the query less its time words) within `filters`."""
+    # Masking is only needed when the scope leaves some session out: reading every in-scope session id
+    # into numpy (and testing each vector's session against them) cost every query at 5,000 sessions.
+    session_where, session_params = predicate(filters, chunk_alias=None)
+    allowed = None if counts.in_scope >= counts.total else in_scope(conn, session_where, session_params)
+    semantic = semantic_candidates(conn, embedder, searched, allowed) if embedder is not None else {}
+    # A query of identifiers only gives the card arm no weight (it is scaled by the prose share and never
+    # rescues): not asking it spares a one-shot search loading the full encoder (~0.4 s of CPU).
+    asks_cards = card_encoder is not None and prose_share(query) > 0
+    card_meaning = card_meaning_candidates(conn, card_encoder, searched, allowed) if asks_cards else {}
+    models = [m.model_id for m in (embedder, card_encoder) if m is not None]
+    unembedded = sessions_without_vectors(conn, models, counts.carded) if models else 0
+    key = arms_key(conn, query, searched, filters, counts, [embedder, card_encoder])
+    return Arms(key, semantic, card_meaning, unembedded)

@@ -15,21 +15,13 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from recollect.index.vectors import sessions_without_vectors
 from recollect.search import stages
 from recollect.search.lexical import best_chunk_rows, best_rows
-from recollect.search.meaning import (
-    card_meaning_candidates,
-    in_scope,
-    prose_share,
-    script_gaps,
-    semantic_candidates,
-    uncovered_share,
-)
+from recollect.search.meaning import Arms, arms, arms_key, prose_share, script_gaps, uncovered_share
 from recollect.search.phrase import PHRASE_WEIGHT, cards_holding, chunks_holding, phrase_arm, phrase_match, phrase_of
 from recollect.search.priors import in_window, place, recency
 from recollect.search.query import QueryPlan, understand
@@ -158,9 +150,12 @@ def search(
     embedder: Any = None,
     card_encoder: Any = None,
     exact: bool = False,
+    ahead: Callable[[], Arms | None] | None = None,
 ) -> SearchResult:
     """Ranked hits for `query` within `filters`; `embedder` / `card_encoder` (optional) add the arms by
-    meaning. `exact` searches the words as typed: no typo correction, no framing or time reading."""
+    meaning. `exact` searches the words as typed: no typo correction, no framing or time reading.
+    `ahead` gives the arms by meaning computed elsewhere (`meaning_only`): used when they were asked
+    what this search asks them, else computed here."""
     run = _start(conn, query, filters, limit, per_session, now_ms, exact)
     if not run.plan.terms and embedder is None:
         run.coverage.hint = "the query has no searchable words; use a word, an identifier, a path or an error message"
@@ -170,7 +165,7 @@ def search(
     if run.phrase:  # held word for word or not at all: nothing enters by meaning
         embedder = card_encoder = None
     _lexical(run)
-    _by_meaning(run, query, embedder, card_encoder)
+    _by_meaning(run, query, embedder, card_encoder, ahead)
     if not run.phrase and stages.on("phrase"):
         run.held = phrase_arm(conn, query, predicate(run.filters), _STABLE_CHUNK)
         for sid, cids in run.held.items():  # a session past the chunk arm's cap enters with its phrase
@@ -277,7 +272,20 @@ def _card_weights(plan: QueryPlan) -> tuple[float, ...]:
     return CARD_WEIGHTS
 
 
-def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None:
+def meaning_only(
+    conn: sqlite3.Connection, query: str, filters: Filters | None, *, now_ms: int, embedder: Any, card_encoder: Any,
+    exact: bool = False,
+) -> Arms | None:  # fmt: skip
+    """The arms by meaning that `search` with these arguments would compute (None if it computes none)."""
+    run = _start(conn, query, filters, 10, 2, now_ms, exact)
+    if phrase_of(query, exact) or run.filters.chunk_level or not stages.on("meaning"):
+        return None
+    return arms(conn, query, run.plan.searched, run.filters, run.counts, embedder, card_encoder)
+
+
+def _by_meaning(
+    run: _Run, query: str, embedder: Any, card_encoder: Any, ahead: Callable[[], Arms | None] | None = None
+) -> None:
     """The arms by meaning and the rescue lane: sessions that share no word with the query but mean
     the same. Only the card arm rescues (the static model gave words it never saw cosines above 0.6):
     a session among the nearest cards, nearer than any session the words found, and above the cosines
@@ -286,19 +294,13 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
     filters, conn = run.filters, run.conn
     lexical = set(run.chunk_rank) | set(run.card_rank)
     meaning = not filters.chunk_level and stages.on("meaning") and (embedder is not None or card_encoder is not None)
-    models = [m for m in (embedder, card_encoder) if m is not None] if meaning else []
+    found = None
     if meaning:
-        # Masking is only needed when the scope leaves some session out: reading every in-scope session id
-        # into numpy (and testing each vector's session against them) cost every query at 5,000 sessions.
-        session_where, session_params = predicate(filters, chunk_alias=None)
-        everything = run.coverage.sessions_in_scope >= run.counts.total
-        allowed = None if everything else in_scope(conn, session_where, session_params)
-        text = run.plan.searched
-        run.semantic = semantic_candidates(conn, embedder, text, allowed) if embedder is not None else {}
-        # A query of identifiers only gives the card arm no weight (it is scaled by the prose share and never
-        # rescues): not asking it spares a one-shot search loading the full encoder (~0.4 s of CPU).
-        asks_cards = card_encoder is not None and prose_share(query) > 0
-        run.card_meaning = card_meaning_candidates(conn, card_encoder, text, allowed) if asks_cards else {}
+        found = ahead() if ahead is not None else None  # computed beside this search (history/ahead.py)
+        key = arms_key(conn, query, run.plan.searched, filters, run.counts, [embedder, card_encoder])
+        if found is None or found.key != key:
+            found = arms(conn, query, run.plan.searched, filters, run.counts, embedder, card_encoder)
+        run.semantic, run.card_meaning = found.semantic, found.card_meaning
     meaning_rank = {sid: i + 1 for i, sid in enumerate(run.card_meaning)}
     nearest_lexical = min((meaning_rank[s] for s in lexical if s in meaning_rank), default=len(meaning_rank) + 1)
     prose = prose_share(query)
@@ -331,10 +333,8 @@ def _by_meaning(run: _Run, query: str, embedder: Any, card_encoder: Any) -> None
     run.coverage.sessions_matched = len(run.candidates)
     if embedder is None:
         run.coverage.skipped_by_reason["semantic_off"] = 1
-    # Sessions a semantic arm could not see yet: indexed, but their vectors wait for `recollect index`.
-    unembedded = sessions_without_vectors(conn, [m.model_id for m in models], run.counts.carded) if models else 0
-    if unembedded > 0:
-        run.coverage.skipped_by_reason["sessions_not_yet_embedded"] = unembedded
+    if found is not None and found.unembedded > 0:  # indexed, but their vectors wait for `recollect index`
+        run.coverage.skipped_by_reason["sessions_not_yet_embedded"] = found.unembedded
     for sid, (_, best) in run.semantic.items():
         if sid in run.candidates and best is not None and sid not in run.session_chunks:
             run.session_chunks[sid] = [best]

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from recollect.config import Config, load_config
 from recollect.index import queries, store
-from recollect.sources import SourceSpec, configured_specs
 
 if TYPE_CHECKING:
     from recollect.index.sync import SyncReport
+    from recollect.sources import SourceSpec
 
 # A search syncs first unless the index was synced this recently (keeps back-to-back calls fast).
 FRESH_SECONDS = 2.0
@@ -54,6 +54,8 @@ class Recollect:
     @cached_property
     def specs(self) -> list[SourceSpec]:
         """The configured and discovered sources (refuses an index path that is a store)."""
+        from recollect.sources import configured_specs  # on use: history/ahead.py's child opens no store
+
         return configured_specs(self.config)
 
     def specs_by_id(self) -> dict[str, SourceSpec]:

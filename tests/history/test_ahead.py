@@ -19,7 +19,7 @@ from recollect.app import Recollect
 from recollect.config import load_config
 from recollect.history.ahead import MeaningAhead
 from recollect.search import rank
-from recollect.search.meaning import Arms
+from recollect.search.meaning import Arms, meaning_only
 from recollect.search.scope import Filters
 
 # Runs `recollect search ARGS`; prints on stderr how many times this process computed the arms by meaning
@@ -95,12 +95,12 @@ def test_arms_computed_elsewhere_are_used_only_for_the_search_they_were_asked(
         models = {"embedder": app.embedder, "card_encoder": app.card_encoder}
         alone = result()
         assert computed == [query] and alone["hits"]  # positive control: the search computed its arms
-        found = rank.meaning_only(conn, query, Filters(), now_ms=now_ms, **models)
-        assert found is not None and found.card_meaning
+        found = meaning_only(conn, query, Filters(), now_ms=now_ms, **models)
+        assert found.card_meaning
         del computed[:]
         assert result(lambda: found) == alone
         assert computed == []  # used, not computed again
-        other = rank.meaning_only(conn, "readme", Filters(), now_ms=now_ms, **models)
+        other = meaning_only(conn, "readme", Filters(), now_ms=now_ms, **models)
         stale = Arms((*found.key[:-1], "another generation"), {}, {}, 0)
         del computed[:]
         for wrong in (other, None, stale):

@@ -21,8 +21,6 @@ from recollect.history import (
     WHOLE_BUDGET,
     Filters,
     filter_values,
-    render_chatml,
-    render_text,
 )
 from recollect.history import ceiling_from_config as from_config
 
@@ -318,9 +316,9 @@ def read_cmd(
     if fmt == "json":
         print_json(w.to_dict())
     elif fmt == "chatml":
-        click.echo(render_chatml(w))
+        click.echo(history.render_chatml(w))
     else:
-        click.echo(render_text(w))
+        click.echo(history.render_text(w))
 
 
 @click.command("sessions")

@@ -16,7 +16,6 @@ from recollect.config import Config, load_config
 from recollect.errors import RecollectError
 from recollect.index import store
 from recollect.search.scope import Filters
-from recollect.sources import configured_specs
 
 
 class HistoryError(RecollectError):
@@ -33,6 +32,8 @@ def scoped(filters: Filters | None, config: Config) -> Filters:
 
 @contextmanager
 def open_index(config: Config | None = None, *, readonly: bool = False) -> Iterator[sqlite3.Connection]:
+    from recollect.sources import configured_specs
+
     config = config or load_config()
     configured_specs(config)  # refuses an index path that is a store before anything opens it
     conn = store.connect(config.index_path, readonly=readonly)

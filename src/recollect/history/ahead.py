@@ -102,12 +102,17 @@ def meaning_ahead(app: Recollect, query: str, filters: Filters, *, exact: bool =
 def _arms(app: Recollect, query: str, filters: Filters, now_ms: int, exact: bool) -> Any:
     from recollect.embed import factory
     from recollect.history.access import scoped
-    from recollect.search.rank import meaning_only
+    from recollect.index import store
+    from recollect.search.meaning import meaning_only
 
     filters = scoped(filters, app.config)
-    with app.index(readonly=True) as conn:
+    # Its own read-only handle (the search checks the index path with the sources' specs, and opens its own)
+    conn = store.connect(app.config.index_path, readonly=True)
+    try:
         found = meaning_only(
             conn, query, filters, now_ms=now_ms, embedder=app.embedder, card_encoder=app.card_encoder, exact=exact
         )
+    finally:
+        conn.close()
     # A model that failed here is reported by the search: let it meet the failure itself
     return None if factory.PROBLEMS else found

@@ -181,3 +181,20 @@ def arms(
     unembedded = sessions_without_vectors(conn, models, counts.carded) if models else 0
     key = arms_key(conn, query, searched, filters, counts, [embedder, card_encoder])
     return Arms(key, semantic, card_meaning, unembedded)
+
+
+def meaning_only(
+    conn: sqlite3.Connection, query: str, filters: Filters | None, *, now_ms: int, embedder: Any, card_encoder: Any,
+    exact: bool = False,
+) -> Arms:  # fmt: skip
+    """The arms by meaning of `search.rank.search` with these arguments, computed by the same steps (its
+    `_start`: the scope, the query's reading, the counts) without the rest of the search's modules: a
+    one-shot search's child process imports no more than it needs (history/ahead.py). Where a step here
+    came to differ from the search's, `arms_key` differs too, and the search computes its own."""
+    from recollect.search import stages
+    from recollect.search.query import understand
+    from recollect.search.scope import session_counts
+
+    filters = (filters or Filters()).resolve(conn)
+    plan = understand(query, now_ms, framing=not exact and stages.on("framing"), test_ids=stages.on("test_id"))
+    return arms(conn, query, plan.searched, filters, session_counts(conn, filters), embedder, card_encoder)

@@ -154,7 +154,7 @@ def search(
 ) -> SearchResult:
     """Ranked hits for `query` within `filters`; `embedder` / `card_encoder` (optional) add the arms by
     meaning. `exact` searches the words as typed: no typo correction, no framing or time reading.
-    `ahead` gives the arms by meaning computed elsewhere (`meaning_only`): used when they were asked
+    `ahead` gives the arms by meaning computed elsewhere (`meaning.meaning_only`): used when they were asked
     what this search asks them, else computed here."""
     run = _start(conn, query, filters, limit, per_session, now_ms, exact)
     if not run.plan.terms and embedder is None:
@@ -270,17 +270,6 @@ def _card_weights(plan: QueryPlan) -> tuple[float, ...]:
         title, head, *rest = CARD_WEIGHTS
         return (title * 1.5, head * 1.5, *rest)
     return CARD_WEIGHTS
-
-
-def meaning_only(
-    conn: sqlite3.Connection, query: str, filters: Filters | None, *, now_ms: int, embedder: Any, card_encoder: Any,
-    exact: bool = False,
-) -> Arms | None:  # fmt: skip
-    """The arms by meaning that `search` with these arguments would compute (None if it computes none)."""
-    run = _start(conn, query, filters, 10, 2, now_ms, exact)
-    if phrase_of(query, exact) or run.filters.chunk_level or not stages.on("meaning"):
-        return None
-    return arms(conn, query, run.plan.searched, run.filters, run.counts, embedder, card_encoder)
 
 
 def _by_meaning(

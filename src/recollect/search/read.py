@@ -12,17 +12,19 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from recollect.errors import RecollectError
 from recollect.model import Message, Part, Session
 from recollect.redact import redact
-from recollect.search.rank import make_cursor
+from recollect.search.results import make_cursor
 from recollect.search.scope import FilterError, Filters, predicate
-from recollect.sources import SourceSpec, open_source
 from recollect.text.markers import OWN_OUTPUT_OMITTED, carries_injected_block, is_our_tool
 from recollect.text.plain import plain_title
 from recollect.times import iso
+
+if TYPE_CHECKING:
+    from recollect.sources import SourceSpec
 
 TOOL_INPUT_CAP = 2_000
 TOOL_OUTPUT_CAP = 6_000
@@ -236,6 +238,8 @@ def load_session(spec_by_id: dict[str, SourceSpec], row: sqlite3.Row) -> Session
     spec = spec_by_id.get(row["source_id"])
     if spec is None:
         raise ReadError(f"source {row['source_id']!r} is not configured any more; run 'recollect doctor'")
+    from recollect.sources import open_source  # the store adapters: only a read of a transcript needs them
+
     source = open_source(spec)
     for session in source.read_sessions([row["native_id"]]):
         return session

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -23,6 +23,9 @@ from recollect.history import (
     filter_values,
 )
 from recollect.history import ceiling_from_config as from_config
+
+if TYPE_CHECKING:
+    from recollect.history import SearchResult
 
 MAX_OFFSET = 1_000_000_000  # past any history; larger numbers do not fit SQLite's integers
 
@@ -222,6 +225,11 @@ def search_cmd(
     if as_json:
         print_json(result.to_dict())
         return
+    _print_result(text, result)
+
+
+def _print_result(text: str, result: SearchResult) -> None:
+    """A search's notes, hits and coverage, for a person."""
     for note in result.notes("--exact"):
         click.echo(f"({note})")
     cov = result.coverage

@@ -56,6 +56,10 @@ def test_a_file_of_title_records_only_is_no_session_and_is_counted_apart() -> No
     assert f"1 file left out as no session (first: {SUMMARY_ONLY}: only summary records" in summary, summary
     again = CliRunner().invoke(main, ["index"], env={"RECOLLECT_SOURCES": "claude-code"}).output
     assert "(+0 new, 0 updated, -0 removed)" in again and "1 file left out as no session" in again, again
+    doctor = CliRunner().invoke(main, ["doctor"], env={"RECOLLECT_SOURCES": "claude-code"}).stdout
+    assert "[ok, 1 session indexed, " in doctor and "(1 session, " in doctor, doctor  # one, in the singular
+    assert "1 file left out as no session" in doctor, doctor
+    assert json.loads(CliRunner().invoke(main, ["doctor", "--json"]).stdout)["sources"][0]["not_sessions"] == 1
 
 
 def test_titles_are_plain_text() -> None:

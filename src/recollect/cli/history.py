@@ -424,7 +424,7 @@ def doctor_cmd(as_json: bool) -> None:
     else:
         click.echo(f"config: {d.config_file} ({'found' if d.config_exists else 'none; defaults in use'})")
         click.echo(
-            f"index:  {d.index_path} ({d.index_sessions} sessions, {d.index_bytes / 1e6:.1f} MB)"
+            f"index:  {d.index_path} ({counted(d.index_sessions, 'session')}, {d.index_bytes / 1e6:.1f} MB)"
             if d.index_exists
             else f"index:  {d.index_path} (not built yet: run 'recollect index')"
         )
@@ -433,11 +433,13 @@ def doctor_cmd(as_json: bool) -> None:
             state = s.get("status", "")
             extra = ""
             if "indexed_sessions" in s:
-                extra = f", {s['indexed_sessions']} sessions indexed" + (
+                extra = f", {counted(s['indexed_sessions'], 'session')} indexed" + (
                     f", synced {s['synced']}" if "synced" in s else ""
                 )
                 if s.get("malformed"):
                     extra += f", {s['malformed']} malformed records skipped or mended"
+                if s.get("not_sessions"):
+                    extra += f", {counted(s['not_sessions'], 'file')} left out as no session"
             click.echo(f"source {s['id']} ({s['kind']}, {flags}): {s['path']} [{state}{extra}]")
         for extra_line in _doctor_extras(d.semantic):
             click.echo(extra_line)

@@ -50,12 +50,14 @@ def doctor(config: Config | None = None) -> Diagnosis:
     recorded: dict[str, tuple[Any, ...]] = {}
     bad: dict[str, tuple[int, str]] = {}  # sessions a sync could not read or store, per source
     stored: dict[str, int] = {}  # sessions in the index, per source (a first index stopped midway has no record)
+    empty: dict[str, int] = {}  # files a sync left out as no session, per source
     if diagnosis.index_exists:
         try:
             with open_index(config, readonly=True) as conn:
                 diagnosis.index_sessions = queries.session_count(conn)
                 recorded.update(queries.source_states(conn))
                 bad.update(queries.unreadable_sessions(conn))
+                empty.update(queries.not_sessions(conn))
                 stored.update(conn.execute("SELECT source_id, count(*) FROM session GROUP BY source_id").fetchall())
             diagnosis.index_bytes = sum(  # the database, its WAL, and the vector matrices kept beside it
                 f.stat().st_size
@@ -71,7 +73,7 @@ def doctor(config: Config | None = None) -> Diagnosis:
             f"no session store found (looked for {_where_stores_are()}): run your agent once, set OPENCODE_DB, "
             f"or list a store under [[source]] in {diagnosis.config_file}"
         )
-    state = _IndexState(recorded, bad, stored)
+    state = _IndexState(recorded, bad, stored, empty)
     for spec in specs:
         diagnosis.sources.append(_source_entry(spec, state, diagnosis.problems))
     try:
@@ -91,6 +93,7 @@ class _IndexState:
     recorded: dict[str, tuple[Any, ...]]
     bad: dict[str, tuple[int, str]]
     stored: dict[str, int]
+    empty: dict[str, int]
 
 
 def _source_entry(spec: SourceSpec, state: _IndexState, problems: list[str]) -> dict[str, Any]:
@@ -113,6 +116,8 @@ def _source_entry(spec: SourceSpec, state: _IndexState, problems: list[str]) -> 
             malformed=malformed,
             synced=iso(synced or 0),
         )
+        if state.empty.get(spec.id):
+            entry["not_sessions"] = state.empty[spec.id]
         if status not in ("ok", None):
             problems.append(f"{spec.id}: {message}")
             reported = True

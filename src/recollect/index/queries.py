@@ -84,3 +84,9 @@ def unreadable_sessions(conn: sqlite3.Connection) -> dict[str, tuple[int, str]]:
         "WHERE reason LIKE 'bad:%' GROUP BY source_id"
     )
     return {source_id: (count, first) for source_id, count, first in rows}
+
+
+def not_sessions(conn: sqlite3.Connection) -> dict[str, int]:
+    """Per source id: what its store holds that is no session (sync's `empty: ` skips), left out of the index."""
+    rows = conn.execute("SELECT source_id, count(*) FROM skipped WHERE reason LIKE 'empty: %' GROUP BY source_id")
+    return dict(rows.fetchall())

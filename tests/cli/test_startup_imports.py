@@ -30,6 +30,7 @@ finally:
 # A search with --no-sync runs its arms by meaning in a child process (history/ahead.py), whose imports a
 # probe cannot see: the probes of what the search itself loads turn that off and load on the thread instead.
 IN_PROCESS = "import recollect.history.ahead as beside; beside.meaning_ahead = lambda *args, **kwargs: None"
+BESIDE = "import recollect.history.ahead as beside; beside.core_to_spare = lambda: True"  # whatever the load
 
 BLAS_THREADS = f"""
 import json, sys
@@ -99,7 +100,7 @@ def test_a_search_imports_no_sync_machinery_memory_or_extraction(
     assert "numpy" in found if mode == "hybrid" else "numpy" not in found  # vectors are scored with numpy
     assert not {"recollect.memory", "recollect.extract.models", "urllib.request", "recollect.index.sync"} & set(found)
     # What the arms by meaning need is imported by the child process that runs them, not by the search
-    beside = imported_by(["search", "readme", "--no-sync"])
+    beside = imported_by(["search", "readme", "--no-sync"], setup=BESIDE)
     assert beside == [m for m in found if m != "numpy"]
     assert "rich" not in found  # piped, its hits print without rich (the same text: test_plain_markup.py)
 

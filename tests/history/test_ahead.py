@@ -30,9 +30,10 @@ import recollect.search.rank as rank
 computed = []
 real = rank.arms
 rank.arms = lambda *args, **kwargs: computed.append(os.getpid()) or real(*args, **kwargs)
+import recollect.history.ahead as beside
 if sys.argv[1] == "in-process":
-    import recollect.history.ahead as beside
     beside.meaning_ahead = lambda *args, **kwargs: None
+beside.core_to_spare = lambda: True  # whatever the load of the machine the tests run on
 from recollect.cli import main
 try:
     main(sys.argv[2:], standalone_mode=False)
@@ -127,3 +128,16 @@ def test_a_child_that_fails_gives_nothing_and_one_not_needed_is_stopped_and_reap
     with pytest.raises(ChildProcessError):
         os.waitpid(waiting.pid, os.WNOHANG)  # reaped
     assert waiting.take() is None  # once closed, nothing more
+
+
+def test_the_child_is_forked_only_with_a_core_to_spare(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recollect.history import ahead
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.5, 1.0, 1.0))
+    assert ahead.core_to_spare()  # positive control: two cores, one and a half busy
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.0, 1.0, 1.0))
+    assert not ahead.core_to_spare()
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert not ahead.core_to_spare()

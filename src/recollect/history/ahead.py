@@ -12,7 +12,9 @@ SQLite connection nor a lock held by a thread that does not exist in it), opens 
 itself, and computes exactly what `search.rank.search` would: the search uses its answer only when it
 was asked what the search asks (`search.meaning.arms_key`: the query, the scope, the counts, the models
 and the vectors' generation), and computes the arms itself otherwise, as it does when the child fails.
-Only where `os.fork` is safe to use this way (Linux); elsewhere `load_ahead` loads the models on a thread.
+Only where `os.fork` is safe to use this way (Linux), and only with a core to spare (`core_to_spare`): on
+a machine whose cores are all busy the child's own imports (~30 ms of CPU) only add to the wait.
+Otherwise `load_ahead` loads the models on a thread, as before.
 """
 
 from __future__ import annotations
@@ -69,6 +71,16 @@ class MeaningAhead:
             pass
 
 
+def core_to_spare() -> bool:
+    """Whether a second process would find a core idle: two or more cores for this process, and a load
+    average (the last minute's) below their number."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+        return cores >= 2 and os.getloadavg()[0] < cores
+    except (AttributeError, OSError):
+        return False
+
+
 def meaning_ahead(app: Recollect, query: str, filters: Filters, *, exact: bool = False) -> MeaningAhead | None:
     """Fork a child that computes the arms by meaning of `history.search(query, filters, ...)` on `app`'s
     index without a sync, or None where that cannot be done safely (see the module's docstring)."""
@@ -76,7 +88,7 @@ def meaning_ahead(app: Recollect, query: str, filters: Filters, *, exact: bool =
 
     if sys.platform != "linux" or not hasattr(os, "fork") or threading.active_count() > 1:
         return None
-    if app._connections or not _meaning_on(app):  # an open connection must not cross a fork
+    if app._connections or not core_to_spare() or not _meaning_on(app):  # a connection must not cross a fork
         return None
     now_ms = int(time.time() * 1000)
     read_end, write_end = os.pipe()

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import sqlite3
 
-from recollect.search.spans import OPENING_TURNS, card_votes, covered_share, fusion_k, neighbours, opening_spans
+from recollect.search.spans import (
+    OPENING_TURNS,
+    card_votes,
+    coverage_exponent,
+    covered_share,
+    fusion_k,
+    neighbours,
+    opening_spans,
+)
 from recollect.search.terms import TermPlan
 
 
@@ -25,10 +33,11 @@ def _talk(sid: int, requests: int, first_id: int) -> list[tuple[int, int, int, s
 
 
 def test_an_opening_speaks_for_a_short_session_and_for_a_share_of_a_long_chat() -> None:
-    conn = _chunks(_talk(1, 2, 100) + _talk(2, OPENING_TURNS * 4, 200))
-    spans = opening_spans(conn, [1, 2, 3])
+    conn = _chunks(_talk(1, 2, 100) + _talk(2, OPENING_TURNS * 4, 200) + _talk(4, OPENING_TURNS * 2, 400))
+    spans = opening_spans(conn, [1, 2, 3, 4])
     assert spans[1] == 1.0  # a coding session: the person asked twice
-    assert spans[2] == 0.25  # a chat where the person asked 12 times
+    assert spans[2] == 0.0625  # a chat where the person asked 24 times: a quarter of its requests, squared
+    assert spans[4] == 0.25  # 12 requests: half of them, squared
     assert spans[3] == 1.0  # no text of the person indexed: nothing says the opening is a small part
 
 
@@ -81,3 +90,14 @@ def test_a_cards_vote_counts_by_how_much_of_the_query_it_holds() -> None:
     assert card_votes(conn, _plan(), [1, 2], long, 1.0, evidence=False) == {1: 0.25, 2: 0.25}
     votes = card_votes(conn, _plan(), [1, 2], long, 1.0, evidence=True)
     assert votes[1] == 0.25 and votes[2] == 0.25 * 0.5  # the second card holds one of the two words
+
+
+def test_coverage_weighs_less_among_long_chats_for_every_session_alike() -> None:
+    short = {1: 1.0, 2: 1.0, 3: 1.0}
+    assert coverage_exponent(short, [1, 2, 3], 1.5) == 1.5  # positive control: short sessions keep it
+    assert coverage_exponent({}, [1, 2], 1.5) == 1.5  # no span read: nothing says they are long
+    assert coverage_exponent({}, [], 1.5) == 1.5
+    chats = {1: 0.25, 2: 0.25, 3: 0.25, 4: 0.25}
+    assert coverage_exponent(chats, [1, 2, 3, 4], 1.5) == 0.375  # a haystack of 12-request chats
+    mixed = {1: 1.0, 2: 1.0, 3: 1.0, 4: 0.25}
+    assert coverage_exponent(mixed, [1, 2, 3, 4], 1.5) == 1.5 * 3.25 / 4  # one long chat among short ones

@@ -44,6 +44,10 @@ def test_common_words_are_pruned_only_when_they_are_common_in_numbers_too() -> N
     # In a small one (a few dozen chat sessions) the same share is a handful of chunks: it stays.
     small = plan_terms(_with_common_word(200, 0.10), query)
     assert PRUNE_MIN_DF > 200 * 0.10 and "food" in small.match
+    # A haystack of 40 long chats holds ~1,100 chunks: a word in 110 of them ("like", "first") still
+    # carries a question there, so it stays too (with a floor of 50 it left the match).
+    haystack = plan_terms(_with_common_word(1100, 0.10), query)
+    assert "food" in haystack.match and {"cat", "vet", "grams"} <= set(haystack.match)
 
 
 def test_a_word_the_language_knows_is_not_corrected_but_a_piece_of_code_may_be() -> None:

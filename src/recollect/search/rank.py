@@ -31,6 +31,7 @@ from recollect.search.spans import (
     CARD_FIELDS,
     COVERAGE_CHUNKS,
     card_votes,
+    coverage_exponent,
     covered_share,
     folded,
     fusion_k,
@@ -384,12 +385,14 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
         shares, found = _covered_shares(run, shortlist, sessions, chunks)
         if stages.on("uncovered"):
             _stand_in_uncovered(run, shortlist, shares, fused)
+    spread = stages.on("coverage_span") and stages.on("long_sessions")  # long chats: coverage weighs less
+    exponent = coverage_exponent(run.span, shortlist, COVERAGE_EXPONENT) if spread else COVERAGE_EXPONENT
     scored: list[tuple[float, int]] = []
     for sid in shortlist:
         row = sessions[sid]
         factor = 1.0
         if sid in shares:
-            factor = max(shares[sid] ** COVERAGE_EXPONENT, 0.05)
+            factor = max(shares[sid] ** exponent, 0.05)
             if not found:
                 gap = run.gap.get(sid, 0.0)
                 factor = (1 - gap) * factor + gap

@@ -28,6 +28,8 @@ STAGES: dict[str, str] = {
     "coverage is read around its best turn",
     "evidence": "in a long session (more than 6 requests), a card's BM25 vote counts by the share of the query's "
     "words the card holds",
+    "coverage_span": "coverage weighs by how much of the shortlisted sessions their openings speak for: among "
+    "long chats, where a question's words rarely stand together around the turn that answers, it weighs less",
     "fusion_depth": "in a small index, reciprocal-rank fusion's k shrinks with it (a quarter of its sessions), so "
     "an arm's ranks stay told apart",
     "turn_rerank": "re-ranking the turns of each top session so its first hit is the turn that answers",

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
     from recollect.history.warm import WARM_UP_STEPS, load_ahead, warm_up
     from recollect.index.store import IndexUnavailable
+    from recollect.search.budgets import DEFAULT_BUDGET, WHOLE_BUDGET
     from recollect.search.ceiling import Ceiling, ScopeCeilingError
     from recollect.search.ceiling import from_config as ceiling_from_config
     from recollect.search.ceiling import from_option as ceiling_from_option
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from recollect.search.filters import FILTER_SPEC, filter_values
     from recollect.search.meaning import card_meaning_candidates, static_similarity
     from recollect.search.rank import fts_match
-    from recollect.search.read import DEFAULT_BUDGET, WHOLE_BUDGET, render_chatml, render_text
+    from recollect.search.read import render_chatml, render_text
     from recollect.search.results import SearchResult, make_cursor, snippet
     from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters, git_root_of, predicate
     from recollect.search.terms import chunk_count, document_frequencies
@@ -56,7 +57,8 @@ _MODULES = {
     **dict.fromkeys(("FILTER_SPEC", "filter_values"), "recollect.search.filters"),
     **dict.fromkeys(("card_meaning_candidates", "static_similarity"), "recollect.search.meaning"),
     "fts_match": "recollect.search.rank",
-    **dict.fromkeys(("DEFAULT_BUDGET", "WHOLE_BUDGET", "render_chatml", "render_text"), "recollect.search.read"),
+    **dict.fromkeys(("DEFAULT_BUDGET", "WHOLE_BUDGET"), "recollect.search.budgets"),
+    **dict.fromkeys(("render_chatml", "render_text"), "recollect.search.read"),
     **dict.fromkeys(("SearchResult", "make_cursor", "snippet"), "recollect.search.results"),
     **dict.fromkeys(
         ("AUTHORS", "CLASSES", "ROLES", "SCOPES", "Filters", "git_root_of", "predicate"), "recollect.search.scope"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from recollect.errors import RecollectError
 from recollect.model import Message, Part, Session
 from recollect.redact import redact
+from recollect.search.budgets import DEFAULT_BUDGET
 from recollect.search.results import make_cursor
 from recollect.search.scope import FilterError, Filters, predicate
 from recollect.text.markers import OWN_OUTPUT_OMITTED, carries_injected_block, is_our_tool
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
 
 TOOL_INPUT_CAP = 2_000
 TOOL_OUTPUT_CAP = 6_000
-DEFAULT_BUDGET = 24_000
-WHOLE_BUDGET = 100_000  # one message whole (`whole=True`): no per-part caps, only this many characters
 DEFAULT_BEFORE, DEFAULT_AFTER = 3, 4
 
 

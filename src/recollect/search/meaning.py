@@ -4,6 +4,7 @@ before ranking) and are weighted by how much of the query is prose (`prose_share
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 import threading
@@ -17,7 +18,12 @@ from recollect.text.tokenize import CJK_CHARS, identifiers_in
 SEMANTIC_CANDIDATES = 300  # nearest vectors considered per query
 _STATIC: list[Any] = []  # the shipped static model, loaded once per process (None: it could not be)
 _STATIC_LOCK = threading.Lock()
-_SCRIPT_WORD = rf"[{CJK_CHARS}]+|[^\W\d_{CJK_CHARS}]+"  # compiled on use (~3 ms): a search's child never reads it
+
+
+@functools.cache
+def _script_word() -> re.Pattern[str]:
+    """Compiled on first use (~3 ms): a one-shot search's child process never reads a script."""
+    return re.compile(rf"[{CJK_CHARS}]+|[^\W\d_{CJK_CHARS}]+")
 
 
 def static_similarity(a: str, b: str) -> float | None:
@@ -105,7 +111,7 @@ def cjk_share(text: str) -> float:
     """The share of a text's words written in a CJK script (a run of CJK characters counts one word per
     two characters, about what a two-character word carries), 0.0 for a text with no words."""
     latin = cjk = 0.0
-    for word in re.findall(_SCRIPT_WORD, text):  # re's own cache keeps it compiled
+    for word in _script_word().findall(text):
         if word[0] >= "\u3040":
             cjk += max(1.0, len(word) / 2)
         else:

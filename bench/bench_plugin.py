@@ -36,8 +36,10 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 CUES = ("Like last time, ", "What did we decide about ", "Same as before: ", "上次 ", "像上次那样 ")
 
@@ -151,6 +153,90 @@ def make_memories(project: Path, count: int, vocabulary: list[str], rng: random.
     compile_memory(space)
 
 
+def loop_world(tmp: Path, sessions: int, seed: int) -> dict[str, str]:
+    """--loop: the loop world's answering and asked-only sessions (bench/loop_world.json) in a store;
+    alone (`sessions` 0, the small world) or planted into the 3 busiest projects of a generated store
+    of `sessions` sessions (the large world). Returns each loop project's directory."""
+    from bench.eval.loop_search import WORLD, write_store
+
+    world = json.loads(WORLD.read_text(encoding="utf-8"))
+    names = list(world["projects"])
+    planted = [s for s in _loop_sessions(world)]
+    db = tmp / "opencode.db"
+    if not sessions:
+        where = {p: (p, str(tmp / "code" / p)) for p in names}
+        write_store(db, names, planted, where)
+    else:
+        make_store(tmp, sessions, seed)
+        con = sqlite3.connect(db)
+        busiest = con.execute(
+            "SELECT p.id, p.worktree FROM session s JOIN project p ON p.id = s.project_id "
+            "GROUP BY p.id ORDER BY count(*) DESC LIMIT 3"
+        ).fetchall()
+        con.close()
+        where = {p: (pid, wt) for p, (pid, wt) in zip(names, busiest, strict=True)}
+        write_store(db, [], planted, where)
+    for _, directory in where.values():
+        (Path(directory) / ".git").mkdir(parents=True, exist_ok=True)
+    return {p: d for p, (_, d) in where.items()}
+
+
+def _loop_sessions(world: dict[str, Any]) -> list[tuple[str, str, list[tuple[str, str]], int]]:
+    from bench.eval.loop_search import world_sessions
+
+    return world_sessions(world, {"cue": [], "ordinary": []})
+
+
+def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
+    """Every message of `sets` to the real helper (hookd, its JSON-lines protocol), each as the first
+    message of a new session in its project; then recall_block in-process for its CPU time."""
+    from bench.bench_loop import hit_sessions
+    from bench.eval.build_corpus import _conv_id
+    from recollect.integrations.hooks import HookService
+
+    helper = subprocess.Popen(
+        [sys.executable, "-m", "recollect.integrations.hookd"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
+    )  # fmt: skip
+    assert helper.stdin and helper.stdout
+    helper.stdout.readline()  # the hello
+    service = HookService()
+    counts: dict[str, list[int]] = {}
+    cpus: list[float] = []
+    n = 0
+    for path in sets:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for kind in ("cue", "unknown", "ordinary"):
+            for m in data.get(kind, []):
+                n += 1
+                session, directory = f"ses_loop{n:05d}", directories[m["project"]]
+                request = {"id": n, "op": "message", "session": session, "directory": directory, "text": m["text"]}
+                helper.stdin.write(json.dumps(request, ensure_ascii=False) + "\n")
+                helper.stdin.flush()
+                answer = json.loads(helper.stdout.readline())
+                block = answer.get("recall") or ""
+                c0 = time.process_time()
+                service.recall_block(session + "x", directory, m["text"])
+                cpus.append((time.process_time() - c0) * 1000)
+                if kind == "cue":
+                    gold = _conv_id("ses", f"answer-{m['expect']}")
+                    ok = gold in hit_sessions(block)
+                    name = "cue answered in block"
+                else:
+                    ok = not block
+                    name = f"{'never-discussed' if kind == 'unknown' else 'ordinary'} silent"
+                c = counts.setdefault(name, [0, 0])
+                c[0] += ok
+                c[1] += 1
+                if not ok:
+                    print(f"  miss {path.stem} {m['id']:8} {kind:8} {m['text'][:80]}")
+    helper.stdin.close()
+    helper.wait(timeout=60)
+    for name, (k, d) in counts.items():
+        print(f"{name:24} {k}/{d} ({100 * k / max(d, 1):.0f}%)")
+    print(f"recall_block cpu per message p50 / p95: {statistics.median(cpus):.1f} / {pct(cpus, 0.95):.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sessions", type=int, default=1000)
@@ -165,6 +251,13 @@ def main() -> None:
         help="Directory of an already built embedding model (RECOLLECT_MODEL_CACHE), so the run does not build one.",
     )
     parser.add_argument("--no-semantic", action="store_true", help="Lexical search only (RECOLLECT_EMBEDDINGS=off).")
+    parser.add_argument(
+        "--loop",
+        nargs="*",
+        type=Path,
+        help="Instead: plant bench/loop_world.json's sessions (into --sessions generated ones; 0: alone) "
+        "and ask the helper these message sets' cue, unknown and ordinary messages.",
+    )
     args = parser.parse_args()
     if not shutil.which("node"):
         sys.exit("bench_plugin needs node on PATH (it runs the plugin file as OpenCode would)")
@@ -179,9 +272,16 @@ def main() -> None:
             os.environ["RECOLLECT_MODEL_CACHE"] = str(args.model_cache.expanduser().absolute())
         if args.no_semantic:
             os.environ["RECOLLECT_EMBEDDINGS"] = "off"
-        db, _ = make_store(tmp, args.sessions, args.seed)
-
         from recollect import history
+
+        if args.loop is not None:
+            directories = loop_world(tmp, args.sessions, args.seed)
+            started = time.perf_counter()
+            report = history.index()
+            print(f"indexed in {time.perf_counter() - started:.1f} s: {report.summary()}")
+            ask_loop(directories, args.loop)
+            return
+        db, _ = make_store(tmp, args.sessions, args.seed)
 
         started = time.perf_counter()
         report = history.index()

@@ -54,16 +54,24 @@ def _directory(project: str) -> str:
     return f"/home/dev/work/{project}"
 
 
-def write_store(path: Path, projects: list[str], sessions: list[Session]) -> None:
+def write_store(
+    path: Path, projects: list[str], sessions: list[Session], where: dict[str, tuple[str, str]] | None = None
+) -> None:
+    """`sessions` into the store at `path` (made with `projects` when they are given; else it exists).
+    `where`: a loop project's (project id, directory) in the store, by default its own name and /home/dev/work/."""
+    where = where or {}
     db = sqlite3.connect(path)
-    db.executescript(SCHEMA.read_text(encoding="utf-8"))
+    if projects:
+        db.executescript(SCHEMA.read_text(encoding="utf-8"))
     for p in projects:
+        pid, worktree = where.get(p, (p, _directory(p)))
         db.execute(
             "INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES (?,?,?,?,?,?)",
-            (p, _directory(p), "git", ANCHOR_MS - 400 * DAY_MS, ANCHOR_MS, "[]"),
+            (pid, worktree, "git", ANCHOR_MS - 400 * DAY_MS, ANCHOR_MS, "[]"),
         )
     for slug, project, turns, days in sessions:
-        sid, start, directory = _conv_id("ses", slug), ANCHOR_MS - days * DAY_MS, _directory(project)
+        project, directory = where.get(project, (project, _directory(project)))
+        sid, start = _conv_id("ses", slug), ANCHOR_MS - days * DAY_MS
         t, asked = start, ""
         for n, (role, text) in enumerate(turns):
             mid = _conv_id("msg", slug, n)

@@ -260,12 +260,8 @@ def test_idle_work_starts_as_soon_as_stdin_closes() -> None:
     assert [s for s, _ in service.ran] == ["s1"] and service.ran[0][1] - started < 30  # at close, not after 60 s
 
 
-@pytest.mark.parametrize("end", ["stdin", "SIGTERM", "SIGHUP"])
-def test_the_real_helper_starts_the_idle_sync_once_opencode_is_gone(
-    tmp_path: Path, isolated_home: Path, end: str
-) -> None:
-    # Closing stdin is how OpenCode leaves (the positive control); a terminal closed or a process group
-    # killed sends SIGHUP or SIGTERM within the idle delay, and the pending sync must still start.
+def _no_extract(tmp_path: Path) -> Path:
+    """A project, and a config with auto_extract off (the idle work is then the sync alone)."""
     from recollect.config import resolve_paths
 
     project = tmp_path / "proj"
@@ -273,6 +269,17 @@ def test_the_real_helper_starts_the_idle_sync_once_opencode_is_gone(
     config = resolve_paths().config_file
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text("[memory]\nauto_extract = false\n")
+    return project
+
+
+@pytest.mark.parametrize("end", ["stdin", "SIGTERM", "SIGHUP", "SIGINT"])
+def test_the_real_helper_starts_the_idle_sync_once_opencode_is_gone(
+    tmp_path: Path, isolated_home: Path, end: str
+) -> None:
+    # Closing stdin is how OpenCode leaves (the positive control); a terminal closed, a process group
+    # killed or a Ctrl-C sends SIGHUP, SIGTERM or SIGINT within the idle delay, and the pending sync
+    # must still start.
+    project = _no_extract(tmp_path)
     proc = start()
     try:
         assert proc.stdout is not None and proc.stdin is not None
@@ -286,6 +293,138 @@ def test_the_real_helper_starts_the_idle_sync_once_opencode_is_gone(
         assert proc.wait(timeout=60) == 0
         log = Path(hello["log"]).read_text()
         assert "started index (pid" in log and "idle ses_x: started ['index']" in log, log
+        assert f"{'stdin closed' if end == 'stdin' else end}: ending" in log, log
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+# The helper with SIGTERM and SIGHUP blocked on every thread but one that only sleeps, so the kernel
+# can hand the signal to that thread alone: what it may do to any thread of the real helper (seen
+# under load: Python's C handler ran, the main thread stayed blocked in read(2) on stdin, and the
+# helper lived on, its Python handler never run, as long as OpenCode kept stdin open).
+ANOTHER_THREAD = """
+import signal, sys, threading
+from recollect.integrations import hookd
+started = threading.Event()
+def sleeper():
+    started.set()
+    threading.Event().wait()
+threading.Thread(target=sleeper, daemon=True).start()
+started.wait()
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGHUP})
+sys.exit(hookd.main([]))
+"""
+
+
+def _wait_until_asleep_off_a_lock(pid: int) -> None:
+    """Until the main thread of `pid` sleeps in the kernel on something other than a futex (a lock,
+    the GIL): waiting for stdin, as the helper's main thread does between requests."""
+    task = Path(f"/proc/{pid}/task/{pid}")
+    deadline = time.monotonic() + 60
+    while True:
+        state = (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        wchan = (task / "wchan").read_text()
+        if state == "S" and wchan not in ("", "0") and "futex" not in wchan:
+            return
+        assert time.monotonic() < deadline, f"the helper's main thread never waited for stdin ({state} {wchan})"
+        time.sleep(0.02)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the helper's threads in /proc (Linux)")
+@pytest.mark.parametrize("end", ["stdin", "SIGTERM"])
+def test_a_signal_another_thread_takes_still_ends_the_helper(tmp_path: Path, isolated_home: Path, end: str) -> None:
+    project = _no_extract(tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", ANOTHER_THREAD],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        hello = json.loads(readline(proc.stdout))["hello"]
+        answer = ask(proc, {"id": 1, "op": "idle", "session": "ses_x", "directory": str(project)})
+        assert answer is not None and answer["deferred"] is True
+        _wait_until_asleep_off_a_lock(proc.pid)  # on stdin: a signal now can no longer meet a bytecode
+        if end == "stdin":
+            proc.stdin.close()  # positive control: the wrapper itself ends as the helper does
+        else:
+            proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0
+        assert "idle ses_x: started ['index']" in Path(hello["log"]).read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+# A parent that starts the helper on pipes the test holds, so its stdin stays open when the parent dies.
+PARENT = """
+import os, subprocess, sys, time
+stdin, stdout = int(sys.argv[1]), int(sys.argv[2])
+helper = subprocess.Popen([sys.executable, "-m", "recollect.integrations.hookd"], stdin=stdin, stdout=stdout,
+                          stderr=subprocess.DEVNULL)
+os.close(stdin)
+os.close(stdout)
+print(helper.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_helper_ends_when_its_parent_dies_with_stdin_still_open(tmp_path: Path, isolated_home: Path) -> None:
+    # OpenCode killed outright while something else still holds the write end of the helper's stdin
+    # (a child that inherited it): no EOF comes, and the helper must still end and start the sync.
+    import os
+    import select
+
+    project = _no_extract(tmp_path)
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(in_r), str(out_w)], pass_fds=(in_r, out_w), stdout=subprocess.PIPE, text=True
+    )
+    os.close(in_r)
+    os.close(out_w)
+    try:
+        with os.fdopen(out_r) as out, os.fdopen(in_w, "w") as stdin:
+            assert parent.stdout is not None
+            helper = int(readline(parent.stdout))
+            hello = json.loads(readline(out))["hello"]
+            assert hello["pid"] == helper
+            stdin.write(json.dumps({"id": 1, "op": "idle", "session": "ses_x", "directory": str(project)}) + "\n")
+            stdin.flush()
+            assert json.loads(readline(out))["deferred"] is True  # positive control: it serves while the parent lives
+            parent.kill()
+            parent.wait()
+            # The helper's stdout closes when it exits (EOF here); stdin, held open by this test, never does.
+            assert select.select([out], [], [], 60)[0], "the helper outlived its parent"
+            assert out.read() == ""
+            log = Path(hello["log"]).read_text()
+            assert "idle ses_x: started ['index']" in log and "its parent process exited: ending" in log, log
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+
+
+def test_bytes_that_are_not_utf8_are_one_unreadable_line(isolated_home: Path) -> None:
+    proc = start()
+    try:
+        assert proc.stdout is not None and proc.stdin is not None
+        readline(proc.stdout)  # hello
+        pong = ask(proc, {"id": 1, "op": "ping"})
+        assert pong is not None and pong["pong"] is True  # positive control
+        proc.stdin.buffer.write(b'{"id": 2, "op": "ping", "text": "\xff\xfe"}\n')  # type: ignore[attr-defined]
+        proc.stdin.flush()
+        pong = json.loads(readline(proc.stdout))  # the bytes replaced, the line read as JSON: not the end
+        assert pong["id"] == 2 and pong["pong"] is True
+        pong = ask(proc, {"id": 3, "op": "ping"})
+        assert pong is not None and pong["id"] == 3
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
     finally:
         if proc.poll() is None:
             proc.kill()

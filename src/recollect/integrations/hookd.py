@@ -14,7 +14,8 @@ maybe an extraction) starts `IDLE_DELAY` s later, or as soon as stdin closes: `o
 its one `session.idle` just before it exits, and a sync started then would compete with OpenCode
 for the CPU while it shuts down; once OpenCode is gone the sync costs it nothing.
 Any failure becomes `{"id": n, "ok": false, "error": "…"}` and a line in the log; the loop never
-dies on a bad request. It exits when stdin closes (OpenCode went away), once that idle work started.
+dies on a bad request. It ends when stdin closes (OpenCode went away), on SIGTERM, SIGHUP or SIGINT,
+or when its parent process is gone, between two requests, and exits once that idle work started.
 
 Its stderr never reaches a log unredacted: once `main` runs, Python's stderr (warnings, thread
 tracebacks) is written to the log through the redactor. What it wrote before that (an interpreter
@@ -29,11 +30,13 @@ import contextlib
 import io
 import json
 import os
+import select
+import signal
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:  # imported in main, after the --log-stderr branch (which needs less)
@@ -102,7 +105,7 @@ class Server:
         except Exception as exc:  # off every request path: report it, never end the helper
             self.service.log(f"idle failed: {type(exc).__name__}: {exc}\n{traceback.format_exc()}")
 
-    def serve(self, lines: TextIO) -> None:
+    def serve(self, lines: Iterable[str]) -> None:
         for raw in lines:
             self.last_request = time.monotonic()
             raw = raw.strip()
@@ -281,17 +284,113 @@ class RedactingStderr(io.TextIOBase):
             append_redacted(self.path, text, "stderr")
 
 
-def _end_on_hangup() -> None:
-    """SIGTERM and SIGHUP (a closed terminal, a killed process group) end the helper as a closed stdin
-    does: the `finally` of `main` starts the idle work still pending, so the session is indexed."""
-    import signal
+ENDING_SIGNALS = ("SIGTERM", "SIGHUP", "SIGINT")  # a killed process group, a closed terminal, a Ctrl-C
+PARENT_CHECK = 2.0  # s between looks at the parent process while stdin is quiet
 
-    def end(signum: int, frame: object) -> None:
-        raise SystemExit(0)
 
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), end)
+class Requests:
+    """The request lines on stdin (`fd`) until it closes, an ending signal comes, or the parent
+    process (`parent`) is gone; `ended` says which. It waits in select() on stdin and on `wakeup`,
+    the pipe Python's C-level signal handler writes each signal's number to (signal.set_wakeup_fd),
+    never in a bare read(): a Python handler runs only on the main thread between bytecodes, so a
+    SIGTERM that came while that thread was on its way into read(2) (seen under load: delivered to
+    it, its C handler run, the thread then blocked on stdin) or that the kernel handed to another
+    thread left the helper running on an open stdin, its handler never run.
+    Bytes that are not UTF-8 are replaced (U+FFFD): the line is read, or logged as unreadable."""
+
+    def __init__(self, fd: int, wakeup: int | None = None, parent: int | None = None) -> None:
+        self.fd, self.wakeup, self.parent = fd, wakeup, parent
+        self.ended = ""
+
+    def __iter__(self) -> Iterator[str]:
+        held: list[bytes] = []  # the line begun and not yet ended
+        watched = [self.fd] if self.wakeup is None else [self.fd, self.wakeup]
+        while not self.ended:
+            try:
+                ready = select.select(watched, [], [], PARENT_CHECK)[0]
+                chunk = self._read(ready)
+            except OSError as exc:  # stdin itself is gone (EBADF, EIO)
+                self.ended = f"stdin unreadable ({type(exc).__name__})"
+                chunk = b""
+            if chunk is None:
+                continue
+            if not chunk:  # the end; a last line without its newline is still read, once stdin closed
+                if held and self.ended == "stdin closed":
+                    yield b"".join(held).decode("utf-8", "replace")
+                return
+            *lines, rest = chunk.split(b"\n")
+            if lines:
+                lines[0], held = b"".join([*held, lines[0]]), []
+            if rest:
+                held.append(rest)
+            yield from (line.decode("utf-8", "replace") for line in lines)
+
+    def _read(self, ready: list[int]) -> bytes | None:
+        """What stdin had (b"" once it closed, `ended` set), or None: nothing yet, or a signal."""
+        if self.wakeup is not None and self.wakeup in ready:
+            with contextlib.suppress(BlockingIOError):
+                numbers = os.read(self.wakeup, 64)
+                if numbers:
+                    self.ended = _signal_name(numbers[0])
+                    return b""
+            return None
+        if not ready:
+            if self.parent is not None and os.getppid() != self.parent:
+                self.ended = "its parent process exited"
+                return b""
+            return None
+        try:
+            chunk = os.read(self.fd, 65536)
+        except BlockingIOError:  # a non-blocking stdin said ready and had nothing after all
+            return None
+        if not chunk:
+            self.ended = "stdin closed"
+        return chunk
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """A Python handler must exist for the wake-up byte to be written; it does nothing itself."""
+
+
+def _listen_for_signals() -> int | None:
+    """SIGTERM, SIGHUP and SIGINT end the helper as a closed stdin does, through the wake-up pipe
+    `Requests` waits on: the loop ends between two requests, and nothing (a lock held, a reply half
+    written, a thread joined) is cut short by an exception raised inside it. The read end, or None
+    when the handlers cannot be set (not the main thread)."""
+    try:
+        read, write = os.pipe()
+        os.set_blocking(read, False)
+        os.set_blocking(write, False)
+        signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+        for name in ENDING_SIGNALS:
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), _ignore)
+    except (OSError, ValueError):
+        return None
+    return read
+
+
+def _default_signals() -> None:
+    """From here on a signal ends the helper at once (it only waits for extractions to start)."""
+    with contextlib.suppress(ValueError):  # not the main thread: nothing was set
+        for name in ENDING_SIGNALS:
+            if hasattr(signal, name):
+                signal.signal(getattr(signal, name), signal.SIG_DFL)
+        signal.set_wakeup_fd(-1)
+
+
+def _quiet_stdout() -> None:
+    """OpenCode closed our stdout: the exit's flush must not fail on it again."""
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -303,6 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     from recollect.integrations.hooks import LOG_NAME, HookService
     from recollect.integrations.idlework import EXTRACT_WAIT_SECONDS
 
+    requests = Requests(0, _listen_for_signals(), os.getppid())  # a signal from now on ends it after hello
     service = HookService(scope=parse_args(args))
     sys.stderr = RedactingStderr(str(service.log.path))
     import recollect.memory  # noqa: F401 - needed by the first message; load before saying hello
@@ -321,14 +421,16 @@ def main(argv: list[str] | None = None) -> int:
         }
     )
     threading.Thread(target=_warm_when_quiet, args=(service, server, WARM_UP_QUIET), daemon=True).start()
-    _end_on_hangup()
     try:
-        server.serve(sys.stdin)
-    except (KeyboardInterrupt, SystemExit):
-        pass
+        server.serve(requests)
+    except BrokenPipeError:
+        requests.ended = "stdout closed"
+        _quiet_stdout()
     finally:
+        service.log(f"{requests.ended or 'an error'}: ending")
         server.closed.set()
         server.idle.close()  # OpenCode is gone: its last idle's sync starts now, costing it nothing
+        _default_signals()
         service.finish(EXTRACT_WAIT_SECONDS)
         service.close()
     return 0

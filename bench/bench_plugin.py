@@ -234,7 +234,8 @@ def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
     helper.wait(timeout=60)
     for name, (k, d) in counts.items():
         print(f"{name:24} {k}/{d} ({100 * k / max(d, 1):.0f}%)")
-    print(f"recall_block cpu per message p50 / p95: {statistics.median(cpus):.1f} / {pct(cpus, 0.95):.1f} ms")
+    if cpus:
+        print(f"recall_block cpu per message p50 / p95: {statistics.median(cpus):.1f} / {pct(cpus, 0.95):.1f} ms")
 
 
 def main() -> None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 from recollect.search.meaning import uncovered_share
+from recollect.search.rank import _stand_in_uncovered
 
 
 def test_words_that_cover_only_part_of_the_query_leave_the_rest_to_meaning() -> None:
@@ -15,3 +19,19 @@ def test_a_session_holding_every_word_leaves_nothing_uncovered() -> None:
     assert uncovered_share({1: 0.2}) > 0  # positive control
     assert uncovered_share({1: 1.0, 2: 0.2}) == 0.0
     assert uncovered_share({}) == 0.0  # nothing measured (coverage off, or no lexical session): no stand-in
+
+
+def _run(span: dict[int, float]) -> Any:
+    plan = SimpleNamespace(text="what did we name the kitten we adopted")
+    return SimpleNamespace(plan=plan, card_meaning={1: 0.5, 2: 0.4}, gap={}, span=span, rescued=set(), k=10.0)
+
+
+def test_a_long_chats_card_stands_in_by_its_span_twice() -> None:
+    shares = {1: 0.5, 2: 0.5}  # the words cover half the query in both sessions
+    short = {1: 0.0, 2: 0.0}
+    _stand_in_uncovered(_run({1: 1.0, 2: 1.0}), [1, 2], shares, short)
+    assert short[1] > short[2] > 0  # positive control: the nearer card stands in for the missing half
+    mixed = {1: 0.0, 2: 0.0}
+    _stand_in_uncovered(_run({1: 0.25, 2: 1.0}), [1, 2], shares, mixed)
+    # a 12-request chat: its card speaks for a quarter of it, and its coverage was read at one turn
+    assert abs(mixed[1] - short[1] * 0.25**2) < 1e-12 and mixed[2] == short[2]

@@ -418,7 +418,9 @@ def _stand_in_uncovered(run: _Run, shortlist: list[int], shares: dict[int, float
     weight = uncovered * prose_share(run.plan.text) * ACROSS_STANDIN
     for sid in shortlist:
         if sid in meaning_rank and sid not in run.gap:  # across scripts the meaning already stands in
-            trust = run.span.get(sid, 1.0) * (RESCUE_WEIGHT if sid in run.rescued else 1.0)  # as the card arm counts
+            # By its span twice: the card speaks for that share of the session, and the coverage that left
+            # words uncovered was read around the best turn alone, where a long chat's answer rarely has them all.
+            trust = run.span.get(sid, 1.0) ** 2 * (RESCUE_WEIGHT if sid in run.rescued else 1.0)
             fused[sid] += weight * trust / (run.k + meaning_rank[sid])
 
 

@@ -13,9 +13,10 @@ from typing import IO, Any
 import pytest
 
 
-def start() -> subprocess.Popen[str]:
+def start(*argv: str) -> subprocess.Popen[str]:
+    """The helper (or `python ARGV`, a script that runs it) over pipes."""
     return subprocess.Popen(
-        [sys.executable, "-m", "recollect.integrations.hookd"],
+        [sys.executable, *(argv or ("-m", "recollect.integrations.hookd"))],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -105,23 +106,16 @@ def test_log_stderr_mode_writes_the_text_redacted(tmp_path: Path) -> None:
 
 def test_the_running_helper_sends_its_stderr_to_the_log_redacted(tmp_path: Path, isolated_home: Path) -> None:
     go = tmp_path / "go"  # created once the helper said hello: it writes to stderr after that
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import os, sys, threading, time, warnings\n"
-            "from recollect.integrations import hookd\n"
-            "def late():\n"
-            f"    while not os.path.exists({str(go)!r}): time.sleep(0.05)\n"
-            f"    warnings.warn('leaked {SECRET} in a warning')\n"
-            "    sys.stderr.write('plain line on stderr\\n')\n"
-            "threading.Thread(target=late, daemon=True).start()\n"
-            "sys.exit(hookd.main([]))\n",
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    proc = start(
+        "-c",
+        "import os, sys, threading, time, warnings\n"
+        "from recollect.integrations import hookd\n"
+        "def late():\n"
+        f"    while not os.path.exists({str(go)!r}): time.sleep(0.05)\n"
+        f"    warnings.warn('leaked {SECRET} in a warning')\n"
+        "    sys.stderr.write('plain line on stderr\\n')\n"
+        "threading.Thread(target=late, daemon=True).start()\n"
+        "sys.exit(hookd.main([]))\n",
     )
     try:
         assert proc.stdout is not None and proc.stdin is not None
@@ -336,13 +330,7 @@ def _wait_until_asleep_off_a_lock(pid: int) -> None:
 @pytest.mark.parametrize("end", ["stdin", "SIGTERM"])
 def test_a_signal_another_thread_takes_still_ends_the_helper(tmp_path: Path, isolated_home: Path, end: str) -> None:
     project = _no_extract(tmp_path)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", ANOTHER_THREAD],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = start("-c", ANOTHER_THREAD)
     try:
         assert proc.stdout is not None and proc.stdin is not None
         hello = json.loads(readline(proc.stdout))["hello"]

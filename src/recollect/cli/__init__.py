@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from recollect.cli.group import Group
 from recollect.errors import RecollectError
 
 # name -> "module:attribute" of the click command
@@ -74,7 +75,7 @@ def _asks_for_help(args: list[str]) -> bool:
     return False
 
 
-class LazyGroup(click.Group):
+class LazyGroup(Group):
     """Loads each command on first use, and is the CLI's one error handler: a `RecollectError` (or an
     operating-system error such as a permission denied) becomes one `recollect: <message>` line and exit 1;
     a Ctrl-C becomes one line saying what was kept, and exit 130 (the shell's code for SIGINT)."""

@@ -6,10 +6,11 @@ import json
 
 import click
 
+from recollect.cli.group import Group
 from recollect.cli.output import print_json
 
 
-@click.group("config")
+@click.group("config", cls=Group)
 def config() -> None:
     """The config file: write it with every option at its default, or show what is in force."""
 

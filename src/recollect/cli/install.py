@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from recollect.cli.group import Group
 from recollect.cli.output import print_json
 from recollect.config import SCOPE_CEILINGS
 from recollect.integrations import opencode as oc
@@ -36,12 +37,12 @@ def _print(report: oc.Report, *, undo_hint: bool) -> None:
         click.echo("Restart OpenCode to load it.")
 
 
-@click.group("install")
+@click.group("install", cls=Group)
 def install() -> None:
     """Connect recollect to an agent (MCP server, subagent, plugin)."""
 
 
-@click.group("uninstall")
+@click.group("uninstall", cls=Group)
 def uninstall() -> None:
     """Take back what 'recollect install' did."""
 

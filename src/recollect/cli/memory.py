@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from recollect import memory as mem
+from recollect.cli.group import Group
 from recollect.cli.output import console, counted, is_terminal, options, print_json
 
 # Exit status when a write was screened out (duplicate, forgotten) or a check found problems.
@@ -95,7 +96,7 @@ def _set_root_option(ctx: click.Context, param: click.Parameter, value: Any) -> 
         ctx.find_root().meta.setdefault("recollect.memory", {})[param.name or ""] = value
 
 
-class MemoryGroup(click.Group):
+class MemoryGroup(Group):
     """`--project` and `--global-only` work before the subcommand and after it alike
     (`recollect memory --project P list` and `recollect memory list --project P`)."""
 

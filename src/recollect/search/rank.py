@@ -287,9 +287,9 @@ def _by_meaning(
     found = None
     if meaning:
         found = ahead() if ahead is not None else None  # computed beside this search (history/ahead.py)
-        key = arms_key(conn, query, run.plan.searched, filters, run.counts, [embedder, card_encoder])
-        if found is None or found.key != key:
-            found = arms(conn, query, run.plan.searched, filters, run.counts, embedder, card_encoder)
+        asked = (conn, query, run.plan.searched, filters, run.counts)
+        if found is None or found.key != arms_key(*asked, [embedder, card_encoder]):
+            found = arms(*asked, embedder, card_encoder)
         run.semantic, run.card_meaning = found.semantic, found.card_meaning
     meaning_rank = {sid: i + 1 for i, sid in enumerate(run.card_meaning)}
     nearest_lexical = min((meaning_rank[s] for s in lexical if s in meaning_rank), default=len(meaning_rank) + 1)

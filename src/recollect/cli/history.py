@@ -364,7 +364,7 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
         title = title if len(title) <= 100 else title[:99] + "…"
         when = history.iso(r.time_updated)[:16].replace("T", " ")
         click.echo(f"{i}. {title}  {r.directory or '(no directory)'} · {when} · {r.agent_kind}")
-        size = f"{r.messages} message{'' if r.messages == 1 else 's'}, {r.turns} turn{'' if r.turns == 1 else 's'}"
+        size = f"{counted(r.messages, 'message')}, {counted(r.turns, 'turn')}"
         child = f" · subagent of {r.source}::{r.parent_id}" if r.parent_id else ""
         click.echo(f"   {size}, {r.ended}{child} · read: recollect read {r.cursor}")
 

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
 from recollect.cli.group import Group
-from recollect.cli.output import print_json
+from recollect.cli.output import console, counted, print_json
 from recollect.config import SCOPE_CEILINGS
 from recollect.integrations import opencode as oc
 
@@ -35,6 +39,51 @@ def _print(report: oc.Report, *, undo_hint: bool) -> None:
     elif undo_hint and report.changes:
         click.echo(f"Recorded in {report.manifest}; undo with: recollect uninstall opencode")
         click.echo("Restart OpenCode to load it.")
+
+
+PIPED_EVERY = 15.0  # seconds between two "still running" lines when stderr is no terminal
+
+
+def _npm_said(status: oc.NpmStatus) -> str:
+    done = counted(status.requests, "registry request")
+    last = status.last if len(status.last) <= 40 else status.last[:39] + "…"
+    return f"{status.elapsed:.0f} s, {done}" + (f" (last: {last})" if last else "")
+
+
+@contextmanager
+def npm_progress(*, quiet: bool) -> Iterator[oc.NpmProgress | None]:
+    """What the npm pre-install is doing, on stderr: a line when it starts, then on a terminal a spinner with
+    the time and npm's registry requests so far; piped, a line like it every PIPED_EVERY seconds."""
+    if quiet:
+        yield None
+        return
+    live = sys.stderr.isatty()
+    said: dict[str, float] = {}
+    with ExitStack() as stack:
+        spinner: list[Any] = []
+
+        def tell(status: oc.NpmStatus) -> None:
+            if not said:
+                said["at"] = status.elapsed
+                click.echo(
+                    f"installing {status.package} with npm into {status.config_dir} (OpenCode loads plugins "
+                    "with it; this can take a minute) …",
+                    err=True,
+                )
+                if live:
+                    spinner.append(stack.enter_context(console(stderr=True).status("npm: starting")))
+            if spinner:
+                spinner[0].update(f"npm: {_npm_said(status)}")
+            if status.done:
+                if spinner:
+                    stack.close()
+                    spinner.clear()
+                click.echo(f"  npm ended after {_npm_said(status)}", err=True)
+            elif not live and status.elapsed - said["at"] >= PIPED_EVERY:
+                said["at"] = status.elapsed
+                click.echo(f"  npm still running: {_npm_said(status)}", err=True)
+
+        yield tell
 
 
 @click.group("install", cls=Group)
@@ -94,15 +143,17 @@ def install_opencode(
         from recollect.cli.history import first_use_config
 
         first_use_config(quiet=as_json)
-    report = oc.install(
-        config_dir=config_dir,
-        config_file=config_file,
-        force=force,
-        dry_run=dry_run,
-        npm=not no_npm,
-        opencode_version=opencode_version,
-        scope=scope,
-    )
+    with npm_progress(quiet=as_json) as progress:
+        report = oc.install(
+            config_dir=config_dir,
+            config_file=config_file,
+            force=force,
+            dry_run=dry_run,
+            npm=not no_npm,
+            opencode_version=opencode_version,
+            scope=scope,
+            npm_progress=progress,
+        )
     if as_json:
         print_json(report.to_dict())
     else:

@@ -37,6 +37,7 @@ from recollect.integrations.opencode.base import (
     save_manifest,
 )
 from recollect.integrations.opencode.installer import detect_opencode_version, install
+from recollect.integrations.opencode.npm import NpmProgress, NpmStatus
 from recollect.integrations.opencode.removal import uninstall
 from recollect.integrations.opencode.texts import agent_text, mcp_entry, plugin_text
 
@@ -51,6 +52,8 @@ __all__ = [
     "SERVER_KEY",
     "Change",
     "InstallError",
+    "NpmProgress",
+    "NpmStatus",
     "Report",
     "agent_text",
     "choose_config_file",

@@ -33,7 +33,7 @@ from recollect.integrations.opencode.base import (
     write_atomic,
 )
 from recollect.integrations.opencode.configfile import plan_config
-from recollect.integrations.opencode.npm import npm_plan, run_npm
+from recollect.integrations.opencode.npm import NpmProgress, npm_plan, run_npm
 from recollect.integrations.opencode.texts import agent_text, mcp_entry, plugin_text
 
 
@@ -113,12 +113,17 @@ def _created_dirs(config_dir: Path, record: dict[str, Any]) -> set[str]:
 
 
 def _pre_install(
-    config_dir: Path, version: str, plan: tuple[bool, bool, str], report: Report, record: dict[str, Any]
+    config_dir: Path,
+    version: str,
+    plan: tuple[bool, bool, str],
+    report: Report,
+    record: dict[str, Any],
+    progress: NpmProgress | None,
 ) -> None:
     """The npm pre-install of the plugin package; `plan` is (asked for, needed, why)."""
     npm, needed, why = plan
     if npm and needed:
-        run_npm(config_dir, version, report, record)
+        run_npm(config_dir, version, report, record, progress)
     elif npm:
         report.notes.append(why)
     else:
@@ -149,9 +154,11 @@ def install(
     opencode_version: str | None = None,
     paths: Paths | None = None,
     scope: str | None = None,
+    npm_progress: NpmProgress | None = None,
 ) -> Report:
     """Install (or bring up to date) recollect's MCP server, recall agent and plugin for OpenCode.
-    `scope` ('project', 'directory'; None or 'all': unbounded) is the ceiling both are started with."""
+    `scope` ('project', 'directory'; None or 'all': unbounded) is the ceiling both are started with;
+    `npm_progress` is told how the npm pre-install goes while it runs (it can take a minute)."""
     config_dir = (config_dir or opencode_config_dir()).absolute()
     config_file = (config_file or choose_config_file(config_dir)).absolute()
     python = python or sys.executable
@@ -190,7 +197,7 @@ def install(
         write_atomic(config_file, new_config)
     for path, text in writes:
         write_atomic(path, text)
-    _pre_install(config_dir, version, (npm, needed, why), report, npm_record)
+    _pre_install(config_dir, version, (npm, needed, why), report, npm_record, npm_progress)
     _check_runtime(python, paths, report)
     manifest["installs"][str(config_dir)] = {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from recollect.text.plain import plain_title
+from recollect.text.plain import TITLE_CHARS, display_title, plain_title
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,15 @@ def test_a_cut_title_ends_with_an_ellipsis() -> None:
 
     assert cut_title("x" * 80) == "x" * 80  # positive control: what fits is left whole
     assert cut_title("word " * 30) == ("word " * 16).rstrip() + "…" and len(cut_title("y" * 81)) == 80
+
+
+def test_a_session_is_shown_by_its_stored_title_else_its_first_line_cut() -> None:
+    # Positive control: with no stored title the first line stands in, whole when it fits.
+    assert display_title("", "why does the deploy fail?") == "why does the deploy fail?"
+    assert display_title(None, None) == ""
+    long = "fix this: " + "child_copy: cygheap read copy failed " * 4
+    shown = display_title("", long)
+    assert len(shown) == TITLE_CHARS and shown.endswith("…") and long.startswith(shown[:-1])
+    # Negative: a stored title is the agent's own, never replaced by the first line nor cut.
+    stored = "Cygwin bash fork error troubleshooting attempt, with a title longer than eighty characters"
+    assert display_title(stored, "fix this") == stored

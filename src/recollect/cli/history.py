@@ -360,7 +360,7 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
         return
     # Two lines a session, as search prints its hits: the cursor is never wrapped, so it can be copied.
     for i, r in enumerate(rows, start=offset + 1):
-        title = " ".join((r.title or r.first_human or "(untitled)").split())
+        title = " ".join((r.title or "(untitled)").split())
         title = title if len(title) <= 100 else title[:99] + "…"
         when = history.iso(r.time_updated)[:16].replace("T", " ")
         click.echo(f"{i}. {title}  {r.directory or '(no directory)'} · {when} · {r.agent_kind}")

@@ -10,7 +10,7 @@ from recollect.config import Config
 from recollect.history.access import scoped, surface
 from recollect.index import queries
 from recollect.search.scope import Filters, predicate
-from recollect.text.plain import cut_title
+from recollect.text.plain import display_title
 from recollect.times import iso
 
 
@@ -54,7 +54,7 @@ def session_card(
     return SessionCard(
         session_id=row[0],
         source=row[1],
-        title=row[2] or cut_title(row[8] or ""),  # agents that store no title: the first thing typed
+        title=display_title(row[2], row[8]),
         directory=row[3],
         project_root=row[4],
         time_created=row[5],

@@ -16,10 +16,9 @@ from recollect.index import queries, store
 from recollect.search import read as reading
 from recollect.search.rank import SearchResult, make_cursor
 from recollect.search.rank import search as rank_search
-from recollect.search.results import display_title
 from recollect.search.scope import Filters, predicate
 from recollect.sources import configured_specs
-from recollect.text.plain import cut_title
+from recollect.text.plain import display_title
 from recollect.times import iso
 
 if TYPE_CHECKING:
@@ -189,7 +188,7 @@ def sessions(
     for r in rows:
         values: dict[str, Any] = {f.name: value for f, value in zip(fields(SessionInfo), r, strict=False)}
         info = SessionInfo(**values, cursor=make_cursor(r[1], r[0], ""))
-        info.title = info.title or cut_title(info.first_human)  # agents that store no title
+        info.title = display_title(info.title, info.first_human)
         infos.append(info)
     return infos
 
@@ -245,7 +244,7 @@ def _read(
         mode = "message"
     w = reading.window(session, message_id, before=before, after=after, budget=budget, mode=mode, whole=whole)
     # The store kept no title: the one search and sessions show (the first line a person typed, redacted).
-    w.title = w.title or display_title(row)
+    w.title = w.title or display_title(row["title"], row["first_human"])
     return w
 
 

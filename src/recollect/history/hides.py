@@ -15,7 +15,7 @@ from recollect.history.access import HistoryError, surface
 from recollect.index import queries
 from recollect.search.ceiling import Ceiling
 from recollect.search.ceiling import from_config as ceiling_from_config
-from recollect.text.plain import cut_title
+from recollect.text.plain import display_title
 
 
 def _qualify(conn: sqlite3.Connection, ref: str, app: Recollect) -> str:
@@ -123,7 +123,7 @@ def hidden_sessions(
             for h in entries:
                 row = queries.title_and_directory(conn, h.key, inside, params)
                 if row:
-                    known[h.key] = (cut_title(row[0] or row[1] or ""), row[2] or "")
+                    known[h.key] = (display_title(row[0], row[1]), row[2] or "")
     if not ceiling.unbounded:
         entries = [h for h in entries if h.key in known]
     return [HiddenInfo(h.session, h.at, h.by, h.why, *known.get(h.key, ("", ""))) for h in entries]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from recollect.jsonish import plain
-from recollect.text.plain import cut_title
+from recollect.text.plain import display_title
 from recollect.times import iso
 
 SNIPPET_CHARS = 280
@@ -137,11 +137,6 @@ def snippet(text: str, terms: list[str], width: int = SNIPPET_CHARS) -> str:
     return ("…" if start else "") + flat[start:end] + ("…" if end < len(flat) else "")
 
 
-def display_title(session: sqlite3.Row) -> str:
-    """The session's title, or the first line a person typed when the agent stored no title."""
-    return session["title"] or cut_title(session["first_human"] or "")
-
-
 def chunk_hit(
     session: sqlite3.Row, chunk: sqlite3.Row, score: float, matched: list[str], terms: list[str], why: str
 ) -> Hit:
@@ -153,7 +148,7 @@ def chunk_hit(
         part_id=chunk["part_id"],
         cursor=make_cursor(session["source_id"], session["native_id"], chunk["message_id"]),
         score=round(score, 6),
-        title=display_title(session),
+        title=display_title(session["title"], session["first_human"]),
         directory=session["directory"],
         time=chunk["time"] or session["time_updated"],
         role=chunk["role"],
@@ -184,7 +179,7 @@ def card_hit(
         part_id=first[1] if first else None,
         cursor=make_cursor(session["source_id"], session["native_id"], message_id),
         score=round(score, 6),
-        title=display_title(session),
+        title=display_title(session["title"], session["first_human"]),
         directory=session["directory"],
         time=session["time_updated"],
         role=first[2] if first else "user",

@@ -1,5 +1,9 @@
-"""Titles as plain text. An agent's model writes its session titles, and some write markdown
-(`**Router hardening complete**`, `` `parseHttp` fix ``): every listing would show the marks."""
+"""Titles as plain text, and the one rule for the title a session is shown by.
+
+An agent's model writes its session titles, and some write markdown (`**Router hardening complete**`,
+`` `parseHttp` fix ``): every listing would show the marks. Some agents store no title at all: every
+place that shows a session (search hits, listings, cards, reads, hidden sessions) names it by
+`display_title`, never by a fallback of its own."""
 
 from __future__ import annotations
 
@@ -30,3 +34,9 @@ TITLE_CHARS = 80  # of a first line standing in for a title
 def cut_title(text: str, limit: int = TITLE_CHARS) -> str:
     """`text` (a first line standing in for a title) at most `limit` characters, an ellipsis marking a cut."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def display_title(title: str | None, first_line: str | None) -> str:
+    """The title a session is shown by: the one its agent stored, or, when it stored none, the first
+    line a person typed (`first_line`, the card's `first_human`), cut to `TITLE_CHARS`; "" when neither."""
+    return title or cut_title(first_line or "")

@@ -145,8 +145,8 @@ def test_index_and_doctor_count_text_that_is_not_utf8(tmp_path: Path) -> None:
     case.build(tmp_path / "store")
     with sqlite3.connect(spec.path) as store_conn:  # the title changed: OpenCode would bump its sequence
         store_conn.execute("UPDATE event_sequence SET seq = seq + 1")
-    assert "1 malformed records skipped or mended" in run("index")
-    assert "1 malformed records skipped or mended" in run("doctor")
+    assert "1 malformed record skipped or mended" in run("index")
+    assert "1 malformed record skipped or mended" in run("doctor")
     conn = store.connect(tmp_path / "index.db")
     sync(conn, [spec])
     assert conn.execute("SELECT count(*) FROM session WHERE title LIKE ?", ("caf\ufffd \ufffd\ufffd%",)).fetchone()[0]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
-from recollect.text.plain import TITLE_CHARS, display_title, plain_title
+from recollect.text.plain import TITLE_CHARS, counted, display_title, plain_title
 
 
 @pytest.mark.parametrize(
@@ -57,3 +60,35 @@ def test_a_session_is_shown_by_its_stored_title_else_its_first_line_cut() -> Non
     # Negative: a stored title is the agent's own, never replaced by the first line nor cut.
     stored = "Cygwin bash fork error troubleshooting attempt, with a title longer than eighty characters"
     assert display_title(stored, "fix this") == stored
+
+
+def test_a_count_takes_the_number_of_its_noun() -> None:
+    assert counted(1, "message") == "1 message"  # positive control: one is singular
+    assert counted(0, "message") == "0 messages" and counted(3, "message") == "3 messages"
+    assert counted(2, "memory", "memories") == "2 memories" and counted(1, "memory", "memories") == "1 memory"
+    assert counted(1, "session is", "sessions are") == "1 session is"
+    assert counted(4, "session is", "sessions are") == "4 sessions are"
+
+
+SRC = Path(__file__).resolve().parent.parent.parent / "src" / "recollect"
+# `session{'s' if n != 1 else ''}`, `"" if n == 1 else "s"`: a plural written by hand beside `counted`.
+_HAND_WRITTEN_PLURAL = re.compile(r"""['"]s['"] if |else ['"]s['"]""")
+
+
+def hand_written_plurals(root: Path) -> list[str]:
+    return [
+        f"{path.relative_to(root)}:{n}"
+        for path in sorted(root.rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if _HAND_WRITTEN_PLURAL.search(line)
+    ]
+
+
+def test_every_plural_is_counted_not_written_by_hand(tmp_path: Path) -> None:
+    # Positive control: both spellings of a hand-written plural are seen.
+    (tmp_path / "a.py").write_text(
+        "x = f\"{n} session{'s' if n != 1 else ''}\"\ny = f\"{n} file{'' if n == 1 else 's'}\"\n", encoding="utf-8"
+    )
+    assert hand_written_plurals(tmp_path) == ["a.py:1", "a.py:2"]
+    found = hand_written_plurals(SRC)
+    assert not found, f"use text.plain.counted (history.counted on a surface): {found}"

@@ -14,7 +14,7 @@ import click
 
 from recollect import blas, history
 from recollect.cli.app import current_app
-from recollect.cli.output import console, counted, escape, fail, is_terminal, markup_printer, print_json
+from recollect.cli.output import console, escape, fail, is_terminal, markup_printer, print_json
 from recollect.history import (
     DEFAULT_BUDGET,
     FILTER_SPEC,
@@ -252,14 +252,14 @@ def _print_result(text: str, result: SearchResult) -> None:
         show(f"   [dim]{meaning}read: recollect read {hit.cursor}[/dim]")
     limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
     click.echo(
-        f"\n{counted(cov.hits_returned, 'hit')} from {counted(cov.sessions_returned, 'session')}; "
+        f"\n{history.counted(cov.hits_returned, 'hit')} from {history.counted(cov.sessions_returned, 'session')}; "
         f"{cov.sessions_matched} matched, "
         f"{cov.sessions_in_scope} in scope, {cov.sessions_indexed} indexed{limited}"
     )
     pending = cov.skipped_by_reason.get("sessions_not_yet_embedded", 0)
     if pending:
-        noun = "session is" if pending == 1 else "sessions are"
-        click.echo(f"{pending} {noun} not yet searchable by meaning; 'recollect index' embeds them")
+        pending_sessions = history.counted(pending, "session is", "sessions are")
+        click.echo(f"{pending_sessions} not yet searchable by meaning; 'recollect index' embeds them")
 
 
 @click.command("read")
@@ -315,7 +315,7 @@ def read_cmd(
         if fmt == "json":
             print_json(saved.to_dict())
         else:
-            click.echo(f"saved {saved.messages} messages ({saved.bytes} bytes) to {saved.path}")
+            click.echo(f"saved {history.counted(saved.messages, 'message')} ({saved.bytes} bytes) to {saved.path}")
         return
     chars = budget or (WHOLE_BUDGET if whole else DEFAULT_BUDGET)
     w = history.read(
@@ -364,7 +364,7 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
         title = title if len(title) <= 100 else title[:99] + "…"
         when = history.iso(r.time_updated)[:16].replace("T", " ")
         click.echo(f"{i}. {title}  {r.directory or '(no directory)'} · {when} · {r.agent_kind}")
-        size = f"{counted(r.messages, 'message')}, {counted(r.turns, 'turn')}"
+        size = f"{history.counted(r.messages, 'message')}, {history.counted(r.turns, 'turn')}"
         child = f" · subagent of {r.source}::{r.parent_id}" if r.parent_id else ""
         click.echo(f"   {size}, {r.ended}{child} · read: recollect read {r.cursor}")
 
@@ -424,7 +424,7 @@ def doctor_cmd(as_json: bool) -> None:
     else:
         click.echo(f"config: {d.config_file} ({'found' if d.config_exists else 'none; defaults in use'})")
         click.echo(
-            f"index:  {d.index_path} ({counted(d.index_sessions, 'session')}, {d.index_bytes / 1e6:.1f} MB)"
+            f"index:  {d.index_path} ({history.counted(d.index_sessions, 'session')}, {d.index_bytes / 1e6:.1f} MB)"
             if d.index_exists
             else f"index:  {d.index_path} (not built yet: run 'recollect index')"
         )
@@ -433,13 +433,13 @@ def doctor_cmd(as_json: bool) -> None:
             state = s.get("status", "")
             extra = ""
             if "indexed_sessions" in s:
-                extra = f", {counted(s['indexed_sessions'], 'session')} indexed" + (
+                extra = f", {history.counted(s['indexed_sessions'], 'session')} indexed" + (
                     f", synced {s['synced']}" if "synced" in s else ""
                 )
                 if s.get("malformed"):
-                    extra += f", {s['malformed']} malformed records skipped or mended"
+                    extra += f", {history.counted(s['malformed'], 'malformed record')} skipped or mended"
                 if s.get("not_sessions"):
-                    extra += f", {counted(s['not_sessions'], 'file')} left out as no session"
+                    extra += f", {history.counted(s['not_sessions'], 'file')} left out as no session"
             click.echo(f"source {s['id']} ({s['kind']}, {flags}): {s['path']} [{state}{extra}]")
         for extra_line in _doctor_extras(d.semantic):
             click.echo(extra_line)

@@ -12,8 +12,9 @@ from typing import Any
 import click
 
 from recollect.cli.group import Group
-from recollect.cli.output import console, counted, print_json
+from recollect.cli.output import console, print_json
 from recollect.config import SCOPE_CEILINGS
+from recollect.history import counted
 from recollect.integrations import opencode as oc
 
 

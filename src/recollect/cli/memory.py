@@ -19,7 +19,8 @@ from rich.table import Table
 
 from recollect import memory as mem
 from recollect.cli.group import Group
-from recollect.cli.output import console, counted, is_terminal, options, print_json
+from recollect.cli.output import console, is_terminal, options, print_json
+from recollect.history import counted
 
 # Exit status when a write was screened out (duplicate, forgotten) or a check found problems.
 EXIT_NOT_DONE = 1

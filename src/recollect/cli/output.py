@@ -63,11 +63,6 @@ def one_line(exc: Exception) -> str:
     return str(exc)
 
 
-def counted(n: int, noun: str, plural: str = "") -> str:
-    """'1 hit', '2 hits': a count and its noun, in the number it takes (`plural` when it is not noun + s)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
-
-
 def fail(message: str, code: int = 1) -> NoReturn:
     click.echo(f"recollect: {message}", err=True)
     sys.exit(code)

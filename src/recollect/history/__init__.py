@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters, git_root_of, predicate
     from recollect.search.terms import chunk_count, document_frequencies
     from recollect.sources import configured_specs
+    from recollect.text.plain import counted
     from recollect.text.tokenize import STOPWORDS, fold, query_terms
     from recollect.times import iso
 
@@ -65,6 +66,7 @@ _MODULES = {
     ),
     **dict.fromkeys(("chunk_count", "document_frequencies"), "recollect.search.terms"),
     "configured_specs": "recollect.sources",
+    "counted": "recollect.text.plain",
     **dict.fromkeys(("STOPWORDS", "fold", "query_terms"), "recollect.text.tokenize"),
     "iso": "recollect.times",
 }
@@ -102,6 +104,7 @@ __all__ = [
     "ceiling_from_option",
     "chunk_count",
     "configured_specs",
+    "counted",
     "doctor",
     "document_frequencies",
     "filter_values",

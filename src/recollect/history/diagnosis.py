@@ -10,6 +10,7 @@ from recollect.config import Config, ConfigError, load_config
 from recollect.history.access import open_index
 from recollect.index import queries, store
 from recollect.sources import SourceSpec, configured_specs
+from recollect.text.plain import counted
 from recollect.times import iso
 
 
@@ -125,7 +126,7 @@ def _source_entry(spec: SourceSpec, state: _IndexState, problems: list[str]) -> 
             count, first = state.bad[spec.id]
             entry["bad_sessions"] = count
             problems.append(
-                f"{spec.id}: {count} sessions could not be read and are skipped until they change "
+                f"{spec.id}: {counted(count, 'session')} could not be read and are skipped until they change "
                 f"(first: {first}); the rest of the store is indexed"
             )
     elif state.stored.get(spec.id):

@@ -26,6 +26,7 @@ from recollect.model import Session, SessionStamp, SourceError
 from recollect.sources import Source, SourceSpec, open_source
 from recollect.sources.guard import describe
 from recollect.text.markers import session_origin
+from recollect.text.plain import counted
 
 BATCH_SESSIONS = 50
 # Sessions read are stored (and let go) once their text adds up to this, whatever their number: a batch
@@ -93,16 +94,15 @@ class SyncReport:
             if s.status != "ok":
                 parts.append(f"{s.id}: {s.status} ({s.message})")
                 continue
-            sessions = f"{s.sessions} session{'' if s.sessions == 1 else 's'}"
-            text = f"{s.id}: {sessions} (+{s.added} new, {s.updated} updated, -{s.removed} removed)"
+            changes = f"+{s.added} new, {s.updated} updated, -{s.removed} removed"
+            text = f"{s.id}: {counted(s.sessions, 'session')} ({changes})"
             if s.malformed:
-                text += f", {s.malformed} malformed records skipped or mended"
+                text += f", {counted(s.malformed, 'malformed record')} skipped or mended"
             if s.not_sessions:
-                files = "1 file" if len(s.not_sessions) == 1 else f"{len(s.not_sessions)} files"
-                text += f", {files} left out as no session (first: {s.not_sessions[0]})"
+                text += f", {counted(len(s.not_sessions), 'file')} left out as no session (first: {s.not_sessions[0]})"
             if s.bad:
                 text += (
-                    f", {len(s.bad)} sessions could not be read and were skipped (first: {s.bad[0]}); "
+                    f", {counted(len(s.bad), 'session')} could not be read and were skipped (first: {s.bad[0]}); "
                     "they are retried when they change"
                 )
             if s.problems:  # the first says what; the count says whether there is more to look at
@@ -415,7 +415,7 @@ def _note_unreadable(source: Source, report: SourceReport) -> None:
     if unreadable:
         first = next(iter(unreadable.items()))
         report.problems.append(
-            f"{len(unreadable)} sessions could not be read this time and were kept as indexed "
+            f"{counted(len(unreadable), 'session')} could not be read this time and were kept as indexed "
             f"(first: {first[0]}: {first[1]}); they are retried on the next sync"
         )
 

@@ -163,13 +163,6 @@ def when(iso_time: str) -> str:
     return iso_time[:16].replace("T", " ") + "Z" if iso_time else "?"
 
 
-def count(n: int, noun: str) -> str:
-    """`1 hit`, `3 hits`, `1 memory`, `2 memories`."""
-    if n == 1:
-        return f"1 {noun}"
-    return f"{n} {noun[:-1]}ies" if noun.endswith("y") else f"{n} {noun}s"
-
-
 def one_line(text: str, limit: int) -> str:
     flat = " ".join((text or "").split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -12,9 +12,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from recollect.history import FILTER_SPEC, Filters, filter_values, git_root_of
+from recollect.history import FILTER_SPEC, Filters, counted, filter_values, git_root_of
 from recollect.mcp.args import Param, Signature
-from recollect.mcp.base import Lines, Reply, ServerSettings, Tool, count, fit, for_model, one_line, when
+from recollect.mcp.base import Lines, Reply, ServerSettings, Tool, fit, for_model, one_line, when
 from recollect.redact import redact
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ def _hit_block(i: int, hit: Any, time_iso: str) -> list[str]:
 
 def coverage_line(cov: Any) -> str:
     text = (
-        f"coverage: {count(cov.hits_returned, 'hit')} from {count(cov.sessions_returned, 'session')}; "
+        f"coverage: {counted(cov.hits_returned, 'hit')} from {counted(cov.sessions_returned, 'session')}; "
         f"{cov.sessions_matched} matched, {cov.sessions_in_scope} in scope ({cov.scope}), "
         f"{cov.sessions_indexed} indexed"
     )
@@ -172,7 +172,7 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
     if not result.hits:
         out.add(f"No hits for {redact(args['query'])!r}: {for_model(cov.hint)}".rstrip(": "), coverage_line(cov))
         return Reply(out.text(), result.to_dict())
-    out.add(f"{count(len(result.hits), 'hit')} for {redact(args['query'])!r}:")
+    out.add(f"{counted(len(result.hits), 'hit')} for {redact(args['query'])!r}:")
     for note in result.notes("exact: true"):  # a correction or a time reading: say so, or hits look unrelated
         out.add(redact(f"({note})"))
     footer = [
@@ -315,7 +315,7 @@ def run_save(args: dict[str, Any], settings: ServerSettings) -> Reply:
         filters = build_filters({"scope": args["scope"], "directory": args["directory"]}, settings, app)
         saved = history.save_transcript(args["cursor"], args["path"], filters, within=project_dir(settings), app=app)
     shown = os.path.relpath(saved.path, project_dir(settings).resolve())
-    text = f"saved {count(saved.messages, 'message')} ({saved.bytes} bytes) to {shown}"
+    text = f"saved {counted(saved.messages, 'message')} ({saved.bytes} bytes) to {shown}"
     return Reply(text, {**saved.to_dict(), "path": shown})
 
 
@@ -398,7 +398,7 @@ def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
 def _session_block(i: int, row: SessionInfo, updated: str) -> list[str]:
     block = [
         f"{i}. {one_line(row.title or '(untitled)', 120)} — {row.directory or '?'} · updated "
-        f"{when(updated)} · {row.messages} messages, {row.turns} turns, "
+        f"{when(updated)} · {counted(row.messages, 'message')}, {counted(row.turns, 'turn')}, "
         f"~{row.approx_context_chars} chars · ended {row.ended or '?'} · {row.agent_kind}"
         + (" · subagent" if row.parent_id else ""),
     ]

@@ -13,8 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from recollect.history import counted
 from recollect.mcp.args import ArgumentError, Param, Signature
-from recollect.mcp.base import Lines, Reply, ServerSettings, Tool, count, fit, one_line
+from recollect.mcp.base import Lines, Reply, ServerSettings, Tool, fit, one_line
 
 if TYPE_CHECKING:
     from recollect.memory import MemoryEntry, Recalled
@@ -84,7 +85,7 @@ def run_recall(args: dict[str, Any], settings: ServerSettings) -> Reply:
             f"No memory matches {args['query']!r}. Try other words, or memory_inspect to list what exists.", data
         )
     out = Lines(settings.budget)
-    out.add(f"{count(len(hits), 'memory')} for {args['query']!r}, best first:")
+    out.add(f"{counted(len(hits), 'memory', 'memories')} for {args['query']!r}, best first:")
     shown_hits = out.add_while_fits((_recall_block(i, hit) for i, hit in enumerate(hits, 1)), 200)
     if shown_hits < len(hits):
         out.add(f"({len(hits) - shown_hits} more left out to stay within {settings.budget} characters; ask for fewer)")
@@ -284,7 +285,7 @@ def run_inspect(args: dict[str, Any], settings: ServerSettings) -> Reply:
     entries = [e for e in report.memories if args["category"] in (None, e.memory.category)]
     out = Lines(settings.budget)
     for root in report.roots:
-        state = count(root["memories"], "memory") if root["exists"] else "not created yet"
+        state = counted(root["memories"], "memory", "memories") if root["exists"] else "not created yet"
         out.add(f"{root['scope']} root: {root['path']} ({state})")
     counts: dict[str, int] = {}
     for entry in entries:

@@ -21,7 +21,7 @@ from recollect.search.budgets import DEFAULT_BUDGET
 from recollect.search.results import make_cursor
 from recollect.search.scope import FilterError, Filters, predicate
 from recollect.text.markers import OWN_OUTPUT_OMITTED, carries_injected_block, is_our_tool
-from recollect.text.plain import plain_title
+from recollect.text.plain import counted, plain_title
 from recollect.times import iso
 
 if TYPE_CHECKING:
@@ -344,7 +344,7 @@ def _within_budget(
         spent += size
     if len(keep) == len(rendered):
         return rendered
-    notes.append(f"{len(rendered) - len(keep)} message(s) left out to stay within {budget} characters")
+    notes.append(f"{counted(len(rendered) - len(keep), 'message')} left out to stay within {budget} characters")
     return [m for k, m in enumerate(rendered) if k in keep]
 
 

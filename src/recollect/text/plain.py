@@ -1,9 +1,10 @@
-"""Titles as plain text, and the one rule for the title a session is shown by.
+"""What a person reads of a session, as plain text: its title, and counts with their noun.
 
 An agent's model writes its session titles, and some write markdown (`**Router hardening complete**`,
 `` `parseHttp` fix ``): every listing would show the marks. Some agents store no title at all: every
 place that shows a session (search hits, listings, cards, reads, hidden sessions) names it by
-`display_title`, never by a fallback of its own."""
+`display_title`, never by a fallback of its own. Every "1 message" / "3 messages" is `counted`, from
+the index's sync report up to the CLI, the MCP tools and the UI."""
 
 from __future__ import annotations
 
@@ -40,3 +41,9 @@ def display_title(title: str | None, first_line: str | None) -> str:
     """The title a session is shown by: the one its agent stored, or, when it stored none, the first
     line a person typed (`first_line`, the card's `first_human`), cut to `TITLE_CHARS`; "" when neither."""
     return title or cut_title(first_line or "")
+
+
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """'1 hit', '2 hits': a count and its noun, in the number it takes (`plural` when it is not noun + s:
+    `counted(n, "memory", "memories")`, `counted(n, "session is", "sessions are")`)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

@@ -8,6 +8,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from html import escape
 
+from recollect.history import counted
+
 WIDTH = 720
 HEIGHT = 90
 PAD = 18
@@ -37,7 +39,7 @@ def activity_svg(per_day: dict[str, int], *, days: int = 90, label: str = "") ->
         h = max(2.0, usable * count / peak)
         x = PAD + i * bar
         y = HEIGHT - PAD - h
-        title = f"{day.isoformat()}: {count} session{'s' if count != 1 else ''}"
+        title = f"{day.isoformat()}: {counted(count, 'session')}"
         bars.append(
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(1.0, bar - 1):.1f}" height="{h:.1f}" '
             f'fill="#3b6ea5"><title>{escape(title)}</title></rect>'

@@ -103,7 +103,7 @@ def test_nothing_ranked_retries_as_a_literal_scan_and_says_so(sample_db: Path) -
     assert inner["literal"] and inner["hits"] and all(h["why"] == "literal" for h in inner["hits"])
     assert "literal retry" in inner["coverage"]["limited_by"]
     assert (
-        "scanned for 'issing-fil' literally"
+        "no session matched these words, so the hits are the newest text that holds 'issing-fil' as typed"
         in runner.invoke(main, ["search", "issing-fil", "--no-sync", "--exact"]).output
     )
     none = json.loads(runner.invoke(main, ["search", "zzqxjv-not-there", "--no-sync", "--exact", "--json"]).output)

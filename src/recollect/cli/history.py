@@ -16,6 +16,7 @@ from recollect import blas, history
 from recollect.cli.app import current_app
 from recollect.cli.output import console, escape, fail, is_terminal, markup_printer, print_json
 from recollect.history import (
+    CLI_OPTIONS,
     DEFAULT_BUDGET,
     FILTER_SPEC,
     WHOLE_BUDGET,
@@ -235,8 +236,9 @@ def _print_result(text: str, result: SearchResult) -> None:
     cov = result.coverage
     if not result.hits:
         click.echo(f"No hits for {text!r}: {cov.hint}")
-        limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
-        click.echo(f"(searched {cov.sessions_in_scope} of {cov.sessions_indexed} sessions{limited})")
+        click.echo(f"(searched {cov.sessions_in_scope} of {cov.sessions_indexed} sessions)")
+        for limit in result.limits(CLI_OPTIONS):
+            click.echo(f"({limit})")
         return
     show = markup_printer()  # rich on a terminal; piped, the same text without importing it
     for i, hit in enumerate(result.hits, 1):
@@ -250,12 +252,12 @@ def _print_result(text: str, result: SearchResult) -> None:
         # A hit that shares no word with the query would puzzle a reader without this.
         meaning = {"semantic": "by meaning, no shared word · ", "literal": "literal match · "}.get(hit.why, "")
         show(f"   [dim]{meaning}read: recollect read {hit.cursor}[/dim]")
-    limited = f"; limited by {', '.join(cov.limited_by)}" if cov.limited_by else ""
     click.echo(
         f"\n{history.counted(cov.hits_returned, 'hit')} from {history.counted(cov.sessions_returned, 'session')}; "
-        f"{cov.sessions_matched} matched, "
-        f"{cov.sessions_in_scope} in scope, {cov.sessions_indexed} indexed{limited}"
+        f"{cov.sessions_matched} matched, {cov.sessions_in_scope} in scope, {cov.sessions_indexed} indexed"
     )
+    for limit in result.limits(CLI_OPTIONS):
+        click.echo(limit)
     pending = cov.skipped_by_reason.get("sessions_not_yet_embedded", 0)
     if pending:
         pending_sessions = history.counted(pending, "session is", "sessions are")

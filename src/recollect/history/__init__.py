@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from recollect.search.meaning import card_meaning_candidates, static_similarity
     from recollect.search.rank import fts_match
     from recollect.search.read import render_chatml, render_text
-    from recollect.search.results import SearchResult, make_cursor, snippet
+    from recollect.search.results import CLI_OPTIONS, PAGE_OPTIONS, SearchResult, make_cursor, snippet
     from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters, git_root_of, predicate
     from recollect.search.terms import chunk_count, document_frequencies
     from recollect.sources import configured_specs
@@ -60,7 +60,9 @@ _MODULES = {
     "fts_match": "recollect.search.rank",
     **dict.fromkeys(("DEFAULT_BUDGET", "WHOLE_BUDGET"), "recollect.search.budgets"),
     **dict.fromkeys(("render_chatml", "render_text"), "recollect.search.read"),
-    **dict.fromkeys(("SearchResult", "make_cursor", "snippet"), "recollect.search.results"),
+    **dict.fromkeys(
+        ("CLI_OPTIONS", "PAGE_OPTIONS", "SearchResult", "make_cursor", "snippet"), "recollect.search.results"
+    ),
     **dict.fromkeys(
         ("AUTHORS", "CLASSES", "ROLES", "SCOPES", "Filters", "git_root_of", "predicate"), "recollect.search.scope"
     ),
@@ -77,8 +79,10 @@ __getattr__ = lazy_names(__name__, _MODULES)
 __all__ = [
     "AUTHORS",
     "CLASSES",
+    "CLI_OPTIONS",
     "DEFAULT_BUDGET",
     "FILTER_SPEC",
+    "PAGE_OPTIONS",
     "ROLES",
     "SAVE_DIR",
     "SCOPES",

@@ -137,17 +137,20 @@ def _hit_block(i: int, hit: Any, time_iso: str) -> list[str]:
     ]
 
 
-def coverage_line(cov: Any) -> str:
+def coverage_lines(result: Any) -> list[str]:
+    """The coverage line, then a line for each thing that limited the answer (said as the CLI says it, with
+    its flags named as this tool's arguments)."""
+    from recollect import history
+
+    cov = result.coverage
     text = (
         f"coverage: {counted(cov.hits_returned, 'hit')} from {counted(cov.sessions_returned, 'session')}; "
         f"{cov.sessions_matched} matched, {cov.sessions_in_scope} in scope ({cov.scope}), "
         f"{cov.sessions_indexed} indexed"
     )
-    if cov.limited_by:
-        text += "; limited by " + ", ".join(cov.limited_by)
     if cov.skipped_by_reason:
         text += "; skipped " + ", ".join(f"{k}={v}" for k, v in cov.skipped_by_reason.items())
-    return text
+    return [text, *(f"note: {for_model(limit)}" for limit in result.limits(history.CLI_OPTIONS))]
 
 
 def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
@@ -170,13 +173,13 @@ def run_search(args: dict[str, Any], settings: ServerSettings) -> Reply:
     _note_busy(report, cov)
     out = Lines(settings.budget)
     if not result.hits:
-        out.add(f"No hits for {redact(args['query'])!r}: {for_model(cov.hint)}".rstrip(": "), coverage_line(cov))
+        out.add(f"No hits for {redact(args['query'])!r}: {for_model(cov.hint)}".rstrip(": "), *coverage_lines(result))
         return Reply(out.text(), result.to_dict())
     out.add(f"{counted(len(result.hits), 'hit')} for {redact(args['query'])!r}:")
     for note in result.notes("exact: true"):  # a correction or a time reading: say so, or hits look unrelated
         out.add(redact(f"({note})"))
     footer = [
-        coverage_line(cov),
+        *coverage_lines(result),
         "Read one: history_read(cursor=…). More: raise limit or add filters.",
     ]
     reserve = sum(len(line) + 1 for line in footer) + 120

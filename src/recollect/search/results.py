@@ -42,6 +42,31 @@ class Hit:
         return data
 
 
+@dataclass(frozen=True)
+class OptionNames:
+    """How one surface names what a reader can do about a search's limits (`SearchResult.limits`)."""
+
+    more: str  # how to see more hits than were shown
+    narrow: str  # the options that narrow a search
+    window: str  # the options that set its time window, in brackets
+
+
+# Written with the CLI's flags, which the MCP server's `for_model` turns into tool arguments (a valued flag is
+# followed by its value, a comma or a bracket: "--class or" would read "or" as its value).
+CLI_OPTIONS = OptionNames(
+    more="raise --limit to see more",
+    narrow="--scope project, --since 30d, --class, --tool",
+    window="(--since/--until)",
+)
+PAGE_OPTIONS = OptionNames(
+    more="add a word or a filter to see others first",
+    narrow="the scope, since, class or tool filters",
+    window="(since/until)",
+)
+
+_SCOPE_WORDS = {"project": "this project's", "directory": "this directory's", "session": "the chosen"}
+
+
 @dataclass
 class Coverage:
     sessions_indexed: int = 0
@@ -83,8 +108,40 @@ class SearchResult:
                 f"(without {exact_hint}, each word on its own)"
             )
         if self.literal:
-            out.append(f"no ranked match, so the same scope was scanned for {self.query.strip()!r} literally")
+            typed = self.query.strip()
+            out.append(
+                f"no session matched these words, so the hits are the newest text that holds {typed!r} as typed "
+                "(any case)"
+                if self.hits
+                else f"no session matched these words, and no text holds {typed!r} as typed either"
+            )
         return out
+
+    def limits(self, names: OptionNames) -> list[str]:
+        """What kept this answer from being the whole story (`coverage.limited_by`, whose short names --json
+        keeps), one sentence each for a reader who never saw the engine: what happened and which of the
+        surface's options (`names`) to use. A limit with nothing to add (the literal scan: `notes` says it)
+        says nothing; one that is a sentence already is kept as it is."""
+        from recollect.search.deep import MAX_CHARS
+        from recollect.search.rank import CHUNK_CANDIDATES, LITERAL_SCAN_CHUNKS
+
+        cov = self.coverage
+        shown = cov.sessions_returned
+        said = {
+            "limit": f"showing the best {shown} of {shown + cov.skipped_by_reason.get('beyond_limit_sessions', 0)} "
+            f"matching sessions; {names.more}",
+            "candidate cap": f"these words are in more text than one search compares (its best {CHUNK_CANDIDATES} "
+            f"passages), so sessions with weaker matches can be missing: add a more specific word, or narrow it "
+            f"({names.narrow})",
+            "scope": f"only {_SCOPE_WORDS.get(cov.scope, 'some')} sessions were searched (scope {cov.scope!r})",
+            "time window": f"only sessions active in the time window {names.window} were searched",
+            "literal retry": "",
+            "literal retry (newest chunks)": f"only the newest {LITERAL_SCAN_CHUNKS:,} passages were scanned for the "
+            "text as typed; older sessions can hold it too: try other words",
+            "deep character budget": f"the deep search stopped after reading {MAX_CHARS // 1_000_000} million "
+            f"characters of tool output; narrow it ({names.narrow})",
+        }
+        return [line for limit in cov.limited_by if (line := said.get(limit, limit))]
 
     def to_dict(self) -> dict[str, Any]:
         return plain(

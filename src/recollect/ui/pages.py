@@ -115,6 +115,7 @@ class Site:
             "authors": AUTHORS,
             "result": None,
             "memories": None,
+            "page_options": history.PAGE_OPTIONS,  # how the page's filters are named in what limited a search
         }
         if query:
             if kind == "memory":

@@ -426,7 +426,7 @@ def doctor_cmd(as_json: bool) -> None:
     else:
         click.echo(f"config: {d.config_file} ({'found' if d.config_exists else 'none; defaults in use'})")
         click.echo(
-            f"index:  {d.index_path} ({history.counted(d.index_sessions, 'session')}, {d.index_bytes / 1e6:.1f} MB)"
+            f"index:  {d.index_path} ({d.index_size})"
             if d.index_exists
             else f"index:  {d.index_path} (not built yet: run 'recollect index')"
         )

@@ -10,7 +10,7 @@ from recollect.config import Config, ConfigError, load_config
 from recollect.history.access import open_index
 from recollect.index import queries, store
 from recollect.sources import SourceSpec, configured_specs
-from recollect.text.plain import counted
+from recollect.text.plain import counted, megabytes
 from recollect.times import iso
 
 
@@ -25,6 +25,11 @@ class Diagnosis:
     index_sessions: int = 0
     index_bytes: int = 0
     semantic: dict[str, Any] = field(default_factory=dict)  # search by meaning: factory.semantic_state
+
+    @property
+    def index_size(self) -> str:
+        """The index as `recollect doctor` and the Health page both say it: '12 sessions, 6.1 MB'."""
+        return f"{counted(self.index_sessions, 'session')}, {megabytes(self.index_bytes)}"
 
 
 def doctor(config: Config | None = None) -> Diagnosis:

@@ -43,6 +43,11 @@ def display_title(title: str | None, first_line: str | None) -> str:
     return title or cut_title(first_line or "")
 
 
+def megabytes(n: int) -> str:
+    """A size as every surface says it: '6.1 MB', in decimal megabytes (1,000,000 bytes, not MiB)."""
+    return f"{n / 1e6:.1f} MB"
+
+
 def counted(n: int, noun: str, plural: str = "") -> str:
     """'1 hit', '2 hits': a count and its noun, in the number it takes (`plural` when it is not noun + s:
     `counted(n, "memory", "memories")`, `counted(n, "session is", "sessions are")`)."""

@@ -1,0 +1,38 @@
+"""The Health page says what `recollect doctor` says, in the same words and units (in a real Chromium)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from typing import Any
+
+from click.testing import CliRunner
+
+from recollect.cli import main
+from recollect.config import load_config
+
+from .conftest import World, shot, wait_for
+
+
+def test_health_shows_the_index_size_doctor_shows(world: World, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    # An index of about 6 MB, where MB (1,000,000 bytes) and MiB (1,048,576) differ in the first decimal.
+    with sqlite3.connect(load_config().index_path) as conn:
+        conn.execute("CREATE TABLE test_padding (b BLOB)")
+        conn.execute("INSERT INTO test_padding VALUES (zeroblob(6000000))")
+    runner = CliRunner()
+    data = json.loads(runner.invoke(main, ["doctor", "--json"]).output)
+    size = data["index_bytes"]
+    assert f"{size / 1e6:.1f}" != f"{size / 1048576:.1f}"  # the padding makes the two units tell apart
+    doctor = runner.invoke(main, ["doctor"]).output
+    said = re.search(r"^index: .*\((\d+ sessions?, [\d.]+ MB)\)$", doctor, re.M)
+    assert said, doctor
+    assert said.group(1).endswith(f"{size / 1e6:.1f} MB")
+
+    browser.get(world.url)
+    browser.get(world.base + "/health")
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#index-size"))
+    assert browser.find_element(By.CSS_SELECTOR, "#index-size").text == said.group(1)
+    shot(browser, world, "health")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from recollect.extract.transcript import build_transcript, count_turns, estimate_tokens, is_worker_session
+from recollect.extract.transcript import build_transcript, estimate_tokens, is_worker_session
 from recollect.model import Message, Part, Session
 from recollect.text.markers import WORKER_TITLE_MARKER
 
@@ -51,19 +51,6 @@ def test_tool_output_reasoning_injected_synthetic_and_summaries_are_never_eviden
     assert "keepme" in rendered
     for trap in ("TOOLOUT", "REASONING", "INJECTED", "SYNTHETIC", "COMPACTED"):
         assert trap not in rendered
-
-
-def test_turns_count_only_what_a_person_typed() -> None:
-    s = _session(
-        [
-            _msg(1, "user", _text("one")),
-            _msg(2, "user", _text("auto nudge", synthetic=True)),
-            _msg(3, "user", _text("<recollect-recall>\nold sessions\n</recollect-recall>")),
-            _msg(4, "user", _text("two")),
-            _msg(5, "assistant", _text("answer")),
-        ]
-    )
-    assert count_turns(s) == 2
 
 
 def test_only_turns_after_the_watermark_and_newest_within_budget() -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
-from recollect.index import store
+from recollect.index import fts, store
 from recollect.index.sync import sync
 from recollect.sources.base import SourceSpec
 from recollect.text.tokenize import FTS_TOKENIZE, tokenize
@@ -63,3 +64,38 @@ def test_index_of_another_tokenizer_version_is_retokenized(sample_db: Path, tmp_
     fresh = store.connect(tmp_path / "fresh.db")
     sync(fresh, specs)
     assert dump(reopened) == dump(fresh)
+
+
+def test_an_index_of_schema_10_recounts_turns_and_titles_slash_sessions_on_its_next_sync(
+    sample_db: Path, tmp_path: Path
+) -> None:
+    claude = tmp_path / "claude" / "projects" / "-Users-m"
+    claude.mkdir(parents=True)
+    data = Path(__file__).resolve().parent.parent / "data" / "claude-code"
+    for name in ("e1f813f4-3f9f-4a6f-92e7-39393c85268f", "abc757d1-3da3-42fb-bb7b-ffa293a4ba29", "agent-abc3cb6"):
+        shutil.copy2(data / f"{name}.jsonl", claude / f"{name}.jsonl")
+    specs = [
+        SourceSpec(id="opencode", kind="opencode", path=sample_db),
+        SourceSpec(id="claude", kind="claude-code", path=tmp_path / "claude"),
+    ]
+    fresh = store.connect(tmp_path / "fresh.db")
+    sync(fresh, specs)
+    old = store.connect(tmp_path / "old.db")
+    sync(old, specs)
+    # What schema 10 stored: a sub-agent's prompt counted as a turn, a session of commands only untitled.
+    old.execute("UPDATE session SET turns = 1 WHERE parent_id IS NOT NULL")
+    old.execute("UPDATE session SET title = '' WHERE title = '/login'")
+    fts.refill(old)  # its card's words as schema 10 indexed them
+    old.execute("DELETE FROM migrations WHERE name = '011_turns_and_command_titles'")
+    old.execute("PRAGMA user_version=10")
+    old.close()
+    counts = "SELECT native_id, title, turns FROM session ORDER BY native_id"
+    migrated = store.connect(tmp_path / "old.db")
+    assert migrated.execute(counts).fetchall() != fresh.execute(counts).fetchall()  # positive control
+    report = sync(migrated, specs)
+    # Re-read: the two OpenCode children, the Claude Code agent and the two Claude Code sessions stored
+    # without a title (the one of commands only, and one its first line names), nothing else.
+    assert sorted((s.id, s.updated) for s in report.sources) == [("claude", 3), ("opencode", 2)]
+    assert migrated.execute(counts).fetchall() == fresh.execute(counts).fetchall()
+    assert dump(migrated) == dump(fresh)
+    assert migrated.execute("SELECT turns FROM session WHERE native_id = 'agent-abc3cb6'").fetchone() == (0,)

@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     )
     from recollect.extract.settings import ExtractSettings, RunOptions
     from recollect.extract.summaries import SummaryReport, read_summaries, summarize
-    from recollect.extract.transcript import Transcript, build_transcript, count_turns, is_worker_session
+    from recollect.extract.transcript import Transcript, build_transcript, is_worker_session
+    from recollect.index.stats import count_turns
 
 # Each name is imported from its module on first use (PEP 562): `recollect index` reads stored summaries
 # (`summaries.read_summaries`) without importing the extraction pipeline, the model backends or the
@@ -72,7 +73,8 @@ _LAZY = {
     ),
     **dict.fromkeys(("ExtractSettings", "RunOptions"), ".settings"),
     **dict.fromkeys(("SummaryReport", "read_summaries", "summarize"), ".summaries"),
-    **dict.fromkeys(("Transcript", "build_transcript", "count_turns", "is_worker_session"), ".transcript"),
+    **dict.fromkeys(("Transcript", "build_transcript", "is_worker_session"), ".transcript"),
+    "count_turns": "recollect.index.stats",  # the listing's `turns`: one count for both
 }
 __getattr__ = lazy_names(__name__, _LAZY)
 

@@ -38,7 +38,8 @@ from recollect.extract.candidates import (
 from recollect.extract.models import Backend, ModelError
 from recollect.extract.settings import ExtractSettings, RunOptions
 from recollect.extract.state import Busy, ExtractState, append_log, extraction_lock, load_state, save_state
-from recollect.extract.transcript import build_transcript, count_turns, is_worker_session
+from recollect.extract.transcript import build_transcript, is_worker_session
+from recollect.index.stats import count_turns
 from recollect.jsonish import plain
 from recollect.memory import (
     MemoryOperationError,

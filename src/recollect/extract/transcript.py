@@ -72,11 +72,6 @@ def _spoken(message: Message) -> list[str]:
     return [text for part in message.parts if (text := _typed_text(part)) is not None]
 
 
-def count_turns(session: Session) -> int:
-    """Turns a person started: user messages with typed text (not injected, not synthetic)."""
-    return sum(1 for m in session.messages if m.role == "user" and _spoken(m))
-
-
 def estimate_tokens(text: str) -> int:
     """A tokenizer-free estimate that does not undercount CJK: ~4 ASCII characters per token,
     one token for any other character (a Chinese character is about one token, not a quarter)."""

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -224,6 +224,15 @@ def _m010_plain_titles(conn: sqlite3.Connection) -> None:
     conn.execute("UPDATE session SET watermark = '' WHERE agent_kind = 'claude-code' OR title GLOB '*[*`#[]*'")
 
 
+def _m011_turns_and_command_titles(conn: sqlite3.Connection) -> None:
+    """`turns` counts no sub-agent's prompt (index/stats.count_turns) and a Claude Code session of slash
+    commands only is titled by its commands: the next sync re-reads the sessions these change (every
+    child session, every Claude Code session without a title), not the rest."""
+    conn.execute(
+        "UPDATE session SET watermark = '' WHERE parent_id IS NOT NULL OR (agent_kind = 'claude-code' AND title = '')"
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
@@ -235,6 +244,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("008_vector_slots", _m008_vector_slots),
     ("009_session_scope", _m009_session_scope),
     ("010_plain_titles", _m010_plain_titles),
+    ("011_turns_and_command_titles", _m011_turns_and_command_titles),
 ]
 
 

@@ -1,7 +1,8 @@
 """A session's listing statistics and how it ended, derived from the session as a source yields it.
 
 Pure: same session in, same numbers out. `sync.insert_session` stores them on the session row;
-`history.sessions` lists them (docs/cli.md defines each one).
+`history.sessions` lists them (docs/cli.md defines each one). `count_turns` is the one count of a
+person's turns: the listing's `turns`, and the extraction's `min_turns` test, are both it.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ import json
 from dataclasses import asdict, dataclass
 
 from recollect.model import Message, Session
+from recollect.text.markers import carries_injected_block
 
 ENDINGS = ("finished", "cancelled", "error", "unfinished")
 
 
 @dataclass(frozen=True)
 class SessionStats:
-    turns: int  # messages a person typed (a user message with text that the harness did not inject)
+    turns: int  # messages a person typed (`count_turns`)
     assistant_messages: int
     tool_messages: int  # messages that call at least one tool
     text_parts: int  # non-empty text parts, any role
@@ -28,9 +30,24 @@ class SessionStats:
 
 
 def _typed_by_a_person(message: Message) -> bool:
-    return message.role == "user" and any(
-        p.kind == "text" and p.text.strip() and not p.synthetic for p in message.parts
+    return (
+        message.role == "user"
+        and not message.summary
+        and any(
+            p.kind == "text" and p.text.strip() and not p.synthetic and not carries_injected_block(p.text)
+            for p in message.parts
+        )
     )
+
+
+def count_turns(session: Session) -> int:
+    """Turns a person started: user messages with text they typed, not text the harness injected
+    (`synthetic`), a compaction summary or a block recollect injected. A sub-agent's session (one with
+    a parent: Claude Code's Task agents, OpenCode's child sessions, Codex's and Gemini's sub-agents)
+    has none: its prompt is its parent agent's, as the index's `author` says (`subagent`)."""
+    if session.parent_id is not None:
+        return 0
+    return sum(_typed_by_a_person(m) for m in session.messages)
 
 
 def ending(session: Session) -> str:
@@ -71,7 +88,7 @@ def session_stats(session: Session) -> SessionStats:
                 chars += len(part.text)
         tool_messages += calls_a_tool
     return SessionStats(
-        turns=sum(_typed_by_a_person(m) for m in session.messages),
+        turns=count_turns(session),
         assistant_messages=sum(m.role == "assistant" for m in session.messages),
         tool_messages=tool_messages,
         text_parts=text_parts,

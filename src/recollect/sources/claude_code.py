@@ -5,7 +5,9 @@ What it reads:
 - Sub-agents: `<project>/<session>/subagents/agent-<id>.jsonl` (Claude Code 2.1+) and the older
   `<project>/agent-<id>.jsonl` (2.0), each a child session whose parent is the main session.
 - Titles: `custom-title` (set by /rename) over `ai-title` over the legacy `summary` records, which
-  Claude Code appended to whichever file was current, keyed by the leaf message they describe.
+  Claude Code appended to whichever file was current, keyed by the leaf message they describe. A
+  session of slash commands only (`/clear`, `/login`), which Claude Code never titles and in which
+  nothing was typed to stand in, is titled by its commands.
 
 What it must never do: write, rename or lock a transcript; trust the project folder name (the cwd
 is encoded lossily — the records carry the real one); count a person as the author of text the
@@ -182,6 +184,8 @@ class ClaudeCodeSource(JsonlSource[list[Path], Entry]):
             by_leaf = summaries[entry.project_dir]
             # The legacy title is the summary whose leaf is the latest message of this session.
             session.title = next((by_leaf[u] for u in reversed(builder.leaf_order) if u in by_leaf), "")
+        if not session.title and entry.role == "main":
+            session.title = builder.command_title()  # Claude Code titles no session of slash commands only
         if not session.time_created:
             session.time_created = session.time_updated = max(f.stat().st_mtime_ns for f in files) // 1_000_000
         return session

@@ -34,6 +34,7 @@ _HARNESS_TAGS = (
 )
 _TYPED_TAGS = frozenset({"command-args", "bash-input", "user-memory-input"})
 _TAG_RE = re.compile(r"<(" + "|".join(_HARNESS_TAGS) + r")>(.*?)</\1>", re.S)
+_COMMAND_NAME_RE = re.compile(r"<command-name>\s*(.*?)\s*</command-name>", re.S)
 _INTERRUPTED_RE = re.compile(r"^\[Request interrupted by user[^\]]*\]$")
 _CONTINUATION = "This session is being continued from a previous conversation"
 # Claude Code 2.0 starts each sub-agent at launch with the prompt "Warmup", to fill its cache: no task.
@@ -339,6 +340,21 @@ class Transcript:
             titles = ": titles of other sessions" if self.other_kinds == {"summary"} else ""
             session.not_a_session = f"only {kinds} records{titles}, no conversation"
         return session
+
+    def command_title(self) -> str:
+        """The title of a session of slash commands only (`/login`; `/usage, /exit`; `/model opus`): the
+        commands, in the order first run, each with what the person typed after it. "" when the person
+        typed anything else (its first line stands in, as for any untitled session) or ran no command."""
+        commands: list[str] = []
+        for message in self.messages:
+            for part in message.parts:
+                if part.raw_type == "command-name" and (name := _COMMAND_NAME_RE.search(part.text)):
+                    commands.append(name.group(1))
+                elif part.raw_type == "command-args" and commands:
+                    commands[-1] += " " + " ".join(part.text.split())
+                elif part.kind == "text" and not part.synthetic and part.text.strip():
+                    return ""
+        return cut_title(", ".join(dict.fromkeys(c for c in commands if c)))
 
     def _request_title(self) -> str:
         """A sub-agent's title: Claude Code stores none, so the first line of the request its parent

@@ -106,6 +106,12 @@ class QueryPlan:
         content = set(self.content_terms)
         return {v for w in self.words if w.framing for v in w.variants if v not in content}
 
+    @property
+    def asks(self) -> bool:
+        """Whether the query is put as a question about the history (a question mark, words that frame
+        it, a time it points at) rather than pasted from it (an error line, a command, a path, a name)."""
+        return self.text.rstrip().endswith(("?", "？")) or bool(self.framing_terms) or bool(self.time_words)
+
 
 def _window(kind: str, match: re.Match[str], now_ms: int) -> tuple[int, int]:
     if kind == "yesterday":

@@ -6,8 +6,9 @@ nearest chunks and cards, and the full encoder's nearest session cards. All read
 scope predicate. Per session the arms are fused by reciprocal rank (the two by meaning scaled by how
 much of the query is prose), then weighted by how many distinct query terms the session covers, by
 directory relevance (same directory > same project > elsewhere) and a small recency prior. A session
-sharing no word with the query enters only through the card arm's rescue lane. The first page shows
-at most `per_session` hits of one session. Every result carries a `Coverage` that says what was
+sharing no word with the query enters only through the card arm's rescue lane. A query that asks
+nothing (a pasted error line, command or path) puts the sessions holding it word for word first.
+The first page shows at most `per_session` hits of one session. Every result carries a `Coverage` that says what was
 searched and what limited it. The weights were decided on the relevance eval (docs/eval.md).
 """
 
@@ -404,7 +405,23 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
             factor *= in_window(row, run.plan.window)
         scored.append((fused[sid] * factor, sid))
     scored.sort(key=lambda x: (-x[0], keys.get(x[1], ("", ""))))
+    if stages.on("literal") and run.held and not run.plan.asks:
+        scored = _literal_first(run, scored)
     return scored, sessions
+
+
+def _literal_first(run: _Run, scored: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    """A query that asks nothing was pasted from a session (an error line, a command, a path): the
+    sessions that hold it word for word (the phrase arm) come first, each group in its fused order.
+    The arms by meaning know what words mean, not which session printed the line: "Permission denied
+    (publickey)" is near a session about logging in, and sessions holding its common words apart can
+    outnumber the one that printed it. A score is capped at the one above it, so scores still fall
+    down the page."""
+    ordered = sorted(scored, key=lambda x: x[1] not in run.held)  # stable: each group keeps its order
+    capped: list[tuple[float, int]] = []
+    for score, sid in ordered:
+        capped.append((min(score, capped[-1][0]) if capped else score, sid))
+    return capped
 
 
 def _stand_in_uncovered(run: _Run, shortlist: list[int], shares: dict[int, float], fused: dict[int, float]) -> None:

@@ -34,6 +34,8 @@ STAGES: dict[str, str] = {
     "an arm's ranks stay told apart",
     "turn_rerank": "re-ranking the turns of each top session so its first hit is the turn that answers",
     "phrase": "a ranked query of two or more words: sessions holding it word for word count in one more arm",
+    "literal": "a query that asks nothing (a pasted error line, command, path or name): the sessions holding it word "
+    "for word rank first",
 }
 
 _OFF: ContextVar[frozenset[str]] = ContextVar("recollect_stages_off", default=frozenset())

@@ -16,6 +16,7 @@ from recollect.search.query import understand
 DATA = Path(__file__).resolve().parent.parent / "data" / "claude-code"
 TMUX = "c10f5964-20bd-4783-aa1a-30b06c8a702a"  # its Bash printed `tmux not found`
 PUBLICKEY = "f726527a-2135-406b-adf3-fc3bbe16dd91"  # ssh through a tunnel: "Permission denied (publickey)"
+SETTINGS = "c76e5be5-ffd2-4901-a935-885527c83a61"  # read the Windows settings.json (3bd9cf18: the macOS one)
 
 
 @pytest.fixture
@@ -36,7 +37,12 @@ def _sessions(query: str, *off: str) -> list[str]:
 
 
 def test_a_pasted_line_finds_the_session_holding_it_first(real_store: None) -> None:
-    for query, session in (("tmux not found", TMUX), ("Permission denied (publickey)", PUBLICKEY)):
+    pasted = (
+        ("tmux not found", TMUX),
+        ("Permission denied (publickey)", PUBLICKEY),
+        ("C:\\Users\\Mischa\\.claude\\settings.json", SETTINGS),  # one word typed, several in the text
+    )
+    for query, session in pasted:
         found = _sessions(query)
         assert found[0] == session, (query, found)
         assert len(found) >= 5  # the sessions holding the words apart still come back, below it

@@ -88,13 +88,13 @@ PHRASE_WEIGHT = 1.0  # the phrase arm's weight in the fusion, as the chunk arm's
 def phrase_arm(
     conn: sqlite3.Connection, query: str, scope: tuple[str, list[object]], stable: str
 ) -> dict[int, list[int]]:
-    """For a ranked search of two or more words: the sessions whose chunks hold the whole query word for
-    word, best first (BM25 of the phrase), each with those chunks. A session that holds the phrase a
-    person pasted or restated ("address already in use") is what they asked for, where sessions holding
-    the words apart may outnumber it."""
-    phrase = phrase_of(query, exact=True)
-    if not phrase:
-        return {}
+    """For a ranked search of two or more words (`a/b.py` and `test_x.py::test_y` are several): the
+    sessions whose chunks hold the whole query word for word, best first (BM25 of the phrase), each with
+    those chunks. A session that holds the phrase a person pasted or restated ("address already in use")
+    is what they asked for, where sessions holding the words apart may outnumber it."""
+    phrase = " ".join(query.split())
+    if len(_WORDS.findall(fold(phrase))) < 2 or not tokenize(phrase):
+        return {}  # one word: the word arms already hold it as a whole (a path, a test id is several)
     rows = best_chunk_rows(
         conn,
         phrase_match(phrase),

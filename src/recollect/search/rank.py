@@ -349,7 +349,9 @@ def _fuse(run: _Run) -> dict[int, float]:
         + (span.get(sid, 1.0) * prose * CARD_MEANING_WEIGHT / (k + meaning_rank[sid]) if sid in meaning_rank else 0)
         for sid in run.candidates
     }
-    for rank, sid in enumerate(run.held, 1):  # the phrase arm: the query word for word (search/phrase.py)
+    # The phrase arm: the query word for word (search/phrase.py). One word typed (a path, a test id) is
+    # matched whole by the word arms already; that a session holds it decides only its group (_literal_first).
+    for rank, sid in enumerate(run.held if len(run.plan.text.split()) > 1 else (), 1):
         fused[sid] = fused.get(sid, 0.0) + PHRASE_WEIGHT / (k + rank)
     for sid, gap in run.gap.items():
         if sid in fused and sid in meaning_rank and gap > 0:

@@ -5,10 +5,11 @@ up the message without them.
 A message is a cue when its request is about the past. Two steps, the same in both languages:
 
 1. **Markers of the past**, by their grammar (not whole phrases):
-   - a past time: an episodic one ("last time", "previously", "originally", clause-final "before",
-     "back then", 上次, 之前/以前 as "previously", 当初, 当时, 那次, 之前那个) or a calendar one ("two weeks
-     ago", "yesterday", "last sprint", 上周, 前几天, 去年); a unit of work before this one ("the previous
-     service", 上一个项目); a weekday or month ("on friday", "in march") only in a clause told in the
+   - a past time: an episodic one that names earlier work ("last time", "back then", "in an older
+     session", "in another chat", 上次, 当初, 当时, 那次, 另一个对话), a time only before now ("previously",
+     "originally", clause-final "before", 之前/以前 as "previously", 之前那个, 先前), or a calendar one ("two
+     weeks ago", "yesterday", "last sprint", 上周, 前几天, 去年); a unit of work before this one ("the
+     previous service", 上一个项目); a weekday or month ("on friday", "in march") only in a clause told in the
      past; what something came to, in a question ("what did we go with in the end", 最后定的是…？);
    - a reuse by comparison ("same as before", "like we agreed", "as discussed", 跟上次一样, 老规矩);
    - something agreed, asked or remembered: "what did we decide", "our decision", "what was the
@@ -44,8 +45,15 @@ A message is a cue when its request is about the past. Two steps, the same in bo
      "pull up whatever *we worked out*", 把我们做的清单找出来; not "delete the file you created"); or with 已经 in
      a question. Never in a clause with a present
      anchor ("the function you changed now lacks …", 你改过的那个函数现在 …).
-   - A message that names the current session ("just now", "in this session", "in this PR", 刚才)
-     counts only a past time as a cue.
+   - **A pointer at the present conversation** outweighs a weak mark of the past. A message that names
+     the current session ("just now", "in this session", "in this PR", 刚才) or points at its screen (a
+     place in it: "the error above", "scroll up", 上面的输出; a turn of it: "my last message", "the
+     previous command", 上一条命令; what was just done or put in it: "the test you just ran", "the log I
+     pasted", 我贴的; a look at it: "in the log", "see the output", 日志里显示, 看一下 ls) is about the work at
+     hand: a question or a person's past verb there is no cue, nor is a time only before now ("the error
+     from before, see above", 之前那个报错…看上面的输出), unless a question asks whether something was ever
+     done or met ("have we seen the error above before?", 上面这个报错以前遇到过吗？). A time that names earlier
+     work or a calendar time still counts ("is the error below the one we had last week?").
 
 Cues are looked for in the first 2,000 and the last 500 characters of a message, and every pattern is
 bounded: a pasted log costs the same as a short message.
@@ -98,20 +106,19 @@ _EN_REUSE = [  # a reuse by comparison: a reference to earlier work, never a tol
     rf"(?:just )?(?:like|as) (?:we|you|i) (?:{_FRAME_PAST}|did|had)",
     r"as (?:discussed|agreed|planned|decided|mentioned)",
 ]
-_EN_TIME = [  # an episodic past time: a marker of earlier work by itself
+_EN_TIME = [  # an episodic past time that names earlier work: a marker of it by itself
     r"last (?:time|session|chat|conversation)",
     r"(?:last|previous|prior|earlier|past)(?: (?:few|two|three|couple of))? (?:sessions|conversations|chats)",
     r"that time",
     r"at the time",
     r"the other (?:day|week)",
-    r"previously",
-    r"originally",
-    r"once (?:already|before)",
-    # clause-final "before" / "earlier", not "…, not before." nor "now or before" (whole words: "this
-    # error before?" is a cue, its "or" is the end of "error")
-    r"(?<!\bnot\x20)(?<!\bor\x20)(?<!\band\x20)(?<!\bnever\x20)(?:before|earlier)(?=\s*(?:[.?!,;:)]|$))",
     r"earlier (?:session|conversation|discussion|chat)",
-    r"earlier(?= (?:we|i|you)\b)",  # "Earlier I told you …", not "earlier than noon"
+    # a session other than this one ("in an older session", "in another chat"; not "the other session holds
+    # the lock", "another thread": a database session, a thread of the program)
+    r"(?:an?|the|our|my|some|one|that|those) (?:older|old|earlier|previous|prior|past) (?:sessions?|conversations?"
+    r"|chats?)",
+    r"(?:an?|the|some|one|that) (?:other|different|separate) (?:conversations?|chats?)",
+    r"another (?:conversation|chat)",
     r"(?:a|the|our|that|an|in the|your|my) (?:previous|prior) (?:session|time|conversation|discussion|chat|project"
     r"|service|repo|repository|app|codebase)",
     r"a (?:while|few days|few weeks|couple (?:of )?weeks) (?:ago|back)",
@@ -121,6 +128,17 @@ _EN_TIME = [  # an episodic past time: a marker of earlier work by itself
     r"|step|command|output|line|edit|change|commit)s?\b)[\w-]+",
     r"back (?:then|when|in)",
     r"where (?:we|you|i) (?:left off|stopped)",
+]
+# a time only before now: earlier work, or earlier in this conversation ("the error I showed you previously",
+# "the output from before"): against a pointer at the screen or this session (`_HERE`) it is the latter
+_EN_RELATIVE = [
+    r"previously",
+    r"originally",
+    r"once (?:already|before)",
+    # clause-final "before" / "earlier", not "…, not before." nor "now or before" (whole words: "this
+    # error before?" is a cue, its "or" is the end of "error")
+    r"(?<!\bnot\x20)(?<!\bor\x20)(?<!\band\x20)(?<!\bnever\x20)(?:before|earlier)(?=\s*(?:[.?!,;:)]|$))",
+    r"earlier(?= (?:we|i|you)\b)",  # "Earlier I told you …", not "earlier than noon"
 ]
 _EN_CALENDAR = [  # a calendar time: dates earlier work, or (as an attribute: "last month's") data
     rf"last (?:{_CAL_UNIT}s?|{_WEEKDAY})(?!\s+of\b)",
@@ -136,6 +154,8 @@ _EN_ASKED = [  # a question about what was decided or said then, or a decision n
     rf"{_WH} (?:did|do|have) we (?:decide|agree|choose|pick|settle|conclude)\w*(?: on)?",
     rf"(?:did|didn't|did not|had) (?:i|you) {_FRAME_BASE}\w*(?: (?:on|with|for|about))?",
     r"our (?:earlier |previous |last )?(?:discussion|decision|conversation|chat|agreement|conclusion|choice)s?",
+    # the speakers together deliberated ("I think we talked about it", "we discussed this"): 讨论过, 聊过
+    rf"{_US}(?: (?:already|previously|once|have|had|'ve|'d))* (?:discussed|talked (?:about|through|over)|went over)",
     # a question about what a past deliberation came to ("what was the verdict on …")
     rf"{_WH} (?:was|were) (?:the|our) (?:final )?(?:decision|verdict|conclusion|outcome|consensus|plan"
     r"|agreement|resolution|takeaway)s?",
@@ -160,7 +180,8 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
     r"(?:have|haven't) we (?:ever|already)",
     # a question about something done already: "has the crash been dealt with already?" (bounded: a
     # pasted log of "was never …" lines must not cost a scan to its end per position)
-    r"(?:has|have|had|did|didn't|was|were) (?P<held>[^.?!\n]{0,80}?)\balready(?=[^.?!\n]{0,200}\?)",
+    r"(?:has|have|had|did|didn't|was|were|wasn't|weren't|hasn't|haven't|hadn't) (?P<held>[^.?!\n]{0,80}?)\balready"
+    r"(?=[^.?!\n]{0,200}\?)",
     r"(?:do|can|could|did) (?:you|u) (?:remember|recall)",
     rf"(?:remember|recall|recap|forget|forgot|forgotten)(?: \w+){{0,2}}? (?={_WH}\b|whether\b|if\b)",
     r"refresh my memory",
@@ -191,9 +212,6 @@ _ZH = [
     "上次",
     "上回",
     "那次",
-    "先前",
-    "此前",
-    "早先",
     "以往",
 ]
 _ZH_ASKED = ["还记得", "我们决定", "决定过", "讨论过"]
@@ -205,8 +223,13 @@ _ZH_TIME = [
     rf"那(?:时候|时{_SHI_WORD}|会儿)",
     r"早些时候",
     r"最近一次",
-    r"曾经",
     r"最(?:开始|早|初)(?=[^，。？！,.?!；]{0,12}的时候)",
+    # a conversation other than this one (另一个对话, 之前的会话, 别的聊天; not 另一个会话, a database session)
+    r"(?:另一个|另外一个|别的|其他|其它|之前的|以前的|上一个|老的?)(?:对话|聊天)|(?:之前的|以前的|上一个)会话",
+]
+# 之前 / 以前 / 先前 …: before now, earlier work or earlier in this conversation (as `_EN_RELATIVE`)
+_ZH_RELATIVE = [
+    r"先前|此前|早先|曾经",
     # 之前/以前 as "previously": at a clause start, after a subject or a comparison (我们之前, 跟之前), or
     # before a verb of saying, deciding or choosing (日志之前说好), or a demonstrative (之前那个); never as
     # "部署之前" (before deploying) nor "watch 之前" (before watch), nor inside 以前缀 (by the prefix)
@@ -263,6 +286,38 @@ _CURRENT = re.compile(
     r"|刚才|刚刚|方才|这次会话|本次会话",
     re.I,
 )
+# A pointer at what is on the screen of this conversation: a place in it ("the error above", "see below",
+# "scroll up", 上面的输出), a turn of it ("my last message", "the previous command", 上一条命令), what was
+# just done or put in it ("the test you just ran", "the log I pasted", 我贴的), a look asked for at the
+# screen or at a command's output ("in the log", "see the output", 看上面, 日志里, 看一下 ls). Like `_CURRENT`, it
+# tells that a question or a past verb is about the work at hand; and a time only before now ("before",
+# "previously", 之前, 以前) is then earlier in this conversation, unless a question asks whether something was
+# ever done ("have we seen the error above before?", 上面这个报错以前遇到过吗？).
+_SCREEN = r"(?:log|output|terminal|console|traceback|stack\s*trace|screenshot|paste|diff|error\s+message)"
+_ZH_SCREEN = "(?:日志|输出|终端|控制台|报错|错误信息|堆栈|截图|结果|打印)"
+_HERE = re.compile(
+    # "above" and "below" as places, not bounds ("pinned below 2", "above 80%")
+    rf"\b(?:above|below)\b(?!\s*[v<>=~]?\d)|\b(?:up\s+there|scroll(?:ing)?\s+(?:up|down|back))\b"
+    r"|\b(?:my|your|the)\s+(?:last|previous|prior|latest)\s+(?:message|reply|answer|response|comment|turn|prompt"
+    r"|question|edit|change|command|step|output|run)s?\b"
+    rf"|\b(?:i|you|we)(?:'ve|\s+have)?\s+just\s+{_ANY_PAST}\b|\b(?:a|one)\s+(?:moment|minute|second)\s+ago\b"
+    r"|\b(?:pasted|so\s+far)\b"
+    # a place on the screen ("in the log", "in this output"; not "from the logs", "in the logs": a topic), a
+    # look asked for, opening its clause ("see the output", "check the traceback"; not "a command to check
+    # the logs")
+    rf"|\bin\s+(?:the|this|that|my|your)\s+(?:\w+\s+)?{_SCREEN}\b|\b(?:in|see)\s+(?:this|these|those)\s+(?:\w+\s+)?logs\b"
+    rf"|(?<![\w'-])(?<![\w'-]\s)(?:(?:please|now|also|and|just)\s+)?(?:see|look\s+at|check|read)\s+"
+    rf"(?:the|this|that|my|your)\s+(?:\w+\s+)?{_SCREEN}s?\b"
+    rf"|\b{_SCREEN}\s+(?:here\s+)?(?:says|said|shows|showed|prints|printed|reports|reported)\b"
+    rf"|上面|下面|上边|下边|上方|下方|上述|上一(?:条|步|句|轮)|上一个(?:命令|输出|回复|回答|消息|问题)|贴(?:的|了|出来)"
+    # the log as what shows something (日志里显示, 输出里报了), not as a topic (日志里记录个人信息)
+    rf"|{_ZH_SCREEN}(?:里|中)?(?:显示|写着|说|提示|报|出现|打印|提到)|{_ZH_SCREEN}(?:里|中)有"
+    # a look asked for, opening its clause (看一下 ls, 先看看上面的报错; not 一个看 k8s 日志的命令, a topic)
+    rf"|(?:^|(?<=[，。？！、；：,.?!;:\s]))(?:请|先|再|你|帮我|你先)?看(?:一下|看|下)?\s*(?:{_ZH_SCREEN}|[A-Za-z])",
+    re.I,
+)
+# An experiential question: whether something was ever done or met ("have we seen it before", 遇到过吗)
+_EXPERIENCE = re.compile(rf"\b(?:have|has|haven't|hasn't)\b|{_GUO}", re.I)
 # A decision named as a known thing: a definite noun before the person ("the convention we landed on",
 # "the way we did it").
 _NOT_NOUN = rf"(?:after|before|when|since|because|and|but|so|if|until|while|as|{_ANY_PAST})"
@@ -322,8 +377,9 @@ _PRESENT_AUX = re.compile(
     r"|\w'(?:s|re|m)\b",
     re.I,
 )
-# "again", or a demonstrative that points back at what the clause before told ("use that one", 按那个来)
-_AGAIN = re.compile(r"\b(?:again|that one|those)\b|再|又|一遍|那(?:个|套|份|些|样|种)", re.I)
+# "again", or a word that points back at what the clause before told ("use that one", "same fix here",
+# 按那个来, 同样, 照着改)
+_AGAIN = re.compile(r"\b(?:again|that one|those|same)\b|再|又|一遍|同样|照着|照搬|那(?:个|套|份|些|样|种)", re.I)
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 # Cues are looked for in the head and the tail of a message only: a pasted log is not read to its end.
@@ -346,6 +402,7 @@ _ZH_ASKED_WORDS = re.compile("|".join(re.escape(c) for c in _ZH_ASKED))
 _KINDS: list[tuple[list[re.Pattern[str]], bool, str]] = [
     ([*_compiled(_EN_REUSE, True), *_compiled(_ZH_REUSE, False)], True, "reuse"),
     ([*_compiled(_EN_TIME, True), _ZH_WORDS, *_compiled(_ZH_TIME, False)], True, "time"),
+    ([*_compiled(_EN_RELATIVE, True), *_compiled(_ZH_RELATIVE, False)], True, "relative"),
     ([*_compiled(_EN_CALENDAR, True), *_compiled(_ZH_CALENDAR, False)], True, "calendar"),
     (_compiled(_EN_DATED, True), True, "dated"),
     ([*_compiled(_OUTCOME, True), *_compiled(_ZH_OUTCOME, False)], True, "outcome"),
@@ -360,7 +417,7 @@ _KINDS: list[tuple[list[re.Pattern[str]], bool, str]] = [
     (_compiled(_EN_QUESTIONS, True), False, "asked"),
     (_compiled(_EN_PERSON_QUESTIONS, True), False, "person"),
 ]
-_MARKED_KINDS = ("reuse", "time", "calendar", "dated", "outcome", "asked", "memory")
+_MARKED_KINDS = ("reuse", "time", "relative", "calendar", "dated", "outcome", "asked", "memory")
 
 
 def _windows(text: str) -> list[tuple[int, str]]:
@@ -401,12 +458,17 @@ class _Window:
     def __init__(self, part: str) -> None:
         self.part = part
         self.clauses = _clauses(part)
-        self.current = _CURRENT.search(part) is not None
         # a clause telling a past event before a present one is the setting, not the request
         self.context = [
             c.narrative and i + 1 < len(self.clauses) and not self.clauses[i + 1].continues
             for i, c in enumerate(self.clauses)
         ]
+
+    @cached_property
+    def current(self) -> bool:
+        """Whether the current session is named, or the screen of this conversation pointed at (read only
+        once a marker is found: most messages have none)."""
+        return _CURRENT.search(self.part) is not None or _HERE.search(self.part) is not None
 
     def _at(self, pos: int) -> int:
         return next((i for i, c in enumerate(self.clauses) if pos < c.end), len(self.clauses) - 1)
@@ -428,12 +490,15 @@ class _Window:
         clause = self.clauses[i]
         if kind == "reuse":
             return True  # "like last time", 跟上次一样: a reference to earlier work, whatever the clause
-        if kind == "outcome":  # "what was the fix in the end?", 最后是怎么修好的？
-            return clause.question and (clause.past or re.search("[了过的]", clause.text) is not None)
-        if kind in ("time", "calendar", "dated"):
+        if kind == "outcome":  # "what was the fix in the end?", 最后是怎么修好的？ (not "…in the end? see above")
+            told = clause.past or re.search("[了过的]", clause.text) is not None
+            return clause.question and told and not self.current
+        if kind == "relative" and self.current and not (clause.question and _EXPERIENCE.search(clause.text)):
+            return False  # "the error from before, see above", 之前那个报错…看上面的输出: earlier in this conversation
+        if kind in ("time", "relative", "calendar", "dated"):
             # a setting that tells a decision of earlier work ("after we agreed last time …", 上回说好…以后) is
             # what the request builds on, not mere context
-            decided = kind == "time" and _DECIDED.search(clause.text) is not None
+            decided = kind in ("time", "relative") and _DECIDED.search(clause.text) is not None
             if (self.context[i] and not decided) or (kind == "dated" and not clause.past):
                 return False
             attribute = re.match(r"\s*(?:'s|’s|的)", self.part[m.end() : m.end() + 3]) is not None

@@ -4,25 +4,7 @@ up the message without them.
 
 A message is a cue when its request is about the past. Two steps, the same in both languages:
 
-1. **Markers of the past**, by their grammar (not whole phrases):
-   - a past time: an episodic one that names earlier work ("last time", "back then", "in an older
-     session", "in another chat", 上次, 当初, 当时, 那次, 另一个对话), a time only before now ("previously",
-     "originally", clause-final "before", 之前/以前 as "previously", 之前那个, 先前), or a calendar one ("two
-     weeks ago", "yesterday", "last sprint", 上周, 前几天, 去年); a unit of work before this one ("the
-     previous service", 上一个项目); a weekday or month ("on friday", "in march") only in a clause told in the
-     past; what something came to, in a question ("what did we go with in the end", 最后定的是…？);
-   - a reuse by comparison ("same as before", "like we agreed", "as discussed", 跟上次一样, 老规矩);
-   - something agreed, asked or remembered: "what did we decide", "our decision", "what was the
-     verdict", "did I say", "do you recall", "remind me" (not "remind me to"), "I forget what", "what
-     was it again", remember / recall with an object in a question; 说好的, 约定, 讨论过, 还记得, 记不记得,
-     回忆, 来着, 我们最后怎么定的？;
-   - a past state of the conversation, asked: what the speakers own, in the past ("what was our reasoning
-     for", "what were my instructions", "our plan was what?"), what a deliberation gave ("what was the
-     reason behind", "the workaround for"), earlier work they own ("our earlier work on"); what a person
-     decided, said or asked for as the thing a question asks for (我跟你交代的是什么？ 我们定的方案是哪个？), and
-     the past-focus 是…的 of what we did (我们是怎么处理的);
-   - a person of the conversation with a verb in the past ("we landed on", "you showed me", "I told
-     you", "the query we wrote", 我们改过, 你给我写的那个).
+1. **Markers of the past**, by their grammar (not whole phrases): `cuemarkers.py`.
 2. **The structure of the message** decides which markers count. The message is cut into clauses
    (sentence ends, commas, "but" / "so" / "and now", 但是 / 现在 …), and each clause is read for its
    mood (a question or not), its tense (told in the past or not) and a present anchor (now, still,
@@ -68,217 +50,8 @@ import itertools
 import re
 from functools import cached_property
 
-_WH = r"(?:how|why|where|which|what|when|who)"
-_US = r"(?:we|the two of us|both of us|you and i)"  # the speakers together
-# the experiential aspect 过, not the 过 of 过期 (expire), 过滤 (filter), 过来, 过一会 (in a while) …
-_GUO = "过(?![期滤程度去来后渡多于年]|一会|一下)"
-# Verbs of deciding, choosing, agreeing and saying: about the conversation, not its topic (stripped).
-_FRAME_BASE = (
-    r"(?:decide|agree|choose|pick|settle|conclude|land|go|come up|end up|opt|say|tell|ask|want|prefer|mention"
-    r"|discuss|talk|suggest|recommend|insist|request|specify|plan|propose)"
-)
-_FRAME_PAST = (
-    r"(?:decided|agreed|chose|chosen|picked|settled|concluded|landed|went|gone|came up|ended up|opted|said|told"
-    r"|asked|wanted|preferred|mentioned|discussed|talked|suggested|recommended|insisted|requested|specified"
-    r"|planned|proposed)(?: (?:on|with|for|about|to))?"
-)
-# Any verb in the past: a regular -ed form (not need, feed, proceed …) or a common irregular one.
-_ANY_PAST = (
-    r"(?:(?!(?:n|f|s|proc|exc|succ|emb)eed\b)[a-z]{2,}ed|went|came|made|took|got|ran|found|wrote|set|put|kept"
-    r"|left|built|gave|saw|thought|brought|began|broke|hit|switched|knew|sent|spent|held|moved|dropped|had|did"
-    r"|showed|shown|told|said|chose|done|written|taken|given)"
-)
-# what a deliberation or an instruction gives: asked in the past, it is asked about then
-_PRODUCT = (
-    r"(?:reason|reasoning|rationale|justification|motivation|argument|instruction|guidance|guideline|advice|rule"
-    r"|recommendation|suggestion|preference|criterion|criteria|convention|workaround|fix|solution|approach|idea"
-    r"|finding|explanation|answer|conclusion)"
-)
-_ADVERB = r"(?:\w+ly|once|already|also|all|both|even|first|then|never)"
-_TIME_UNIT = r"(?:days?|weeks?|months?|years?|sprints?|quarters?|hours?|time|while)"
-_CAL_UNIT = r"(?:day|week|month|year|sprint|quarter|night)"
-_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_MONTH = r"(?:january|february|march|april|june|july|august|september|october|november|december)"
+from recollect.integrations.cuemarkers import ANY_PAST, FRAME_PAST, GUO, KINDS, MARKED_KINDS, WH
 
-_EN_REUSE = [  # a reuse by comparison: a reference to earlier work, never a told event
-    r"same (?:as|way as) (?:before|last time|earlier|we did)",
-    r"(?:just )?(?:like|as) (?:before|last time|earlier|we did)",
-    rf"(?:just )?(?:like|as) (?:we|you|i) (?:{_FRAME_PAST}|did|had)",
-    r"as (?:discussed|agreed|planned|decided|mentioned)",
-]
-_EN_TIME = [  # an episodic past time that names earlier work: a marker of it by itself
-    r"last (?:time|session|chat|conversation)",
-    r"(?:last|previous|prior|earlier|past)(?: (?:few|two|three|couple of))? (?:sessions|conversations|chats)",
-    r"that time",
-    r"at the time",
-    r"the other (?:day|week)",
-    r"earlier (?:session|conversation|discussion|chat)",
-    # a session other than this one ("in an older session", "in another chat"; not "the other session holds
-    # the lock", "another thread": a database session, a thread of the program)
-    r"(?:an?|the|our|my|some|one|that|those) (?:older|old|earlier|previous|prior|past) (?:sessions?|conversations?"
-    r"|chats?)",
-    r"(?:an?|the|some|one|that) (?:other|different|separate) (?:conversations?|chats?)",
-    r"another (?:conversation|chat)",
-    r"(?:a|the|our|that|an|in the|your|my) (?:previous|prior) (?:session|time|conversation|discussion|chat|project"
-    r"|service|repo|repository|app|codebase)",
-    r"a (?:while|few days|few weeks|couple (?:of )?weeks) (?:ago|back)",
-    # earlier work the speakers own ("our earlier work on the scraper", "my previous project"), not a turn of
-    # this conversation ("my previous message", "your last answer")
-    r"(?:our|my|your) (?:earlier|previous|prior) (?!(?:message|comment|reply|answer|response|turn|prompt|question"
-    r"|step|command|output|line|edit|change|commit)s?\b)[\w-]+",
-    r"back (?:then|when|in)",
-    r"where (?:we|you|i) (?:left off|stopped)",
-]
-# a time only before now: earlier work, or earlier in this conversation ("the error I showed you previously",
-# "the output from before"): against a pointer at the screen or this session (`_HERE`) it is the latter
-_EN_RELATIVE = [
-    r"previously",
-    r"originally",
-    r"once (?:already|before)",
-    # clause-final "before" / "earlier", not "…, not before." nor "now or before" (whole words: "this
-    # error before?" is a cue, its "or" is the end of "error")
-    r"(?<!\bnot\x20)(?<!\bor\x20)(?<!\band\x20)(?<!\bnever\x20)(?:before|earlier)(?=\s*(?:[.?!,;:)]|$))",
-    r"earlier(?= (?:we|i|you)\b)",  # "Earlier I told you …", not "earlier than noon"
-]
-_EN_CALENDAR = [  # a calendar time: dates earlier work, or (as an attribute: "last month's") data
-    rf"last (?:{_CAL_UNIT}s?|{_WEEKDAY})(?!\s+of\b)",
-    rf"(?:a|an|one|two|three|four|five|six|a few|a couple of|some|several|long|\d+) ?{_TIME_UNIT}? ago",
-    r"yesterday",
-    r"(?:earlier|last) this (?:week|month|year|sprint)",
-]
-# only in a clause told in the past: a weekday or month; in a question, what something came to in the end
-_EN_DATED = [rf"(?:on|last) {_WEEKDAY}", rf"in {_MONTH}"]
-_OUTCOME = [rf"{_WH}\b(?P<held>[^.?!\n]{{0,80}}?)\b(?:in the end|eventually|ultimately)"]  # not "did it finally pass?"
-_ZH_OUTCOME = [r"最后(?![一那这个的几])", r"最终", r"后来"]  # not 最后那个测试, 最后一行 (the last …)
-_EN_ASKED = [  # a question about what was decided or said then, or a decision named as a thing
-    rf"{_WH} (?:did|do|have) we (?:decide|agree|choose|pick|settle|conclude)\w*(?: on)?",
-    rf"(?:did|didn't|did not|had) (?:i|you) {_FRAME_BASE}\w*(?: (?:on|with|for|about))?",
-    r"our (?:earlier |previous |last )?(?:discussion|decision|conversation|chat|agreement|conclusion|choice)s?",
-    # the speakers together deliberated ("I think we talked about it", "we discussed this"): 讨论过, 聊过
-    rf"{_US}(?: (?:already|previously|once|have|had|'ve|'d))* (?:discussed|talked (?:about|through|over)|went over)",
-    # a question about what a past deliberation came to ("what was the verdict on …")
-    rf"{_WH} (?:was|were) (?:the|our) (?:final )?(?:decision|verdict|conclusion|outcome|consensus|plan"
-    r"|agreement|resolution|takeaway)s?",
-]
-# A person of the conversation with a verb of deciding or saying in the past ("we landed on", "I told
-# you"): counted as `_Window.counts` says.
-_EN_PERSON = [
-    rf"(?:we|i|you)(?: (?:already|previously|once|all|both|just|finally|eventually|had|have))* {_FRAME_PAST}",
-]
-_EN_QUESTIONS = [  # ask about earlier work without naming when
-    # a question word, then a past auxiliary with "we" in the same clause: "which format did we pick";
-    # "were we" only before a verb in -ing, a plan or a past activity ("were we going to", "what were we
-    # doing"), not "where were we"
-    rf"{_WH}(?: [\w'-]+){{0,4}} (?:(?:did|had) {_US}|were we(?= (?:\w+ing|supposed|meant)\b))",
-    # "didn't we" presumes earlier work; "did we" asks about it only before a verb of deciding or saying
-    # ("did we settle on", "did we ever"): "Did we break something?" is about the work at hand (a person
-    # with a past verb, `_EN_PERSON_QUESTIONS`)
-    r"(?:didn't|didnt|did not|hadn't|had not) we",
-    rf"(?:did|had) we(?= (?:{_FRAME_BASE}|ever|already)\b)",
-    r"(?:were|weren't) we(?= (?:\w+ing|supposed|meant)\b)",
-    r"(?:were|weren't) you(?= (?:going|planning|supposed|meant)\b)",  # a plan told earlier
-    r"(?:have|haven't) we (?:ever|already)",
-    # a question about something done already: "has the crash been dealt with already?" (bounded: a
-    # pasted log of "was never …" lines must not cost a scan to its end per position)
-    r"(?:has|have|had|did|didn't|was|were|wasn't|weren't|hasn't|haven't|hadn't) (?P<held>[^.?!\n]{0,80}?)\balready"
-    r"(?=[^.?!\n]{0,200}\?)",
-    r"(?:do|can|could|did) (?:you|u) (?:remember|recall)",
-    rf"(?:remember|recall|recap|forget|forgot|forgotten)(?: \w+){{0,2}}? (?={_WH}\b|whether\b|if\b)",
-    r"refresh my memory",
-    r"(?:tell|remind) (?:me|us) again",  # repeat what was told before; not "try again"
-    r"remind me(?! to\b)",  # not "remind me to update the docs": a task to come
-    # "what was it again?"
-    rf"{_WH}\b(?P<held>[^.?!\n]{{0,120}}?)\bagain(?=\s*\?)",
-    # a question in the past about what the speakers own ("what was our reasoning for", "what were my
-    # instructions for", "our plan for it was what?"), or about what a deliberation gave ("what was the
-    # reason behind", "the workaround for"): a past state of the conversation, not of the code
-    rf"{_WH} (?:was|were) (?:our|my|your)",
-    rf"(?:our|my|your)(?P<held>(?: [\w'-]+){{1,6}}?) (?:was|were) {_WH}",
-    rf"{_WH} (?:was|were) the (?P<held>{_PRODUCT}s?)",
-]
-# A person with any verb in the past ("the fix we shipped", "you showed me"; the verb stays, it may be
-# the topic), and "did we" / "had we" before any other verb: counted as `_EN_PERSON` is.
-_EN_PERSON_QUESTIONS = [
-    rf"(?:we|you|i)(?: (?:who|that))?(?:'ve|'d| have| had)?(?: {_ADVERB})? (?P<held>{_ANY_PAST}|been)",
-    r"(?:did|had) we",
-]
-_ZH_REUSE = [r"[跟和像同与](?:之前|以前|上次|上回)(?:一样|那样)", r"老(?:办法|规矩|做法|方法|一套|样子)", r"照旧"]
-_ZH = [
-    "上一次",
-    "上一个服务",
-    "上一个项目",
-    "上一个仓库",
-    "上一个应用",
-    "上次",
-    "上回",
-    "那次",
-    "以往",
-]
-_ZH_ASKED = ["还记得", "我们决定", "决定过", "讨论过"]
-# 时 beginning a word of its own: 当时间 and 那时间戳 are 当 + 时间 and 那 + 时间戳, not 当时 / 那时
-_SHI_WORD = "(?![间钟区长速序段])"
-_ZH_TIME = [
-    # an episodic past time: back then, that time, originally, the old way
-    rf"当(?:初|时{_SHI_WORD})",
-    rf"那(?:时候|时{_SHI_WORD}|会儿)",
-    r"早些时候",
-    r"最近一次",
-    r"最(?:开始|早|初)(?=[^，。？！,.?!；]{0,12}的时候)",
-    # a conversation other than this one (另一个对话, 之前的会话, 别的聊天; not 另一个会话, a database session)
-    r"(?:另一个|另外一个|别的|其他|其它|之前的|以前的|上一个|老的?)(?:对话|聊天)|(?:之前的|以前的|上一个)会话",
-]
-# 之前 / 以前 / 先前 …: before now, earlier work or earlier in this conversation (as `_EN_RELATIVE`)
-_ZH_RELATIVE = [
-    r"先前|此前|早先|曾经",
-    # 之前/以前 as "previously": at a clause start, after a subject or a comparison (我们之前, 跟之前), or
-    # before a verb of saying, deciding or choosing (日志之前说好), or a demonstrative (之前那个); never as
-    # "部署之前" (before deploying) nor "watch 之前" (before watch), nor inside 以前缀 (by the prefix)
-    r"(?:(?:^|(?<=[，。？！、；：,.?!;:(（\n])|(?<=[，。？！、；：,.?!;:] ))|(?<=[跟和像同与按照如们我你俩]))"
-    r"(?:之前|以前)(?:一样|那样)?(?!缀)",
-    r"(?:之前|以前|原来|原先|本来)(?=不是|说|定|讨论|提|聊|选|决定|商量|约|是什么|是怎么|是哪|那|的那)",
-    rf"(?:之前|以前)(?=[^，。？！,.?!；\s]{{0,4}}{_GUO})",  # 以前有过, 之前遇到过: "previously"
-]
-_ZH_CALENDAR = [
-    r"上(?:个)?(?:周|月|星期|礼拜|迭代|季度|sprint)",
-    r"前(?:几天|阵子|段时间|些天|些日子|两天|几周)",
-    # N units ago (几周前, 两个月以前), not a year (2020 年以前)
-    r"(?<![\d年])(?:[几两三四五六七八九十]+|\d{1,2}) ?个?(?:天|周|星期|礼拜|月|年|小时)(?:之|以)?前(?!缀)",
-    r"昨天|去年",
-]
-# verbs of deciding, saying and asking for; the question words of 是…的 and of "is which"
-_ZH_SAID = "(?:定|说|选|决定|商量|讨论|约|聊|交代|要求|吩咐|嘱咐|规定|敲定|确定|建议|推荐|答应|提)"
-_ZH_WH = "(?:怎么|如何|为什么|为啥|什么|啥|哪|多少|几)"
-_ZH_ASKED_PATTERNS = [
-    # agreed, settled (说好的, 商量好, 约好, 约定)
-    r"(?:说|商量|约|定)好(?:了|的)",
-    r"约定|定过|聊过",
-    # remembering: 我记得, 记得…吗, 回忆一下, and the particle 来着 ("what was it again")
-    r"[我你]还?记得|记不记得",
-    # what a person decided, said or asked for, asked about: with the past-focus 是…的 (我们最后怎么定的？
-    # 你当时是怎么说的？), or as the thing a question asks for (我跟你交代的是什么？ 我们定的方案是哪个？)
-    rf"(?:我们|咱们|咱俩|你|我)(?P<held>[^，。？！,.?!；\s]{{0,10}}?){_ZH_SAID}的"
-    rf"(?=\s*(?:[？?吗呢]|$)|[^，。？！,.?!；]{{0,12}}?是{_ZH_WH})",
-    # the past-focus 是…的 of what we did ("我们是怎么处理的", 咱们当时是为什么改的)
-    rf"(?:我们|咱们|咱俩)[^，。？！,.?!；\s]{{0,4}}?是(?P<held>{_ZH_WH}[^，。？！,.?!；]{{1,12}}?)的(?![^，。？！,.?!；\s])",
-    r"记得(?P<held>[^。！？!?]{0,20})吗",
-    r"回(?:忆|想)",
-    r"来着",
-    r"我忘了",
-    r"再(?:跟|给|和)我(?:说|讲)(?:一遍|一下|一次)",  # tell me again
-    # "didn't you say …?", said as 你不是说…吗 (a rhetorical negative question presumes the saying)
-    r"(?:你|我们|咱们|咱俩)不是(?:说|讲|答应|提)(?=[^，。？！]{0,30}[吗么])",
-    # our conclusion, decision (我们的结论; "our conclusion" in English)
-    r"(?:我们|咱们|咱俩)的?(?:结论|决定|约定|共识|讨论结果)",
-    # why did we choose (我们为什么选择 …): the reason for a decision
-    r"(?:我们|咱们|咱俩)(?:当时|当初|之前|以前)?(?:为什么|为啥)(?:要|会)?(?:选|定|决定|改用|放弃)",
-]
-# A first- or second-person clause with the experiential aspect 过 (我们改过, 我以前交代过), not the 过 of
-# a word (通过 via, 超过 exceed, 跳过 skip, 过期 expire, 过一会 in a while …), or a relative clause before
-# a demonstrative (你给我写的那个): counted as `_EN_PERSON` is.
-_ZH_PERSON = [
-    rf"(?:我们|咱们|咱俩|我|你)(?P<held>[^，。？！,.?!；\s]{{0,10}}?)(?<![通超经不越跳错路放难度滤]){_GUO}",
-    r"(?:我们|咱们|咱俩|你)(?P<held>[^，。？！,.?!；\s]{1,10}?)的(?=那|[^，。？！,.?!；]{1,16}?(?:找|翻|调|拿)(?:出来|回来))",
-]
 # The current session named: "just now", "in this session", "in this PR", 刚才. Against it a question
 # form or a past verb is about the work at hand; only a past time still marks earlier work.
 _CURRENT = re.compile(
@@ -300,7 +73,7 @@ _HERE = re.compile(
     rf"\b(?:above|below)\b(?!\s*[v<>=~]?\d)|\b(?:up\s+there|scroll(?:ing)?\s+(?:up|down|back))\b"
     r"|\b(?:my|your|the)\s+(?:last|previous|prior|latest)\s+(?:message|reply|answer|response|comment|turn|prompt"
     r"|question|edit|change|command|step|output|run)s?\b"
-    rf"|\b(?:i|you|we)(?:'ve|\s+have)?\s+just\s+{_ANY_PAST}\b|\b(?:a|one)\s+(?:moment|minute|second)\s+ago\b"
+    rf"|\b(?:i|you|we)(?:'ve|\s+have)?\s+just\s+{ANY_PAST}\b|\b(?:a|one)\s+(?:moment|minute|second)\s+ago\b"
     r"|\b(?:pasted|so\s+far)\b"
     # a place on the screen ("in the log", "in this output"; not "from the logs", "in the logs": a topic), a
     # look asked for, opening its clause ("see the output", "check the traceback"; not "a command to check
@@ -317,24 +90,24 @@ _HERE = re.compile(
     re.I,
 )
 # An experiential question: whether something was ever done or met ("have we seen it before", 遇到过吗)
-_EXPERIENCE = re.compile(rf"\b(?:have|has|haven't|hasn't)\b|{_GUO}", re.I)
+_EXPERIENCE = re.compile(rf"\b(?:have|has|haven't|hasn't)\b|{GUO}", re.I)
 # A decision named as a known thing: a definite noun before the person ("the convention we landed on",
 # "the way we did it").
-_NOT_NOUN = rf"(?:after|before|when|since|because|and|but|so|if|until|while|as|{_ANY_PAST})"
+_NOT_NOUN = rf"(?:after|before|when|since|because|and|but|so|if|until|while|as|{ANY_PAST})"
 _DEFINITE_BEFORE = re.compile(rf"\b(?:the|that|this|those|these)(?:\s+(?!{_NOT_NOUN}\b)[\w'-]+){{1,3}}\s*$", re.I)
 # A question about a past thing before the person ("what were the steps you gave me", "Was it you who
 # suggested"), and a clause that names such a thing (a topic, not a told event: "That approach you
 # recommended, …").
-_PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{_WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(?:was|were)|was it|were they)\b", re.I)
+_PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(?:was|were)|was it|were they)\b", re.I)
 # A verb of deciding, choosing or saying: a person's past verb of this kind in a question, or after a
 # question word ("is there a reason we chose …", "do you know what port we ended up using", 我们不是说过
 # … 吗), asks what was decided or said then.
-_FRAME_VERB = re.compile(rf"\b{_FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过", re.I)
+_FRAME_VERB = re.compile(rf"\b{FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过", re.I)
 _WE = re.compile(r"we\b", re.I)
-_DECIDED = re.compile(rf"\b{_FRAME_PAST}\b|说好|讲好|约好|定好|商量好|决定|答应", re.I)
+_DECIDED = re.compile(rf"\b{FRAME_PAST}\b|说好|讲好|约好|定好|商量好|决定|答应", re.I)
 _PRO_VERB = re.compile(r"\b(?:did|had)$", re.I)  # "the way we did": the past action as a whole
 _SHARED = re.compile(r"(?:we|you|我们|咱们|咱俩|你)", re.I)
-_WH_BEFORE = re.compile(rf"\b(?:{_WH}|whatever|whichever)\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
+_WH_BEFORE = re.compile(rf"\b(?:{WH}|whatever|whichever)\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
 # A request to bring back a thing of earlier work ("go back to the approach we used", "bring back the
 # checklist we made", 把我们做的清单找出来): the thing is not at hand.
 _RETRIEVE = re.compile(
@@ -343,7 +116,7 @@ _RETRIEVE = re.compile(
     re.I,
 )
 _TOPIC = re.compile(
-    rf"^\W*(?:the|that|this|those|these)(?:\s+[\w'-]+){{1,4}}\s+(?:we|you|i)\s+(?:\w+ly\s+)?{_ANY_PAST}\b", re.I
+    rf"^\W*(?:the|that|this|those|these)(?:\s+[\w'-]+){{1,4}}\s+(?:we|you|i)\s+(?:\w+ly\s+)?{ANY_PAST}\b", re.I
 )
 # 已经 in a question: something done already (返回格式我们是不是已经统一过了？)
 _ZH_DONE_QUESTION = re.compile(
@@ -367,9 +140,9 @@ _QUESTION_START = re.compile(
 )
 _ZH_QUESTION = re.compile(r"[吗呢么啥谁哪]|多少|几[个次天]|是不是|有没有|了没")
 _PAST_WORD = re.compile(
-    rf"\b(?!(?:set|put|hit)\b)(?:{_ANY_PAST}|was|wasn't|were|weren't|hadn't|didn'?t|used to)\b", re.I
+    rf"\b(?!(?:set|put|hit)\b)(?:{ANY_PAST}|was|wasn't|were|weren't|hadn't|didn'?t|used to)\b", re.I
 )
-_ZH_PAST = re.compile(rf"(?<!为)了|{_GUO}|来着|的(?=\s*[？?吗]|\s*$)")
+_ZH_PAST = re.compile(rf"(?<!为)了|{GUO}|来着|的(?=\s*[？?吗]|\s*$)")
 _SUBORDINATE = re.compile(r"^\W*(?:after|since|once|ever since|when)\b|^\W*自从|(?:以后|之后|后|的时候)\W*$", re.I)
 _PRESENT = re.compile(r"\b(?:now|still|currently|anymore|at the moment|these days)\b|现在|目前|如今|仍然|依然", re.I)
 _PRESENT_AUX = re.compile(
@@ -385,39 +158,6 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 # Cues are looked for in the head and the tail of a message only: a pasted log is not read to its end.
 HEAD_CHARS, TAIL_CHARS = 2000, 500
 NEAR = 120
-
-
-def _en(pattern: str) -> str:
-    return r"\b(?:" + pattern.replace(" ", r"\s+") + r")\b"
-
-
-def _compiled(patterns: list[str], english: bool) -> list[re.Pattern[str]]:
-    return [re.compile(_en(p), re.I) if english else re.compile(p) for p in patterns]
-
-
-_ZH_WORDS = re.compile("|".join(re.escape(c) for c in _ZH))
-_ZH_ASKED_WORDS = re.compile("|".join(re.escape(c) for c in _ZH_ASKED))
-# (patterns, strong, kind): a strong cue names a time or a decision and is preferred as the name. How
-# each kind counts is `_Window.counts`.
-_KINDS: list[tuple[list[re.Pattern[str]], bool, str]] = [
-    ([*_compiled(_EN_REUSE, True), *_compiled(_ZH_REUSE, False)], True, "reuse"),
-    ([*_compiled(_EN_TIME, True), _ZH_WORDS, *_compiled(_ZH_TIME, False)], True, "time"),
-    ([*_compiled(_EN_RELATIVE, True), *_compiled(_ZH_RELATIVE, False)], True, "relative"),
-    ([*_compiled(_EN_CALENDAR, True), *_compiled(_ZH_CALENDAR, False)], True, "calendar"),
-    (_compiled(_EN_DATED, True), True, "dated"),
-    ([*_compiled(_OUTCOME, True), *_compiled(_ZH_OUTCOME, False)], True, "outcome"),
-    ([*_compiled(_EN_ASKED, True), _ZH_ASKED_WORDS, *_compiled(_ZH_ASKED_PATTERNS, False)], True, "asked"),
-    ([*_compiled(_EN_PERSON, True), *_compiled(_ZH_PERSON, False)], True, "person"),
-    # remember or recall as a verb with its object ("recall the fix …?"), not "remember to", "the recall of"
-    (
-        _compiled([rf"(?:remember|recall)(?= (?:the|that|this|those|our|my|your|we|you|anything|{_WH})\b)"], True),
-        False,
-        "memory",
-    ),
-    (_compiled(_EN_QUESTIONS, True), False, "asked"),
-    (_compiled(_EN_PERSON_QUESTIONS, True), False, "person"),
-]
-_MARKED_KINDS = ("reuse", "time", "relative", "calendar", "dated", "outcome", "asked", "memory")
 
 
 def _windows(text: str) -> list[tuple[int, str]]:
@@ -478,8 +218,8 @@ class _Window:
         """Whether a marker other than a person's past verb counts here."""
         return any(
             self.counts(m, kind)
-            for patterns, _, kind in _KINDS
-            if kind in _MARKED_KINDS
+            for patterns, _, kind in KINDS
+            if kind in MARKED_KINDS
             for p in patterns
             for m in p.finditer(self.part)
         )
@@ -556,7 +296,7 @@ def _found(text: str) -> list[tuple[bool, int, re.Match[str]]]:
     out: list[tuple[bool, int, re.Match[str]]] = []
     for offset, part in _windows(text):
         window = _Window(part)
-        for patterns, strong, kind in _KINDS:
+        for patterns, strong, kind in KINDS:
             for pattern in patterns:
                 out.extend((strong, offset, m) for m in window.matches(pattern, kind))
     return out
@@ -575,7 +315,7 @@ def detect_cue(text: str) -> str | None:
 
 # The words a question form holds between its question word and its past auxiliary ("which *retry
 # policy* did we") are the topic, not the cue: stripping keeps them.
-_HELD = re.compile(rf"{_WH}\s+(.*?)\s*\b(?:did|had|were)\s+we$", re.I | re.S)
+_HELD = re.compile(rf"{WH}\s+(.*?)\s*\b(?:did|had|were)\s+we$", re.I | re.S)
 
 
 def _cut_spans(m: re.Match[str]) -> list[tuple[int, int]]:

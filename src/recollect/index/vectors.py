@@ -48,7 +48,11 @@ log = logging.getLogger(__name__)
 # searchable by its words.
 EMBED_CLASSES = ("user_text", "assistant_text", "summary", "subtask")
 EMBED_CHARS = 1_000  # the head of a chunk: the static model averages, so more text blurs it
-BATCH = 512
+BATCH = 512  # texts a transaction writes (each ends with an fdatasync of the vector file)
+# Texts embedded between two moves of the progress bar: a batch of 512 took 0.1-0.5 s on a loaded machine, so
+# the bar jumped; the static model embeds one text at a time and a remote one 64 a request, so the CPU is the
+# same (docs/benchmarks.md). An encoder whose vectors depend on the batch (the full one) sets a smaller `batch`.
+PROGRESS_STEP = 64
 
 Progress = Callable[[int, int], None]
 
@@ -216,9 +220,15 @@ def backfill(
     ahead = report.embedded  # made by a prefetch: the bar goes on from there rather than restarting
     if progress:
         progress(ahead, ahead + total)
+    move = min(step, PROGRESS_STEP)
     for start in range(0, total, step):
         batch = todo[start : start + step]
-        vectors = np.asarray(embedder.embed([embed_text(text) for _, text in batch]), dtype=np.float32)
+        parts = []
+        for at in range(0, len(batch), move):
+            parts.append(embedder.embed([embed_text(text) for _, text in batch[at : at + move]]))
+            if progress and at + move < len(batch):  # the last part is told once it is written, below
+                progress(ahead + start + at + move, ahead + total)
+        vectors = np.concatenate([np.asarray(p, dtype=np.float32) for p in parts])
         if renew:
             renew()
         with transaction(conn):

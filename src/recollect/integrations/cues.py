@@ -56,7 +56,7 @@ from recollect.integrations.cuemarkers import ANY_PAST, FRAME_PAST, GUO, KINDS, 
 # form or a past verb is about the work at hand; only a past time still marks earlier work.
 _CURRENT = re.compile(
     r"\b(?:just\s+now|this\s+(?:session|conversation|chat)|(?:in|of|during)\s+this\s+(?:pr|pull\s+request|branch|commit))\b"
-    r"|刚才|刚刚|方才|这次会话|本次会话",
+    r"|刚才|刚刚|方才|(?:这次|本次|这个)(?:会话|对话)|(?:这个|这次|本次|当前)\s*(?:pr|pull\s+request|分支|提交)",
     re.I,
 )
 # A pointer at what is on the screen of this conversation: a place in it ("the error above", "see below",

@@ -357,14 +357,17 @@ def test_recollects_own_worker_directory_gets_nothing(indexed: Path, monkeypatch
 
 
 def test_auto_recall_never_searches_by_meaning(indexed: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The message's critical path stays cheap: no index model is loaded or asked (only auto-recall's
+    # The message's critical path stays cheap: the index's query model is never loaded (only auto-recall's
     # rescue embeds two short texts with the shipped static model, for a session that covers too few words).
+    # The card encoder is only asked for, when several sessions that answered share the message's words
+    # (autorecall.agrees); without one (search by meaning off here) the words decide.
     from recollect.embed import factory
 
     block, _ = HookService().recall_block("ses_other", BETA, "please list files like last time")
     assert BETA_LIST in block  # positive control
+    asked: list[object] = []
     monkeypatch.setattr(factory, "embedder_for", lambda *a, **k: pytest.fail("auto-recall loaded a model"))
-    monkeypatch.setattr(factory, "card_encoder_for", lambda *a, **k: pytest.fail("auto-recall loaded a model"))
+    monkeypatch.setattr(factory, "card_encoder_for", lambda *a, **k: asked.append(a) or None)
     block, _ = HookService().recall_block("ses_other", BETA, "please list files like last time")
     assert BETA_LIST in block
 

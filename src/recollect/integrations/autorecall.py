@@ -15,16 +15,24 @@ a compaction summary, the card's decision and outcome lines) counts for more tha
 what someone asked. Sessions that asked the same question collapse into one entry. A session must
 cover at least 40 % of the message's words, counted in words of either script (a run of Chinese
 characters counts half a word per character, however it is cut into bigrams), weighted by how rare
-each word is among the candidates. A word no candidate holds still counts, as missing: that is what
-keeps a question about a topic never discussed silent.
+each word is among the candidates; a part of an identifier counts only as far as it is rare itself
+("test" of test_refresh_token_expiry counts little). A word no candidate holds still counts, as
+missing: that is what keeps a question about a topic never discussed silent. A session must hold every
+name the message gives (`named`: Kafka, Windows, test_refresh_token_expiry).
+
+Among hundreds of sessions, a few common words cover 40 % of a message in many of them. So when more
+than one session that answered passes, the words' winner must also be where the message's meaning is
+(`agrees`: its card as near the message's topic as the nearest card, give or take the spread of the
+crowd behind it); else meaning decides alone.
 
 Words alone miss a paraphrase, an English question about a Chinese session and a Chinese question
-whose bigrams cut across words. So when no session that answered covers 40 %, meaning decides: the
-index's card vectors propose the sessions nearest the message's topic, within the same scope, and the
-one that stands out by its card and by what it said comes back (`propose`, recallmeaning.py); without
-card vectors, the static model checks the best session the words proposed, if it covers at least 10 %
-(`rescue`). Nothing here syncs or waits on a model server: it runs on the message's critical path. Cue
-detection is in cues.py, the message's words and topic in recallwords.py.
+whose bigrams cut across words. So when no session that answered covers 40 %, or the words' winner
+is doubted, meaning decides: the index's card vectors propose the sessions nearest the message's
+topic, within the same scope, and the one that stands out by its card and by what it said comes back
+(`propose`, recallmeaning.py: its lead measured against the spread of the crowd when there is one);
+without card vectors, the static model checks the best session the words proposed, if it covers at
+least 10 % (`rescue`). Nothing here syncs or waits on a model server: it runs on the message's
+critical path. Cue detection is in cues.py, the message's words and topic in recallwords.py.
 """
 
 from __future__ import annotations
@@ -46,6 +54,9 @@ from recollect.integrations.recallblock import file_freshness as file_freshness
 from recollect.integrations.recallblock import format_block as format_block
 from recollect.integrations.recallblock import one_line as one_line
 from recollect.integrations.recallmeaning import (
+    CROWD,
+    CROWD_LEAD,
+    MEANING_MARGIN,
     RESCUE_COVERAGE,
     RESCUE_TRIES,
     Remembered,
@@ -116,6 +127,14 @@ class Entry:
     one_script: bool = False  # the message's Chinese was set aside (no candidate holds any of it)
     shown_from: tuple[Evidence, list[Unit], list[float]] | None = field(default=None, repr=False)
 
+    def holds(self, names: list[str]) -> bool:
+        """Whether the session holds each of `names` (`named`: the names the message gives) somewhere."""
+        if not names or self.shown_from is None:
+            return True
+        ev = self.shown_from[0]
+        held = "\n".join([*(a[0] for a in ev.answer), *(q[0] for q in ev.question), *ev.tools])
+        return all(_holds(name, False, held) for name in names)
+
 
 def _fold(text: str) -> str:
     # The message's terms come from the one tokenizer, which strips accents (müller -> muller): the
@@ -151,18 +170,20 @@ def _idf(n: float, df: float) -> float:
 
 
 def _present(unit: Unit, folded: str) -> bool:
-    """Whether `folded` holds `unit`. A latin term counts where a word starts with it ("fix" in "fixed",
+    """Whether `folded` holds `unit` (any of its terms: `_holds`)."""
+    return any(_holds(term, unit.cjk, folded) for term in unit.terms)
+
+
+def _holds(term: str, cjk: bool, folded: str) -> bool:
+    """Whether `folded` holds `term`. A latin term counts where a word starts with it ("fix" in "fixed",
     "token" in "test_token"), never inside another word: the "os" of "macOS" is not in "cost"."""
-    for term in unit.terms:
-        at = folded.find(term)  # str.find, in C: this runs for every word of every candidate
-        if unit.cjk:
-            if at >= 0:
-                return True
-            continue
-        while at >= 0:
-            if at == 0 or not folded[at - 1].isalnum():
-                return True
-            at = folded.find(term, at + 1)
+    at = folded.find(term)  # str.find, in C: this runs for every word of every candidate
+    if cjk:
+        return at >= 0
+    while at >= 0:
+        if at == 0 or not folded[at - 1].isalnum():
+            return True
+        at = folded.find(term, at + 1)
     return False
 
 
@@ -188,12 +209,27 @@ def find(
         return model[0]
 
     found = candidates(conn, text, filters, limit * 6, floor=RESCUE_COVERAGE, units=units)
-    kept = collapse([e for e in found if e.coverage >= MIN_COVERAGE and not e.one_script])
-    if not any(e.answered for e in kept):
+    names = named(text)
+    kept = collapse([e for e in found if e.coverage >= MIN_COVERAGE and not e.one_script and e.holds(names)])
+    view: list[Meaning | None] = []
+
+    def meaning() -> Meaning | None:
+        if not view:
+            view.append(meaning_of(conn, text, filters.resolve(conn), card_model))
+        return view[0]
+
+    winner = next((e for e in kept if e.answered), None)
+    contested = sum(1 for e in kept if e.answered) > 1
+    if winner is not None and contested and not agrees(winner, meaning()):
+        # Among many sessions, a common word or two cover enough of a message ("test", "commit") in
+        # several that answered: the words' winner must be where the message's meaning is too, or
+        # meaning decides alone. One session that answered, alone over the line, is not doubted.
+        kept, winner = [], None
+    if winner is None:
         # Words do not decide (a paraphrase, a question across the language gap, or a topic never
         # discussed): the card vectors propose, meaning decides (`propose`); without them, the static
         # model on the words' candidates (`rescue`).
-        by_meaning = propose(conn, text, filters.resolve(conn), card_model, units)
+        by_meaning = propose(meaning(), text, units)
         if by_meaning is None:
             by_meaning = rescue(text, [e for e in found if e.answered])
         kept = by_meaning or kept
@@ -202,14 +238,31 @@ def find(
     return [show(e) for e in kept[:limit]]
 
 
-def propose(
-    conn: sqlite3.Connection, text: str, filters: Filters, card_model: Callable[[], Any], units: list[Unit]
-) -> list[Entry] | None:
-    """The session that answered what `text` asks, by meaning, when its words do not decide: of the
-    PROPOSE sessions within `filters` whose card vectors are nearest the message's topic, the
-    RESCUE_TRIES nearest that answered are compared by their cards and by what they said, and the one
-    that stands out in both comes back (`recallmeaning.stands_out`), if it holds every name the message
-    gives (`named`). None without card vectors or an encoder (the caller falls back on `rescue`)."""
+@dataclass
+class Meaning:
+    """What the card vectors say about a cue message's topic within the scope: the sessions nearest it."""
+
+    near: dict[int, float]  # session -> its card's cosine to the topic, nearest first
+    tries: list[int]  # the nearest PROPOSE sessions that answered, nearest first
+    evidence: dict[int, Evidence]
+    cards: dict[int, sqlite3.Row]
+    topic: str
+    model: Any
+
+    @property
+    def spread(self) -> float:
+        """How far apart the cosines of the crowd behind the nearest session that answered lie (their
+        standard deviation); MEANING_MARGIN while there are too few to tell (a young store)."""
+        behind = [self.near[sid] for sid in self.tries[1:]]
+        if len(behind) < CROWD:
+            return MEANING_MARGIN
+        mean = sum(behind) / len(behind)
+        return math.sqrt(sum((c - mean) ** 2 for c in behind) / len(behind))
+
+
+def meaning_of(conn: sqlite3.Connection, text: str, filters: Filters, card_model: Callable[[], Any]) -> Meaning | None:
+    """The sessions within `filters` whose card vectors are nearest `text`'s topic, and what the PROPOSE
+    nearest hold; None without card vectors or an encoder."""
     from recollect.history import predicate
 
     model = card_model()
@@ -220,7 +273,7 @@ def propose(
     topic = message_topic(text)
     near = card_meaning(conn, model, topic, scope) if scope and topic else None
     if not near:
-        return None if not scope or not topic else []
+        return None if not scope or not topic else Meaning({}, [], {}, {}, topic, model)
     order = sorted(near, key=lambda sid: -near[sid])[:PROPOSE]
     chunk_where, chunk_params = predicate(filters)
     classes = sorted(ANSWER_CLASSES | QUESTION_CLASSES)
@@ -232,18 +285,41 @@ def propose(
         [*order, *classes, *chunk_params, PROPOSE_ROWS],
     ).fetchall()
     evidence, cards = _evidence(conn, text, rows, order)
-    tries = [sid for sid in order if sid in cards and evidence[sid].answer][:RESCUE_TRIES]
+    tries = [sid for sid in order if sid in cards and evidence[sid].answer]
+    return Meaning(near, tries, evidence, cards, topic, model)
+
+
+def agrees(winner: Entry, meaning: Meaning | None) -> bool:
+    """Whether the words' `winner` is where the message's meaning is too: its card as near the topic as
+    the nearest card of a session that answered, give or take the spread of the crowd behind it (among
+    hundreds of sessions a handful lie within a hair of each other, on a young store far apart). True
+    without card vectors: then the words decide alone."""
+    if meaning is None or not meaning.tries:
+        return True
+    nearest = meaning.near[meaning.tries[0]]
+    return meaning.near.get(winner.sid, -1.0) >= nearest - meaning.spread
+
+
+def propose(meaning: Meaning | None, text: str, units: list[Unit]) -> list[Entry] | None:
+    """The session that answered what `text` asks, by meaning, when its words do not decide: of the
+    sessions that answered nearest the message's topic (`meaning`), the RESCUE_TRIES nearest are
+    compared by their cards and by what they said, and the one that stands out in both comes back
+    (`recallmeaning.stands_out`, its lead measured against the spread of the crowd), if it holds every
+    name the message gives (`named`). None without card vectors (the caller falls back on `rescue`)."""
+    if meaning is None:
+        return None
+    tries = meaning.tries[:RESCUE_TRIES]
+    evidence, cards = meaning.evidence, meaning.cards
     said = {sid: [cards[sid]["first_human"] or "", evidence[sid].answer[0][1]] for sid in tries}
-    by_said = said_meaning(model, topic, said) if tries else None
-    best = stands_out({sid: near[sid] for sid in tries}, by_said or {})
+    by_said = said_meaning(meaning.model, meaning.topic, said) if tries else None
+    margin = min(MEANING_MARGIN, CROWD_LEAD * meaning.spread)
+    best = stands_out({sid: meaning.near[sid] for sid in tries}, by_said or {}, margin)
     if best is None:
         return []
     sid, cosine = best
-    ev = evidence[sid]
-    held = "\n".join([*(a[0] for a in ev.answer), *(q[0] for q in ev.question), *ev.tools])
-    if not all(_present(Unit((name,), 1.0, False), held) for name in named(text)):
+    entry = _entry(cards[sid], evidence[sid], units, [0.0] * len(units), 0.0, 0.0)
+    if not entry.holds(named(text)):
         return []  # a name cannot be paraphrased or translated: "Kafka" is not in the session about Athena
-    entry = _entry(cards[sid], ev, units, [0.0] * len(units), 0.0, 0.0)
     entry.meaning = cosine
     return [entry]
 
@@ -357,24 +433,36 @@ def _evidence(
     return evidence, cards
 
 
-def weigh(p: Plan, found: dict[int, list[float]], exact: bool, sessions: int, chunks_total: int) -> list[float]:
-    """Each unit's weight in words times its rarity: among the candidates when every matching chunk was
-    read (`exact`), else in the index's own chunk statistics."""
-    weights: list[float] = []
-    for i, unit in enumerate(p.units):
+def weigh(
+    p: Plan, found: dict[int, list[tuple[float, ...]]], exact: bool, sessions: int, chunks_total: int
+) -> list[tuple[float, ...]]:
+    """Per unit, the weight each of its terms carries (`found`: per session and unit, how much each term
+    counts there, `_held`): the unit's weight in words times its rarity, among the candidates when every
+    matching chunk was read (`exact`), else in the index's own chunk statistics. A unit's first term
+    carries its whole weight; a part of an identifier (`Unit.parts`) carries its own rarity, at most the
+    whole's, so "test" of test_refresh_token_expiry carries little. A word's other forms carry the whole."""
+
+    def rarity(i: int, held: range) -> float:
+        terms = [p.units[i].terms[j] for j in held]
         if exact:
             n = max(sessions, MIN_STATS_SESSIONS)
-            df = sum(1 for factors in found.values() if factors[i])
+            df = sum(1 for factors in found.values() if any(factors[i][j] for j in held))
             if not df:
                 # In no candidate, but maybe common elsewhere ("something", "else"): weigh it by how often
                 # the index holds it, not as if it were the rarest word there is.
-                share = max((p.known[t] for t in unit.terms), default=0) / max(chunks_total, 1)
-                idf = _idf(n, min(n, share * n))
-            else:
-                idf = _idf(max(n, df), df)
-        else:
-            idf = _idf(chunks_total, max((p.known[t] for t in unit.terms), default=0))
-        weights.append(unit.weight * idf)
+                share = max((p.known[t] for t in terms), default=0) / max(chunks_total, 1)
+                return _idf(n, min(n, share * n))
+            return _idf(max(n, df), df)
+        return _idf(chunks_total, max((p.known[t] for t in terms), default=0))
+
+    weights: list[tuple[float, ...]] = []
+    for i, unit in enumerate(p.units):
+        count = len(unit.terms)
+        if not unit.parts:
+            weights.append((unit.weight * rarity(i, range(count)),) * count)
+            continue
+        whole = unit.weight * rarity(i, range(1))
+        weights.append((whole, *(min(whole, unit.weight * rarity(i, range(j, j + 1))) for j in range(1, count))))
     return weights
 
 
@@ -400,29 +488,31 @@ def candidates(
     session_where, session_params = predicate(filters, chunk_alias=None)
     sessions = conn.execute(f"SELECT count(*) FROM session s WHERE {session_where}", session_params).fetchone()[0]
     # One joined text per kind and session: every word test below is a substring test in C.
-    found: dict[int, list[float]] = {}
+    found: dict[int, list[tuple[float, ...]]] = {}
     for sid, ev in evidence.items():
         texts = ("\n".join(a[0] for a in ev.answer), "\n".join(ev.tools), "\n".join(q[0] for q in ev.question))
-        found[sid] = [_kind_of(unit, texts) for unit in p.units]
+        found[sid] = [_held(unit, texts) for unit in p.units]
     exact = complete and len(p.selective) == len(p.searchable)
     weights = weigh(p, found, exact, sessions, chunk_count(conn))
     answered = {sid for sid, ev in evidence.items() if ev.answer}
     one_script = (
         any(u.cjk for u in p.units)
         and bool(answered)
-        and not any(found[sid][i] for sid in answered for i, u in enumerate(p.units) if u.cjk)
+        and not any(any(found[sid][i]) for sid in answered for i, u in enumerate(p.units) if u.cjk)
     )
     if one_script:
         # No session that answered holds any of the message's Chinese: a Chinese question about sessions
         # held in English (those that only asked may be in Chinese). Its Chinese is the frame, not the
         # topic: the latin words decide, and `find` asks the meaning too (half the message was not weighed).
-        weights = [0.0 if u.cjk else w for u, w in zip(p.units, weights, strict=True)]
-    whole = sum(weights) or 1.0
+        weights = [tuple(0.0 for _ in w) if u.cjk else w for u, w in zip(p.units, weights, strict=True)]
+    unit_weights = [w[0] for w in weights]
+    whole = sum(unit_weights) or 1.0
     scored: list[tuple[float, int, int, float]] = []
     for sid, factors in found.items():
-        covered = sum(w for w, f in zip(weights, factors, strict=True) if f) / whole
+        pairs = list(zip(weights, factors, strict=True))
+        covered = sum(max((w for w, f in zip(ws, fs, strict=True) if f), default=0.0) for ws, fs in pairs) / whole
         if covered >= floor:
-            score = sum(w * f for w, f in zip(weights, factors, strict=True)) / whole
+            score = sum(max(w * f for w, f in zip(ws, fs, strict=True)) for ws, fs in pairs) / whole
             scored.append((score, cards[sid]["time_updated"] or 0, sid, covered))
     scored.sort(key=lambda x: (-x[0], -x[1]))
     # Only the best few become entries; enough of them to collapse repeats. When none of them answered
@@ -432,18 +522,23 @@ def candidates(
         picked += [x for x in scored if x[3] < MIN_COVERAGE and x[2] in answered][:RESCUE_TRIES]
     entries = []
     for score, _, sid, covered in picked:
-        entries.append(_entry(cards[sid], evidence[sid], p.units, weights, score, covered))
+        entries.append(_entry(cards[sid], evidence[sid], p.units, unit_weights, score, covered))
         entries[-1].answered = sid in answered
         entries[-1].one_script = one_script
     return entries
 
 
-def _kind_of(unit: Unit, texts: tuple[str, str, str]) -> float:
-    """How much `unit` counts in a session: found in an answer, in tool traffic, only in a question, or not."""
-    for text, factor in zip(texts, (ANSWER, TOOLS, QUESTION), strict=True):
-        if _present(unit, text):
-            return factor
-    return 0.0
+def _held(unit: Unit, texts: tuple[str, str, str]) -> tuple[float, ...]:
+    """How much each of `unit`'s terms counts in a session (`texts`: its answers, tool traffic and
+    questions): found in an answer, in tool traffic, only in a question, or not (0). A word's forms count
+    alike, so the first found decides for them all; an identifier's parts each count for themselves."""
+    kinds = tuple(zip(texts, (ANSWER, TOOLS, QUESTION), strict=True))
+    if not unit.parts:
+        for text, factor in kinds:
+            if _present(unit, text):
+                return (factor,) * len(unit.terms)
+        return (0.0,) * len(unit.terms)
+    return tuple(next((f for text, f in kinds if _holds(t, unit.cjk, text)), 0.0) for t in unit.terms)
 
 
 def _cards(conn: sqlite3.Connection, sids: list[int]) -> dict[int, sqlite3.Row]:

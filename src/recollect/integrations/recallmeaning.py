@@ -11,7 +11,10 @@ the language gap ("retrying failed ingestion jobs" about a session held in Chine
   never discussed (on the tuning sets the answers' cards reach 0.14-0.69 and the never-discussed
   topics' nearest cards 0.07-0.45). What does is relative: the answer is the nearest session by two
   views at once, its card and what it said (the first clause of its first question and of its first
-  answer), and it stands out from the next one in both.
+  answer), and it stands out from the next one in both. How far ahead is relative too: on a young store
+  MEANING_MARGIN; among hundreds of sessions, whose cards crowd within a hair of each other near any
+  topic, CROWD_LEAD standard deviations of the crowd's cosines, when that is less (a 1,000-session
+  store: about 0.02).
 - Without card vectors, `rescue`: the static model that ships in the package, against the card of each
   of the best few sessions the words proposed.
 """
@@ -43,6 +46,9 @@ MEANING_MARGIN, MEANING_FLOOR = 0.05, 0.2
 # With no other session that answered near the topic (a young store), what it must lead is this cosine in
 # both views: it must then be near on its own (0.35, the old absolute floor), as no neighbour shows the way.
 MEANING_ALONE = 0.3
+# Among many sessions (at least CROWD behind the nearest that answered) the lead is measured against how
+# far apart the crowd's cosines lie: CROWD_LEAD standard deviations of theirs, if that is less than MARGIN.
+CROWD, CROWD_LEAD = 8, 2.5
 CLAUSE_CHARS = 200
 # A clause ends at a sentence's end or a line's, in either script ("1.5" and "a.b" do not end one; a
 # colon does not: "Decision: use TOML" is one).
@@ -154,11 +160,14 @@ def said_meaning(model: Any, topic: str, said: dict[int, list[str]]) -> dict[int
     return out
 
 
-def stands_out(by_card: dict[int, float], by_said: dict[int, float]) -> tuple[int, float] | None:
+def stands_out(
+    by_card: dict[int, float], by_said: dict[int, float], margin: float = MEANING_MARGIN
+) -> tuple[int, float] | None:
     """(sid, mean cosine) of the session that answers by meaning, among the few nearest that answered
     (`by_card`: their cards' cosines to the topic; `by_said`: their opening clauses'): the nearest by
     its card must be the nearest by what it said too, lead the next one by MEANING_MARGIN in both, and
-    its two cosines must average MEANING_FLOOR (alone, it must lead MEANING_ALONE). None otherwise: two
+    its two cosines must average MEANING_FLOOR (alone, it must lead MEANING_ALONE). `margin`: the lead
+    asked for (MEANING_MARGIN, or less against a crowd: autorecall.propose). None otherwise: two
     views that disagree, or a session only a little nearer than the rest, is how a topic never discussed
     looks."""
     if not by_card:
@@ -171,4 +180,4 @@ def stands_out(by_card: dict[int, float], by_said: dict[int, float]) -> tuple[in
         by_said[first] - max((v for sid, v in by_said.items() if sid != first), default=MEANING_ALONE),
     )
     mean = (by_card[first] + by_said[first]) / 2
-    return (first, mean) if lead >= MEANING_MARGIN and mean >= MEANING_FLOOR else None
+    return (first, mean) if lead >= margin and mean >= MEANING_FLOOR else None

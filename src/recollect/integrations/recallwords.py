@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from recollect.history import query_terms
 from recollect.integrations.cues import strip_cues
+from recollect.text.tokenize import identifiers_in
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _PIECE = re.compile(f"[{CJK}]+|[^\\s{CJK}]+")
@@ -34,6 +35,11 @@ class Unit:
     terms: tuple[str, ...]
     weight: float  # in words: 1 for a latin word, 0.5 for a CJK character
     cjk: bool
+    # The first term is the word as written and the others are its parts (an identifier:
+    # test_refresh_token_expiry, MemoryError). A part is another word: it stands for the whole only as
+    # far as it is rare ("test" alone is not test_refresh_token_expiry). Else the terms are one word's
+    # forms (a stem, the two bigrams around a Chinese character), each as good as another.
+    parts: bool = False
 
 
 def message_units(text: str, max_words: int = QUERY_WORDS) -> list[Unit]:
@@ -55,7 +61,7 @@ def message_units(text: str, max_words: int = QUERY_WORDS) -> list[Unit]:
         else:
             terms = tuple(t for t in query_terms(piece) if t not in META_WORDS)
             if terms:
-                units.append(Unit(terms, 1.0, False))
+                units.append(Unit(terms, 1.0, False, len(terms) > 1 and bool(identifiers_in(piece))))
                 words += 1
     return units
 

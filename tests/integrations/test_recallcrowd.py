@@ -1,0 +1,186 @@
+"""Auto-recall among many sessions (autorecall.agrees, the crowd-relative lead of recallmeaning.stands_out):
+when several sessions that answered share a cue's common words, the words' winner must be where the
+message's meaning is too. A real index of a real store, card vectors made by the real card encoder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from recollect.config import load_config
+from recollect.embed import factory
+from recollect.index import store
+from recollect.index.sync import insert_session
+from recollect.index.vectors import backfill
+from recollect.integrations import autorecall, recallmeaning
+from recollect.model import Session
+from recollect.search.scope import Filters
+from tests.integrations.test_autorecall import PROJ, make
+
+QUESTION = "What commit message style did I ask for before?"
+# The answer paraphrases the question: "commit" and "message" once, never "style".
+ANSWER = make(
+    "ses_commits",
+    PROJ,
+    [
+        (
+            "From now on, how should you write the commit messages in this repo?",
+            "Every commit message gets an imperative subject under 72 characters, a blank line, then a body "
+            "that says why, and the issue number in the footer.",
+        )
+    ],
+    age_days=20,
+)
+UNRELATED = [
+    make("ses_css", PROJ, [("fix the login page css", "Fixed the flexbox in login.css and the header's margin.")]),
+    make("ses_tz", PROJ, [("which timezone for timestamps?", "Decision: store UTC, convert for display only.")]),
+]
+NOUNS = "invoice refund ledger payout audit dispute currency statement settlement fraud customer account".split()
+
+
+def crowd() -> list[Session]:
+    """Sessions that answered about other things with all three of the question's words in their answers:
+    the style of an error message, a commit at the end of the work (as generated sessions do)."""
+    return [
+        make(
+            f"ses_retry_{noun}",
+            PROJ,
+            [
+                (
+                    f"Add a retry budget to the {noun} client.",
+                    f"Done: the {noun} client retries three times with backoff. I also matched the style of its "
+                    f"error message to the others. The suite is green; shall I commit?",
+                )
+            ],
+            age_days=1 + i / 10,
+        )
+        for i, noun in enumerate(NOUNS)
+    ]
+
+
+def index_of(sessions: list[Session]) -> Any:
+    config = load_config()
+    model = factory.card_encoder_for(config)
+    assert model is not None, "the card encoder is not available"
+    conn = store.connect(config.index_path)
+    for s in sessions:
+        insert_session(conn, s, "w", None)
+    backfill(conn, model, cards_only=True)
+    conn.close()
+    return model
+
+
+def found(model: Any) -> list[str]:
+    conn = store.connect(load_config().index_path)
+    try:
+        filters = Filters(scope="project", directory=PROJ)
+        return [e.session_id for e in autorecall.find(conn, QUESTION, filters, encoder=lambda: model)]
+    finally:
+        conn.close()
+
+
+def test_alone_the_session_that_answered_comes_back(semantic: None) -> None:
+    assert found(index_of([ANSWER, *UNRELATED]))[:1] == ["ses_commits"]
+
+
+def test_in_a_crowd_sharing_the_words_the_session_meaning_points_at_comes_first(semantic: None) -> None:
+    model = index_of([ANSWER, *UNRELATED, *crowd()])
+    conn = store.connect(load_config().index_path)
+    try:
+        filters = Filters(scope="project", directory=PROJ).resolve(conn)
+        words = autorecall.candidates(conn, QUESTION, filters, 18)
+    finally:
+        conn.close()
+    # control: by words alone a banner session wins (it holds "style", the answer does not)
+    assert words[0].session_id.startswith("ses_retry_"), [e.session_id for e in words]
+    assert found(model)[:1] == ["ses_commits"]
+
+
+def test_without_card_vectors_the_words_still_decide(semantic: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    index_of([ANSWER, *UNRELATED, *crowd()])
+    conn = store.connect(load_config().index_path)
+    try:
+        filters = Filters(scope="project", directory=PROJ)
+        first = autorecall.find(conn, QUESTION, filters, encoder=lambda: None)[:1]
+    finally:
+        conn.close()
+    assert first and first[0].session_id.startswith("ses_retry_")  # no meaning: nothing doubts the words
+
+
+def test_the_lead_asked_for_is_measured_against_the_crowd() -> None:
+    by_card = {1: 0.40, 2: 0.37, 3: 0.36}
+    by_said = {1: 0.45, 2: 0.38, 3: 0.30}
+    assert recallmeaning.stands_out(by_card, by_said) is None  # control: 0.03 ahead is short of 0.05
+    assert recallmeaning.stands_out(by_card, by_said, margin=0.02) == (1, pytest.approx(0.425))
+    assert recallmeaning.stands_out(by_card, by_said, margin=0.04) is None
+
+
+def test_a_words_winner_agrees_with_meaning_within_the_crowds_spread() -> None:
+    tight = autorecall.Meaning(
+        near={1: 0.50, 2: 0.49, **{10 + i: 0.40 + i / 1000 for i in range(10)}},
+        tries=[1, 2, *(10 + i for i in range(10))],
+        evidence={},
+        cards={},
+        topic="",
+        model=None,
+    )
+    assert tight.spread < 0.05
+    near_one = autorecall.Entry("b", "opencode", "", PROJ, 0, 1.0, 1.0, [], frozenset(), sid=2)
+    far_one = autorecall.Entry("c", "opencode", "", PROJ, 0, 1.0, 1.0, [], frozenset(), sid=15)
+    assert autorecall.agrees(near_one, tight)  # control: a hair behind the nearest
+    assert not autorecall.agrees(far_one, tight)  # among the crowd, well behind
+    assert autorecall.agrees(far_one, None)  # without card vectors nothing doubts the words
+
+
+FLAKE = "How did we fix the flaky test_refresh_token_expiry failure before?"
+FLAKE_ANSWER = make(
+    "ses_token",
+    PROJ,
+    [
+        (
+            "test_refresh_token_expiry fails about one run in five on CI.",
+            "Found it: the test compared against the wall clock. It now freezes time, so the expiry check is exact.",
+        )
+    ],
+    age_days=30,
+)
+
+
+def flaky_crowd() -> list[Session]:
+    """Sessions that fixed other flaky tests: "fix", "flaky", "failure" and the "test" of every test name."""
+    return [
+        make(
+            f"ses_flaky_{noun}",
+            PROJ,
+            [
+                (
+                    f"test_apply_{noun}_partial is flaky, fix the failure.",
+                    f"Fixed the flaky failure in test_apply_{noun}_partial: it depended on dict order.",
+                )
+            ],
+            age_days=1 + i / 10,
+        )
+        for i, noun in enumerate(NOUNS)
+    ]
+
+
+def words_first(sessions: list[Session]) -> list[str]:
+    config = load_config()
+    conn = store.connect(config.index_path)
+    try:
+        for s in sessions:
+            insert_session(conn, s, "w", None)
+        filters = Filters(scope="project", directory=PROJ)
+        return [e.session_id for e in autorecall.find(conn, FLAKE, filters, encoder=lambda: None)][:1]
+    finally:
+        conn.close()
+
+
+def test_alone_the_session_naming_the_identifier_comes_back() -> None:
+    assert words_first([FLAKE_ANSWER, *UNRELATED]) == ["ses_token"]
+
+
+def test_an_identifiers_common_part_does_not_stand_for_it() -> None:
+    # Every crowd session holds "fix", "flaky", "failure" and a "test_…" name; only one holds the identifier.
+    assert words_first([FLAKE_ANSWER, *UNRELATED, *flaky_crowd()]) == ["ses_token"]

@@ -1,5 +1,6 @@
 """A session's listing statistics (index/stats.py): `turns` counts what a person typed, and nothing a
-sub-agent was told, on real Claude Code transcripts and the real OpenCode sample store."""
+sub-agent was told, on real Claude Code transcripts, the real OpenCode sample store and the Codex and
+Gemini test stores."""
 
 from __future__ import annotations
 
@@ -69,3 +70,15 @@ def test_opencode_child_sessions_list_no_turns(sample_db: Path, monkeypatch: pyt
     assert [r.turns for r in children] == [0, 0]
     parents = {r.session_id: r.turns for r in rows if not r.parent_id}
     assert parents[children[0].parent_id] > 0
+
+
+@pytest.mark.parametrize("kind", ["codex", "gemini"])
+def test_codex_and_gemini_sub_agents_have_no_turns(kind: str) -> None:
+    source = open_source(SourceSpec(id=kind, kind=kind, path=DATA.parent / kind))
+    sessions = list(source.read_sessions(source.scan().stamps))
+    (agent,) = [s for s in sessions if s.parent_id]
+    prompts = [p for m in agent.messages if m.role == "user" for p in m.parts if p.kind == "text" and not p.synthetic]
+    # Positive control: the sub-agent was told something no harness marked, and its parent has turns.
+    assert prompts and prompts[0].text.strip()
+    assert count_turns(next(s for s in sessions if s.id == agent.parent_id)) > 0
+    assert count_turns(agent) == 0

@@ -387,3 +387,22 @@ def test_a_look_is_a_pointer_only_where_it_is_asked_for(look: str, topic: str) -
 def test_what_we_did_asked_is_a_cue_unless_the_current_work_is_named(cue: str, text: str, here: str) -> None:
     assert detect_cue(text) == cue
     assert detect_cue(here) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "setting"),
+    [
+        # a request to find the thing just told is about it; a request about a new thing keeps it the setting
+        ("那个导出 CSV 的脚本你以前写过，找一下", "我昨天写了个脚本，找一下里面的 bug"),
+        ("You wrote a CSV export script once, find it", "I wrote a script yesterday, find the bug in it"),
+    ],
+)
+def test_finding_what_was_told_is_about_then(cue: str, setting: str) -> None:
+    assert detect_cue(cue) is not None
+    assert detect_cue(setting) is None
+
+
+def test_having_an_impression_is_remembering() -> None:
+    assert detect_cue("你还记得吗，我们给前端定的错误码格式") is not None  # control: 记得
+    assert detect_cue("你还有印象吗，我们给前端定的错误码格式") == "有印象"
+    assert detect_cue("你刚才还有印象吗，上面那个错误码") is None  # the current work named

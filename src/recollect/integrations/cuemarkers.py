@@ -214,7 +214,7 @@ _ZH_ASKED_PATTERNS = [
     r"(?:说|商量|约|定)好(?:了|的)",
     r"约定|定过|聊过",
     # remembering: 我记得, 记得…吗, 回忆一下, and the particle 来着 ("what was it again")
-    r"[我你]还?记得|记不记得",
+    r"[我你]还?记得|记不记得|(?:有|没有|有没有)印象|印象中",
     # what a person decided, said or asked for, asked about: with the past-focus 是…的 (我们最后怎么定的？
     # 你当时是怎么说的？), or as the thing a question asks for (我跟你交代的是什么？ 我们定的方案是哪个？)
     rf"(?:我们|咱们|咱俩|你|我)(?P<held>[^，。？！,.?!；\s]{{0,10}}?){_ZH_SAID}的"

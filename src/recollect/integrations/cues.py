@@ -152,7 +152,12 @@ _PRESENT_AUX = re.compile(
 )
 # "again", or a word that points back at what the clause before told ("use that one", "same fix here",
 # 按那个来, 同样, 照着改)
-_AGAIN = re.compile(r"\b(?:again|that one|those|same)\b|再|又|一遍|同样|照着|照搬|那(?:个|套|份|些|样|种)", re.I)
+_AGAIN = re.compile(
+    r"\b(?:again|that one|those|same)\b|再|又|一遍|同样|照着|照搬|那(?:个|套|份|些|样|种)"
+    # a request to find the thing told ("find it", 找一下), not a new thing ("find the bug in it")
+    r"|\b(?:find|dig\s+up|pull\s+up|look\s+up|bring\s+back|fetch)\s+(?:it|that|them)\b|找(?:一下|找|出来|回来)?\W*$",
+    re.I,
+)
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 # Cues are looked for in the head and the tail of a message only: a pasted log is not read to its end.

@@ -78,7 +78,7 @@ _HAND_WRITTEN_PLURAL = re.compile(r"""['"]s['"] if |else ['"]s['"]""")
 def hand_written_plurals(root: Path) -> list[str]:
     return [
         f"{path.relative_to(root)}:{n}"
-        for path in sorted(root.rglob("*.py"))
+        for path in sorted([*root.rglob("*.py"), *root.rglob("*.html")])  # the page's templates too
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
         if _HAND_WRITTEN_PLURAL.search(line)
     ]

@@ -58,3 +58,19 @@ def test_the_pages_filters_are_the_clis(tmp_path: Path) -> None:
     assert filters.scope == "project" and filters.roles == ["user"] and filters.tools == []
     assert filters.until == parse_when("2026-11-10", end=True)  # a bare date's end, as on the CLI
     assert filters.until is not None and filters.since == parse_when("2026-11-01") and filters.until > filters.since
+
+
+def test_the_pages_count_with_the_listings_words(indexed: tuple[Path, Path], tmp_path: Path) -> None:
+    from recollect.config import load_config
+    from recollect.ui.pages import Site
+
+    site = Site(load_config(), "t", 1, tmp_path)
+    alpha = str(indexed[0])
+    projects = history.activity()
+    recent = history.sessions(Filters(scope="project", directory=alpha), limit=50)
+    page = site.env.get_template("projects.html").render(
+        page="projects", projects=projects, charts={}, chosen=alpha, recent=recent
+    )
+    assert recent and recent[0].messages > 1  # positive control: a count that takes the plural
+    assert f"· {recent[0].messages} messages</span>" in page
+    assert "1 session ·" in page and "1 sessions" not in page  # each project holds one session

@@ -51,7 +51,7 @@ class Site:
         self.csrf = csrf_token(token)
         self.env = Environment(loader=PackageLoader("recollect.ui", "templates"), autoescape=select_autoescape())
         self.env.filters["markdown"] = markdown
-        self.env.globals.update(diff_lines=diff_lines, csrf=self.csrf, iso=history.iso)
+        self.env.globals.update(diff_lines=diff_lines, csrf=self.csrf, iso=history.iso, counted=history.counted)
 
     # --- helpers -------------------------------------------------------------------------------
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from recollect.index import fts, store
+import pytest
+
+from recollect.index import chunks, fts, store
 from recollect.index.sync import sync
 from recollect.sources.base import SourceSpec
 from recollect.text.tokenize import FTS_TOKENIZE, tokenize
@@ -99,3 +101,35 @@ def test_an_index_of_schema_10_recounts_turns_and_titles_slash_sessions_on_its_n
     assert migrated.execute(counts).fetchall() == fresh.execute(counts).fetchall()
     assert dump(migrated) == dump(fresh)
     assert migrated.execute("SELECT turns FROM session WHERE native_id = 'agent-abc3cb6'").fetchone() == (0,)
+
+
+def test_an_index_of_schema_11_rereads_the_sessions_whose_tool_error_was_cut(
+    sample_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    claude = tmp_path / "claude" / "projects" / "-Users-m"
+    claude.mkdir(parents=True)
+    data = Path(__file__).resolve().parent.parent / "data" / "claude-code"
+    # 343e3472: an ssh whose 2,536-character error ends "Permission denied (publickey,keyboard-interactive)."
+    for name in ("343e3472-b9b6-4561-ade0-21d1a4730c11", "e1f813f4-3f9f-4a6f-92e7-39393c85268f"):
+        shutil.copy2(data / f"{name}.jsonl", claude / f"{name}.jsonl")
+    specs = [
+        SourceSpec(id="opencode", kind="opencode", path=sample_db),
+        SourceSpec(id="claude", kind="claude-code", path=tmp_path / "claude"),
+    ]
+    fresh = store.connect(tmp_path / "fresh.db")
+    sync(fresh, specs)
+    tail = "SELECT count(*) FROM chunk WHERE class = 'tool_error' AND text LIKE '%keyboard-interactive%'"
+    assert fresh.execute(tail).fetchone() == (1,)  # the error's last line is indexed now
+    with monkeypatch.context() as patch:  # what schema 11 stored: a tool's error cut at 2,000 characters
+        patch.setattr(chunks, "redacted_excerpt", lambda text: chunks.redact_head(text, 2_000))
+        old = store.connect(tmp_path / "old.db")
+        sync(old, specs)
+    old.execute("DELETE FROM migrations WHERE name = '012_error_tails'")
+    old.execute("PRAGMA user_version=11")
+    old.close()
+    migrated = store.connect(tmp_path / "old.db")
+    assert migrated.execute(tail).fetchone() == (0,)  # positive control: the old index lacks it
+    report = sync(migrated, specs)
+    assert sorted((s.id, s.updated) for s in report.sources) == [("claude", 1), ("opencode", 0)]  # that one only
+    assert migrated.execute(tail).fetchone() == (1,)
+    assert dump(migrated) == dump(fresh)

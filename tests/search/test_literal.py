@@ -16,6 +16,7 @@ from recollect.search.query import understand
 DATA = Path(__file__).resolve().parent.parent / "data" / "claude-code"
 TMUX = "c10f5964-20bd-4783-aa1a-30b06c8a702a"  # its Bash printed `tmux not found`
 PUBLICKEY = "f726527a-2135-406b-adf3-fc3bbe16dd91"  # ssh through a tunnel: "Permission denied (publickey)"
+KEYBOARD = "343e3472-b9b6-4561-ade0-21d1a4730c11"  # ssh printed "Permission denied (publickey,keyboard-interactive)"
 SETTINGS = "c76e5be5-ffd2-4901-a935-885527c83a61"  # read the Windows settings.json (3bd9cf18: the macOS one)
 
 
@@ -38,16 +39,19 @@ def _sessions(query: str, *off: str) -> list[str]:
 
 def test_a_pasted_line_finds_the_session_holding_it_first(real_store: None) -> None:
     pasted = (
-        ("tmux not found", TMUX),
-        ("Permission denied (publickey)", PUBLICKEY),
-        ("C:\\Users\\Mischa\\.claude\\settings.json", SETTINGS),  # one word typed, several in the text
+        ("tmux not found", {TMUX}, True),
+        ("C:\\Users\\Mischa\\.claude\\settings.json", {SETTINGS}, True),  # one word typed, several in the text
+        # Since a tool's error keeps its tail (index/chunks.py), the phrase arm's vote alone puts both first.
+        ("Permission denied (publickey)", {PUBLICKEY, KEYBOARD}, False),
     )
-    for query, session in pasted:
+    for query, holding, lifted in pasted:
         found = _sessions(query)
-        assert found[0] == session, (query, found)
-        assert len(found) >= 5  # the sessions holding the words apart still come back, below it
+        assert set(found[: len(holding)]) == holding, (query, found)
+        assert len(found) >= 5  # the sessions holding the words apart still come back, below them
+        if not lifted:
+            continue
         without = _sessions(query, "literal")
-        assert without[0] != session and session in without[:5], (query, without)  # the stage puts it first
+        assert without[0] not in holding and holding <= set(without[:5]), (query, without)  # the stage lifts them
 
 
 def test_a_question_keeps_the_fused_order(real_store: None) -> None:

@@ -2,8 +2,8 @@
 
 A card is one row per session (title, where, who, first line a person typed, last outcome line,
 inventories of identifiers, files, tools and error signatures). Chunks are the searchable slices
-of a session with their provenance: role, evidence class and authorship. Tool output is kept only
-as a bounded excerpt (head, error-looking lines, tail): enough to find an error message, small
+of a session with their provenance: role, evidence class and authorship. Tool output and a tool's
+error are kept only as a bounded excerpt (head, error-looking lines, tail): enough to find an error message, small
 enough to keep the sidecar a fraction of the store.
 
 Everything stored here is redacted first. Our own tool calls, the recall subagent's answers (the
@@ -34,7 +34,6 @@ from recollect.text.tokenize import identifiers_in
 MAX_CHUNK_CHARS = 2_000  # long text is split into pieces of about this size
 MAX_TEXT_CHARS = 60_000  # per part: beyond this only the head and tail are indexed
 TOOL_INPUT_CHARS = 1_000
-TOOL_ERROR_CHARS = 2_000
 OUTPUT_HEAD, OUTPUT_TAIL, OUTPUT_ERRORS = 800, 800, 1_400
 MAX_CHUNKS_PER_SESSION = 5_000
 MAX_IDENTIFIERS, MAX_FILES, MAX_ERRORS = 200, 100, 50
@@ -333,8 +332,10 @@ class _Builder:
         self.add(message, ord_, part, "tool_input", author, input_text)
         self.count_identifiers(input_text)
         if part.tool_error:
-            error = redact_head(part.tool_error, TOOL_ERROR_CHARS)
-            self.add(message, ord_, part, "tool_error", author, error[:TOOL_ERROR_CHARS])
+            # A failed command's whole output is its error, and the line that says what failed is often its
+            # last (a traceback's, pytest's FAILED summary, ssh's "Permission denied"): kept like an output.
+            error = redacted_excerpt(part.tool_error)
+            self.add(message, ord_, part, "tool_error", author, error)
             self.errors.setdefault(_first_line(error, 160), None)
         if part.tool_output and not carries_injected_block(part.tool_output):
             excerpt = redacted_excerpt(part.tool_output)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -233,6 +233,15 @@ def _m011_turns_and_command_titles(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m012_error_tails(conn: sqlite3.Connection) -> None:
+    """A tool's error is kept as its head, its error-looking lines and its tail (index/chunks.py), no longer
+    as its first 2,000 characters: the next sync re-reads the sessions where one was cut there."""
+    conn.execute(
+        "UPDATE session SET watermark = '' WHERE sid IN "
+        "(SELECT sid FROM chunk WHERE class = 'tool_error' AND length(text) >= 2000)"
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
@@ -245,6 +254,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("009_session_scope", _m009_session_scope),
     ("010_plain_titles", _m010_plain_titles),
     ("011_turns_and_command_titles", _m011_turns_and_command_titles),
+    ("012_error_tails", _m012_error_tails),
 ]
 
 

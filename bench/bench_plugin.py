@@ -28,6 +28,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import sqlite3
 import statistics
 import subprocess
@@ -76,6 +77,59 @@ for (let i = 0; i < messages.length; i++) {
 }
 console.log(JSON.stringify(out))
 """
+
+
+def group_alive(pgid: int) -> list[int]:
+    """The processes of group `pgid` that still run (a zombie, which writes nothing, does not count)."""
+    proc = Path("/proc")
+    if not proc.is_dir():  # no /proc: ask the group itself (zombies then count too)
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return []
+        return [pgid]
+    alive = []
+    for stat in proc.glob("[0-9]*/stat"):
+        try:
+            state, _, group = stat.read_text().rsplit(")", 1)[1].split()[:3]  # after "pid (comm)"
+        except (OSError, ValueError):
+            continue  # gone meanwhile
+        if int(group) == pgid and state != "Z":
+            alive.append(int(stat.parent.name))
+    return alive
+
+
+def end_group(pgid: int, grace: float = 10.0) -> int:
+    """Stop what is left of process group `pgid` and wait until none of it runs; how many were left. The
+    plugin's helper and redactor are node's children, unref'd so that node exits without them: they went
+    on writing in the scratch home while it was removed ("OSError: Directory not empty: 'home'")."""
+    left = len(group_alive(pgid))
+    if not left:
+        return 0
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, grace)):
+        try:
+            os.killpg(pgid, sig)
+        except ProcessLookupError:
+            return left
+        deadline = time.monotonic() + wait
+        while group_alive(pgid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not group_alive(pgid):
+            return left
+    raise RuntimeError(f"processes {group_alive(pgid)} of the benchmark's group outlived SIGKILL")
+
+
+def run_whole(cmd: list[str], timeout: float) -> subprocess.CompletedProcess[str]:
+    """`subprocess.run(cmd)` in a process group of its own, and then the end of everything it started."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        end_group(proc.pid)
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
 def pct(samples: list[float], q: float) -> float:
@@ -196,7 +250,7 @@ def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
 
     helper = subprocess.Popen(
         [sys.executable, "-m", "recollect.integrations.hookd"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8", start_new_session=True,
     )  # fmt: skip
     assert helper.stdin and helper.stdout
     helper.stdout.readline()  # the hello
@@ -232,6 +286,7 @@ def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
                     print(f"  miss {path.stem} {m['id']:8} {kind:8} {m['text'][:80]}")
     helper.stdin.close()
     helper.wait(timeout=60)
+    end_group(helper.pid)  # and whatever it started, before the scratch home is removed
     for name, (k, d) in counts.items():
         print(f"{name:24} {k}/{d} ({100 * k / max(d, 1):.0f}%)")
     if cpus:
@@ -316,12 +371,7 @@ def main() -> None:
         (tmp / "driver.mjs").write_text(DRIVER)
         # A timeout far above any sample: we measure, we do not want the plugin to give up.
         (home / "config.toml").write_text("[opencode]\ntimeout_ms = 10000\nsync_on_idle = false\n")
-        r = subprocess.run(
-            ["node", str(tmp / "driver.mjs"), str(plugin), str(tmp / "messages.json"), str(project)],
-            capture_output=True,
-            text=True,
-            timeout=3600,
-        )
+        r = run_whole(["node", str(tmp / "driver.mjs"), str(plugin), str(tmp / "messages.json"), str(project)], 3600)
         if r.returncode != 0:
             sys.exit(f"driver failed:\n{r.stderr}")
         samples = json.loads(r.stdout)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -31,3 +32,17 @@ def test_the_demo_leaves_no_memory_behind(isolated_home: object) -> None:
     assert run("demo", "--builtin").returncode == 0  # positive control: the demo ran and wrote a memory
     recall = run("memory", "--global-only", "recall", "missing file")
     assert "the-read-tool-fails-on-a-missing-file" not in recall.stdout  # it was kept in the demo's own home
+
+
+def test_a_store_with_no_session_yet_gets_the_builtin_demo(sample_db: object) -> None:
+    real = run("demo")  # positive control: a store with sessions is shown as it is
+    assert real.returncode == 0, real.stderr
+    assert "opencode: 12 sessions" in real.stdout and "shipped with recollect" not in real.stdout
+
+    empty = Path.home() / ".claude" / "projects"  # Claude Code installed, never run
+    empty.mkdir(parents=True)
+    out = run("demo", env={"RECOLLECT_SOURCES": "claude-code"})
+    assert out.returncode == 0, out.stderr
+    assert "claude: 0 sessions" in out.stdout
+    assert "Your stores hold no session yet, so this demo indexes a real store shipped with recollect" in out.stdout
+    assert "opencode: 12 sessions" in out.stdout and "$ recollect read opencode::" in out.stdout

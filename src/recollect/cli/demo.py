@@ -65,7 +65,7 @@ def _first_cursor(query: str) -> str | None:
     return hits[0].cursor if hits else None
 
 
-def _demo_builtin() -> None:
+def _demo_builtin(why: str) -> None:
     t_start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="recollect-demo-") as tmp:
         store = Path(tmp) / "opencode.db"
@@ -75,7 +75,7 @@ def _demo_builtin() -> None:
         os.environ["OPENCODE_DB"] = str(store)
         os.environ["RECOLLECT_SOURCES"] = "opencode"
         click.echo(
-            "No OpenCode store found here, so this demo indexes a real store shipped with recollect\n"
+            f"{why}, so this demo indexes a real store shipped with recollect\n"
             "(12 sessions written by OpenCode 1.18.33 against a scripted model), in a temporary home."
         )
         times: dict[str, float] = {}
@@ -105,7 +105,7 @@ def demo_cmd(builtin: bool) -> None:
     app = current_app()
     real = [s for s in app.specs if s.path.exists()]
     if builtin or not real:
-        _demo_builtin()
+        _demo_builtin("As asked (--builtin)" if builtin else "No session store found here")
         return
     from recollect import history
 
@@ -114,7 +114,12 @@ def demo_cmd(builtin: bool) -> None:
     with progress_bar() as progress:
         report = history.index(progress=progress, app=app)
     click.echo(f"{report.summary()} ({time.perf_counter() - t0:.1f} s)")
-    for row in history.sessions(limit=5, app=app, sync_first=False):
+    recent = history.sessions(limit=5, app=app, sync_first=False)
+    if not recent:  # a store directory with nothing in it yet (an agent installed, never run): show the product
+        click.echo()
+        _demo_builtin("Your stores hold no session yet")
+        return
+    for row in recent:
         click.echo(f"  {history.iso(row.time_updated)[:10]}  {row.title or '(untitled)'}  [{row.directory}]")
     click.echo(
         "\nTry: recollect search 'an error message you remember'   ·   recollect sessions\n"

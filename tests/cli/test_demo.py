@@ -24,6 +24,7 @@ def test_the_builtin_demo_shows_every_part_of_the_product(monkeypatch: pytest.Mo
     assert "$ recollect read opencode::" in text and "▶ [" in text  # the transcript window
     assert "remembered global:pitfalls/" in text and "matched: missing" in text  # the memory, recalled
     assert "recollect install opencode" in text
+    assert "with every option at its default" not in text + out.stderr  # no word of the demo's own, temporary config
     phases = re.search(r"Demo done in [0-9.]+ s \((.*)\)\.", text)
     assert phases is not None and "index " in phases.group(1) and "recall " in phases.group(1)
 

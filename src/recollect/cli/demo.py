@@ -74,6 +74,9 @@ def _demo_builtin(why: str) -> None:
         os.environ["RECOLLECT_HOME"] = str(Path(tmp) / "home")  # index, config and memories: thrown away after
         os.environ["OPENCODE_DB"] = str(store)
         os.environ["RECOLLECT_SOURCES"] = "opencode"
+        from recollect import configfile
+
+        configfile.write_config(only_if_missing=True)  # in the demo's home: its index step has no file to announce
         click.echo(
             f"{why}, so this demo indexes a real store shipped with recollect\n"
             "(12 sessions written by OpenCode 1.18.33 against a scripted model), in a temporary home."
@@ -101,7 +104,7 @@ def _demo_builtin(why: str) -> None:
 @click.command("demo")
 @click.option("--builtin", is_flag=True, help="Use the built-in demo store even if a real OpenCode store exists.")
 def demo_cmd(builtin: bool) -> None:
-    """Show recollect at work in seconds: your real OpenCode store if there is one, else a built-in demo."""
+    """Show recollect at work in seconds: your own session stores if they hold sessions, else a built-in demo."""
     app = current_app()
     real = [s for s in app.specs if s.path.exists()]
     if builtin or not real:

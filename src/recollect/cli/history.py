@@ -238,7 +238,7 @@ def _print_result(text: str, result: SearchResult) -> None:
         click.echo(f"No hits for {text!r}: {cov.hint}")
         click.echo(f"(searched {cov.sessions_in_scope} of {cov.sessions_indexed} sessions)")
         for limit in result.limits(CLI_OPTIONS):
-            click.echo(f"({limit})")
+            click.echo(limit)
         return
     show = markup_printer()  # rich on a terminal; piped, the same text without importing it
     for i, hit in enumerate(result.hits, 1):

@@ -19,8 +19,10 @@ a time it points at, and the parts of a pasted test id.
   own: the tokenizer keeps `test_name` whole only where it was written apart from its file (`def
   test_name`, pytest's `____ test_name ____` failure header, "test_name fails"), so it finds the
   sessions where the test failed, was written or was discussed, not every run's PASSED listing.
-  (Replacing the generic reading by file, module and name instead cost the eval's `test_id` queries
-  0.845 -> 0.803 MRR; adding the name beside it gives 0.875: docs/eval.md.)
+  Its `[param]` is searched only beside the name (the phrase arm holds the whole id as typed): apart, a
+  param id names a run of every other test too (test_id 0.898 -> 0.943 MRR, docs/eval.md). (Replacing
+  the generic reading by file, module and name instead cost the eval's `test_id` queries 0.845 -> 0.803
+  MRR; adding the name beside it gives 0.875: docs/eval.md.)
 """
 
 from __future__ import annotations
@@ -163,6 +165,17 @@ def _test_names(text: str) -> list[Word]:
     return [Word([name]) for name in dict.fromkeys(names)]
 
 
+def _without_params(text: str) -> str:
+    """`text` with each pasted node id's `[param]` left out of its words: a parameter id ("large_batch-58")
+    names one run of this test only beside its name, and apart it is in every other test's listing. The
+    phrase arm still looks for the whole id, param included, as typed (search/phrase.py)."""
+
+    def cut(match: re.Match[str]) -> str:
+        return match.group(0) if match["param"] is None else match.group(0)[: match.start("param") - match.start() - 1]
+
+    return NODE_ID.sub(cut, text)
+
+
 def understand(text: str, now_ms: int | None = None, *, framing: bool = True, test_ids: bool = True) -> QueryPlan:
     """Split `text` into words, mark the words that frame a question, and pull out a time preference."""
     now_ms = now_ms or int(time.time() * 1000)
@@ -170,7 +183,7 @@ def understand(text: str, now_ms: int | None = None, *, framing: bool = True, te
     plan = QueryPlan(text, searched, window=window, time_words=time_words)
     if test_ids:
         plan.words += _test_names(searched)
-    raw = [w for w in re.split(r"\s+", searched) if w]
+    raw = [w for w in re.split(r"\s+", _without_params(searched) if test_ids else searched) if w]
     lowered = [re.sub(r"^\W+|\W+$", "", w).lower() for w in raw]
     for i, word in enumerate(raw):
         tokens = tokenize(word)

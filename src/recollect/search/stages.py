@@ -21,7 +21,7 @@ STAGES: dict[str, str] = {
     "coverage": "weighting a session by the share of the query's terms it covers",
     "priors": "same directory / project and recency priors",
     "correction": "typo correction for words the index does not know",
-    "test_id": "a pasted test id's bare test name searched beside the whole id",
+    "test_id": "a pasted test id's bare test name searched beside the whole id, its [param] only beside its name",
     "opening": "a query that restates a session's title or first request",
     "answered": "a session whose matching text is only the person's own words (asked, never answered) counts less",
     "long_sessions": "a session's card counts by how much of it its opening speaks for (its requests), and its "

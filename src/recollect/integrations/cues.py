@@ -13,8 +13,9 @@ A message is a cue when its request is about the past. Two steps, the same in bo
      yesterday", 同事昨天改了接口, 之前的测试都通过了), or a temporal clause before its main one ("after we
      vendored it last week", 上周…以后), followed by a clause that is neither in the past nor elliptical
      ("and now the tests fail", "fix the client", 现在报错) is the setting of a present request.
-     Followed by a past question ("…, what did we find?"), an elliptical one ("…, why?") or "again" /
-     再 / 一遍 ("I need it again"), it is what the request is about.
+     Followed by a past question ("…, what did we find?"), an elliptical one ("…, why?"), "again" /
+     再 / 一遍 ("I need it again"), a word that points back at it ("same fix here", 照着改) or a request
+     to find it ("…, find it", 找一下), it is what the request is about.
    - **A calendar time as an attribute** of a thing ("last month's invoices", 上周的销售数据) dates
      data, not earlier work: a cue only in a question.
    - **A person's past verb** is how people also tell the current work ("I went through the logs",
@@ -32,10 +33,11 @@ A message is a cue when its request is about the past. Two steps, the same in bo
      place in it: "the error above", "scroll up", 上面的输出; a turn of it: "my last message", "the
      previous command", 上一条命令; what was just done or put in it: "the test you just ran", "the log I
      pasted", 我贴的; a look at it: "in the log", "see the output", 日志里显示, 看一下 ls) is about the work at
-     hand: a question or a person's past verb there is no cue, nor is a time only before now ("the error
-     from before, see above", 之前那个报错…看上面的输出), unless a question asks whether something was ever
-     done or met ("have we seen the error above before?", 上面这个报错以前遇到过吗？). A time that names earlier
-     work or a calendar time still counts ("is the error below the one we had last week?").
+     hand: a question, a person's past verb or what something came to there is no cue, nor is a time
+     only before now ("the error from before, see above", 之前那个报错…看上面的输出), unless a question asks
+     whether something was ever done or met ("have we seen the error above before?", 上面这个报错以前遇到
+     过吗？). A time that names earlier work or a calendar time still counts ("is the error below the one
+     we had last week?"). The pointer is looked for only once a marker is found.
 
 Cues are looked for in the first 2,000 and the last 500 characters of a message, and every pattern is
 bounded: a pasted log costs the same as a short message.

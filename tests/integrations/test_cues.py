@@ -343,6 +343,7 @@ def test_a_pointer_at_the_screen_leaves_a_named_earlier_time_a_cue(cue: str, tex
 def test_a_bound_is_not_a_place_on_the_screen() -> None:
     assert detect_cue("why is it pinned below 2? see above") is None  # control: "above" points at the screen
     assert detect_cue("Remind me why we pinned pydantic below 2.") == "remind me"
+    assert detect_cue("Remind me the size above which we split a file.") == "remind me"
 
 
 @pytest.mark.parametrize(

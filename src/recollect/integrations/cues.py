@@ -71,8 +71,8 @@ _CURRENT = re.compile(
 _SCREEN = r"(?:log|output|terminal|console|traceback|stack\s*trace|screenshot|paste|diff|error\s+message)"
 _ZH_SCREEN = "(?:日志|输出|终端|控制台|报错|错误信息|堆栈|截图|结果|打印)"
 _HERE = re.compile(
-    # "above" and "below" as places, not bounds ("pinned below 2", "above 80%")
-    rf"\b(?:above|below)\b(?!\s*[v<>=~]?\d)|\b(?:up\s+there|scroll(?:ing)?\s+(?:up|down|back))\b"
+    # "above" and "below" as places, not bounds ("pinned below 2", "above 80%", "the limit above which")
+    rf"\b(?:above|below)\b(?!\s*[v<>=~]?\d|\s+which\b)|\b(?:up\s+there|scroll(?:ing)?\s+(?:up|down|back))\b"
     r"|\b(?:my|your|the)\s+(?:last|previous|prior|latest)\s+(?:message|reply|answer|response|comment|turn|prompt"
     r"|question|edit|change|command|step|output|run)s?\b"
     rf"|\b(?:i|you|we)(?:'ve|\s+have)?\s+just\s+{ANY_PAST}\b|\b(?:a|one)\s+(?:moment|minute|second)\s+ago\b"

@@ -1,6 +1,7 @@
 """Benchmark the history index on large realistic stores (not a timed test: it prints figures).
 
     python bench/bench_index.py --sessions 1000 [--sessions 5000] [--workdir /tmp/recollect-bench]
+    python bench/bench_index.py --sessions 500 --before OTHER/src [--pairs 3]
 
 For each size it generates (or reuses) a store with bench/storegen.py, then measures in a fresh
 process: cold index (sessions/s, wall and CPU), a sync with nothing changed, a sync after one
@@ -11,6 +12,13 @@ measured in the same run is the time to merely read every session from the store
 so the index cost can be stated as a ratio of it. Last, one-shot ``recollect search --no-sync``
 processes (hybrid, as a user runs them) against the CLI's own import time, wall and CPU, in the same
 run. CPU times are printed because a shared machine's load inflates wall times.
+
+`--before OTHER/src` compares two checkouts instead (a `git archive` of another commit, say): only the
+cold index, `--pairs` pairs of runs on the same store, the order alternating from pair to pair so a
+drifting load favours neither side, each run in a fresh home; then the two indexes' contents are
+compared part by part (bench/index_content.py: sessions, cards, chunks, FTS tokens, vectors). A
+change meant only to make indexing cheaper must print `"same_content": true`. Its CPU of one run moves
+by ~10% with the load of the moment on a shared machine: read the medians and the pair ratios.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -31,6 +40,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "src"))
 
+from bench.index_content import VECTOR_GAP, differences, digest, vector_gap  # noqa: E402
 from bench.storegen import StoreMutator, generate_store  # noqa: E402
 
 
@@ -161,11 +171,61 @@ def queries_for(manifest: dict, rng: random.Random, n: int = 60) -> list[str]:
     return out + generic
 
 
-def measure(size: int, workdir: Path, cold_only: bool = False) -> dict[str, object]:
+def _store(size: int, workdir: Path) -> Path:
     store = workdir / f"store-{size}.db"
     if not store.exists():
         print(f"generating {size} sessions …", flush=True)
         generate_store(store, sessions=size, seed=7)
+    return store
+
+
+def compare(size: int, workdir: Path, before: Path, pairs: int) -> dict[str, object]:
+    """The cold index of this checkout ("after") and of `before` (another checkout's src), in pairs
+    of alternating order on one store, each in a fresh home; then whether both indexes hold the same."""
+    store = _store(size, workdir)
+    sides = {"before": before.resolve(), "after": REPO / "src"}
+    runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+    load_at_start = [round(x, 2) for x in os.getloadavg()]
+    for i in range(pairs):
+        for side in ("before", "after") if i % 2 == 0 else ("after", "before"):
+            home = workdir / f"home-{size}-{side}"
+            shutil.rmtree(home, ignore_errors=True)
+            env = {
+                **os.environ,
+                "RECOLLECT_HOME": str(home),
+                "OPENCODE_DB": str(store),
+                "RECOLLECT_SOURCES": "opencode",
+                "PYTHONPATH": str(sides[side]),
+            }
+            runs[side].append(_child(COLD, env))
+            print(f"pair {i + 1} {side}: {runs[side][-1]['cpu']:.2f} s CPU", file=sys.stderr, flush=True)
+    out: dict[str, object] = {"sessions": size, "pairs": pairs, "before_src": str(sides["before"])}
+    for side, done in runs.items():
+        out[side] = {
+            "cpu_s_median": round(statistics.median(r["cpu"] for r in done), 2),
+            "cpu_writer_s_median": round(statistics.median(r["cpu_writer"] for r in done), 2),
+            "cpu_s": [round(r["cpu"], 2) for r in done],
+            "sessions_per_s_median": round(size / statistics.median(r["wall"] for r in done), 1),
+            "peak_rss_whole_index_mb_max": round(
+                max(r["writer_hwm_kb"] + sum(r["workers_hwm_kb"]) for r in done) / 1024, 1
+            ),
+        }
+    ratios = [a["cpu"] / b["cpu"] for a, b in zip(runs["after"], runs["before"], strict=True)]
+    out["cpu_after_over_before_pairs"] = [round(r, 3) for r in ratios]
+    out["cpu_after_over_before_median"] = round(statistics.median(ratios), 3)
+    indexes = [workdir / f"home-{size}-{side}" / "index.db" for side in ("before", "after")]
+    diff = differences(*(digest(p) for p in indexes))
+    gap = vector_gap(*indexes)
+    if gap > VECTOR_GAP:
+        diff.append(f"vector values: {gap:.1f} quantization steps apart")
+    out["same_content"] = not diff
+    out["content_differences"] = diff
+    out["vector_gap_steps"] = round(gap, 2)
+    return {**out, **_load(load_at_start)}
+
+
+def measure(size: int, workdir: Path, cold_only: bool = False) -> dict[str, object]:
+    store = _store(size, workdir)
     manifest = json.loads(Path(str(store) + ".manifest.json").read_text())
     home = workdir / f"home-{size}"
     if home.exists():
@@ -299,10 +359,22 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, action="append", help="store size (repeatable)")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/recollect-bench"))
     parser.add_argument("--cold-only", action="store_true", help="only the cold index (time, CPU, memory)")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="another checkout's src directory: the cold index of both, in pairs, and whether they index the same",
+    )
+    parser.add_argument("--pairs", type=int, default=3, help="with --before: pairs of runs (default 3)")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
+    if args.before is not None and not (args.before / "recollect" / "__init__.py").is_file():
+        parser.error(f"--before {args.before}: no recollect package there (give the checkout's src directory)")
     for size in args.sessions or [1000]:
-        print(json.dumps(measure(size, args.workdir, args.cold_only), indent=2), flush=True)
+        if args.before is not None:
+            result = compare(size, args.workdir, args.before, max(1, args.pairs))
+        else:
+            result = measure(size, args.workdir, args.cold_only)
+        print(json.dumps(result, indent=2), flush=True)
 
 
 if __name__ == "__main__":

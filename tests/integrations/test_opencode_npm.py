@@ -183,3 +183,22 @@ def test_json_output_stays_json_and_quiet(fake_npm: Path, config_dir: Path, monk
     data = json.loads(r.stdout)
     assert any("npm install" in c["action"] for c in data["changes"])  # positive control: npm ran
     assert "with npm" not in r.stderr
+
+
+def test_npm_that_ended_is_not_waited_for_while_a_child_of_it_holds_the_pipe(
+    fake_npm: Path, config_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An install script's process (here: a sleeper) can outlive npm and keep npm's output pipe open.
+    fake_npm.write_text(
+        FAKE_NPM.format(python=sys.executable).replace(
+            'print("added 1 package in 0s")',
+            'import subprocess\nsubprocess.Popen([sys.executable, "-c", "import time; time.sleep(20)"])\n'
+            'print("added 1 package in 0s")',
+        )
+    )
+    told: list[oc.NpmStatus] = []
+    started = time.monotonic()
+    report = oc.Report(config_dir=str(config_dir), dry_run=False)
+    run_npm(config_dir, "1.2.3", report, {}, told.append)
+    assert any("npm install" in c.action for c in report.changes) and told[-1].done
+    assert time.monotonic() - started < 15  # not the sleeper's 20 s

@@ -108,6 +108,7 @@ def _npm(cmd: list[str], env: dict[str, str], status: NpmStatus, progress: NpmPr
             cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
         )
     except OSError as exc:
+        tell(replace(status, elapsed=time.monotonic() - start, done=True))
         return False, str(exc)
     assert proc.stdout is not None
     lines: queue.Queue[str | None] = queue.Queue()
@@ -115,28 +116,31 @@ def _npm(cmd: list[str], env: dict[str, str], status: NpmStatus, progress: NpmPr
     reader.start()
     output: list[str] = []
     timed_out = False
-    with proc:
-        while True:
-            elapsed = time.monotonic() - start
-            if elapsed > NPM_TIMEOUT:
-                timed_out = True
-                proc.kill()
+    while True:
+        elapsed = time.monotonic() - start
+        if elapsed > NPM_TIMEOUT:
+            timed_out = True
+            proc.kill()
+            break
+        try:
+            line = lines.get(timeout=min(TICK, NPM_TIMEOUT - elapsed + 0.01))
+        except queue.Empty:
+            if proc.poll() is not None:  # npm ended, but a process it started still holds the pipe
                 break
-            try:
-                line = lines.get(timeout=min(TICK, NPM_TIMEOUT - elapsed + 0.01))
-            except queue.Empty:
-                status = replace(status, elapsed=time.monotonic() - start)
-                tell(status)
-                continue
-            if line is None:
-                break
-            output.append(line)
-            package = _package_of(line)
-            if package is not None:
-                status = replace(status, elapsed=time.monotonic() - start, requests=status.requests + 1, last=package)
-                tell(status)
-        code = proc.wait()
-        reader.join(timeout=5)
+            status = replace(status, elapsed=time.monotonic() - start)
+            tell(status)
+            continue
+        if line is None:
+            break
+        output.append(line)
+        package = _package_of(line)
+        if package is not None:
+            status = replace(status, elapsed=time.monotonic() - start, requests=status.requests + 1, last=package)
+            tell(status)
+    code = proc.wait()
+    reader.join(timeout=1)
+    if not reader.is_alive():  # else a process npm started still holds the pipe: closing it would wait for that
+        proc.stdout.close()
     tell(replace(status, elapsed=time.monotonic() - start, done=True))
     if timed_out:
         return False, f"npm was still running after {NPM_TIMEOUT:.0f} s and was stopped"

@@ -32,6 +32,8 @@ STAGES: dict[str, str] = {
     "long chats, where a question's words rarely stand together around the turn that answers, it weighs less",
     "fusion_depth": "in a small index, reciprocal-rank fusion's k shrinks with it (a quarter of its sessions), so "
     "an arm's ranks stay told apart",
+    "novelty": "for a query of prose words, a session whose best turn repeats what a higher session already "
+    "showed goes below the sessions that show something new",
     "turn_rerank": "re-ranking the turns of each top session so its first hit is the turn that answers",
     "phrase": "a ranked query of two or more words: sessions holding it word for word count in one more arm",
     "literal": "a query that asks nothing (a pasted error line, command, path or name): the sessions holding it word "

@@ -12,7 +12,7 @@ texts the ranking already read.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from recollect.search.spans import folded
 from recollect.text.tokenize import tokenize
@@ -51,3 +51,24 @@ def diversify(order: Sequence[int], shown: dict[int, frozenset[str]]) -> list[in
             seen.append(mine)
     moved = iter(fresh + repeated)
     return [next(moved) if shown.get(sid) else sid for sid in order]
+
+
+def novel_first(
+    scored: list[tuple[float, int]], best: Mapping[int, str], terms: Iterable[str]
+) -> list[tuple[float, int]]:
+    """A query's (score, session) shortlist, best first, with each session whose best turn (`best`, its text)
+    repeats what a higher one showed after the sessions that show something new. The ranking asks it only for
+    a query of prose words: a path, identifier or error is asked for every session that holds it (each read,
+    ran or printed it), and those print the very same lines (a path query's gold sessions lost all@5 otherwise)."""
+    wanted = list(terms)
+    shown = {sid: evidence(text, wanted) for sid, text in best.items()}
+    score = {sid: value for value, sid in scored}
+    return falling([(score[sid], sid) for sid in diversify([sid for _, sid in scored], shown)])
+
+
+def falling(ordered: list[tuple[float, int]]) -> list[tuple[float, int]]:
+    """Sessions put in a new order, each score capped at the one above it, so scores still fall down the page."""
+    capped: list[tuple[float, int]] = []
+    for score, sid in ordered:
+        capped.append((min(score, capped[-1][0]) if capped else score, sid))
+    return capped

@@ -23,7 +23,7 @@ from typing import Any
 from recollect.search import stages
 from recollect.search.lexical import best_chunk_rows, best_rows
 from recollect.search.meaning import Arms, arms, arms_key, prose_share, script_gaps, uncovered_share
-from recollect.search.novelty import diversify, evidence
+from recollect.search.novelty import falling, novel_first
 from recollect.search.phrase import PHRASE_WEIGHT, cards_holding, chunks_holding, phrase_arm, phrase_match, phrase_of
 from recollect.search.priors import in_window, place, recency
 from recollect.search.query import QueryPlan, understand
@@ -408,33 +408,12 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
             factor *= in_window(row, run.plan.window)
         scored.append((fused[sid] * factor, sid))
     scored.sort(key=lambda x: (-x[0], keys.get(x[1], ("", ""))))
-    if stages.on("novelty") and prose_share(run.plan.text) == 1.0:
-        scored = _novel_first(run, scored, chunks)
+    if stages.on("novelty") and prose_share(run.plan.text) == 1.0:  # prose only: see novel_first
+        best = {sid: chunks[c[0]]["text"] for _, sid in scored if (c := run.session_chunks.get(sid)) and c[0] in chunks}
+        scored = novel_first(scored, best, run.terms.idf)
     if stages.on("literal") and run.held and not run.plan.asks:
         scored = _literal_first(run, scored)
     return scored, sessions
-
-
-def _falling(ordered: list[tuple[float, int]]) -> list[tuple[float, int]]:
-    """Sessions in a new order, each score capped at the one above it, so scores still fall down the page."""
-    capped: list[tuple[float, int]] = []
-    for score, sid in ordered:
-        capped.append((min(score, capped[-1][0]) if capped else score, sid))
-    return capped
-
-
-def _novel_first(run: _Run, scored: list[tuple[float, int]], chunks: dict[int, sqlite3.Row]) -> list[tuple[float, int]]:
-    """The shortlist with a session whose best turn repeats what a higher one showed after the sessions
-    that show something new (search/novelty.py). Only for a query of prose words: a path, identifier or
-    error is asked for every session that holds it (each read, ran or printed it), and those print the very
-    same lines (a path query's gold sessions lost all@5 otherwise)."""
-    shown = {
-        sid: evidence(chunks[best[0]]["text"], run.terms.idf)
-        for _, sid in scored
-        if (best := run.session_chunks.get(sid)) and best[0] in chunks
-    }
-    score = {sid: value for value, sid in scored}
-    return _falling([(score[sid], sid) for sid in diversify([sid for _, sid in scored], shown)])
 
 
 def _literal_first(run: _Run, scored: list[tuple[float, int]]) -> list[tuple[float, int]]:
@@ -444,7 +423,7 @@ def _literal_first(run: _Run, scored: list[tuple[float, int]]) -> list[tuple[flo
     (publickey)" is near a session about logging in, and sessions holding its common words apart can
     outnumber the one that printed it. A score is capped at the one above it, so scores still fall
     down the page."""
-    return _falling(sorted(scored, key=lambda x: x[1] not in run.held))  # stable: each group keeps its order
+    return falling(sorted(scored, key=lambda x: x[1] not in run.held))  # stable: each group keeps its order
 
 
 def _stand_in_uncovered(run: _Run, shortlist: list[int], shares: dict[int, float], fused: dict[int, float]) -> None:

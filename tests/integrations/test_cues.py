@@ -25,8 +25,9 @@ DEV_ORDINARY = [m for corpus in CORPORA for m in corpus["ordinary"] if m["split"
 # past ("Why was the timeout bumped …", "How was the retry logic set up …"); "Find the explanation you gave
 # me" (find is also the work at hand: "find the bug you introduced"); 那个项目里 … 拿过来用;
 # 把我们这几次…做的事总结一下; a past comparison told, then an untensed question about its result (上个月我们
-# 对比过两个 JSON 库，哪个更快？ reads as the setting of a present question, like "…, which one is faster?").
-UNDETECTED = {"dz25", "fe25", "fz25", "fz33", "fz03", "ge07", "ge13", "ge27", "gz25", "hz21"}
+# 对比过两个 JSON 库，哪个更快？ reads as the setting of a present question, like "…, which one is faster?"); a
+# question word after 了 (我们俩查出了什么？): 了 is the aspect of the work at hand as much as of earlier work.
+UNDETECTED = {"dz25", "fe25", "fz25", "fz33", "fz03", "ge07", "ge13", "ge27", "gz21", "gz25", "hz21"}
 CONTROL = "We had a script to dump prod data into staging, how did that work?"
 
 
@@ -379,8 +380,7 @@ def test_a_look_is_a_pointer_only_where_it_is_asked_for(look: str, topic: str) -
 @pytest.mark.parametrize(
     ("cue", "text", "here"),
     [
-        # what the speakers did, asked with a question word after 了 / 过, as "what did we change?" asks it
-        ("我们改了", "我们改了什么？", "这个 PR 里我们改了什么？"),
+        # what the speakers did, asked with a question word after the experiential 过, as "what did we change?"
         ("咱们改过", "咱们改过哪些接口？", "咱们刚才改过哪些接口？"),
         ("what did we", "What did we change?", "What did we change in this PR?"),
     ],
@@ -407,3 +407,46 @@ def test_having_an_impression_is_remembering() -> None:
     assert detect_cue("你还记得吗，我们给前端定的错误码格式") is not None  # control: 记得
     assert detect_cue("你还有印象吗，我们给前端定的错误码格式") == "有印象"
     assert detect_cue("你刚才还有印象吗，上面那个错误码") is None  # the current work named
+
+
+@pytest.mark.parametrize(
+    "aspect",
+    ["我们改了哪些文件？先 git status 看看。", "我们现在跑了多少个用例？", "这个函数我们传了什么参数？"],
+)
+def test_what_we_did_after_le_is_the_work_at_hand(aspect: str) -> None:
+    assert detect_cue("咱们改过哪些接口？") == "咱们改过"  # control: the experiential 过 asks about earlier work
+    assert detect_cue(aspect) is None  # 了 is an aspect: what was done so far in this session
+
+
+@pytest.mark.parametrize(
+    ("cue", "text"),
+    [
+        # remembering, deciding, asking what the speakers did: a pointer at the screen names what it was about
+        ("do you remember", "Do you remember how we got past the linker error below?"),
+        ("remind me", "Remind me how we dealt with the warning in the output above."),
+        ("what did we decide", "What did we decide about the deprecation warning above?"),
+        ("didn't we", "Didn't we already patch the crash in this traceback?"),
+        ("before", "How did we get rid of the error above before?"),
+        ("记得上面这个超时我们是怎么处理的吗", "你还记得上面这个超时我们是怎么处理的吗？"),
+        ("我们之前是怎么绕过的", "下面这个报错我们之前是怎么绕过的？"),
+    ],
+)
+def test_a_question_about_earlier_work_stays_a_cue_beside_a_pointer(cue: str, text: str) -> None:
+    assert detect_cue(text) == cue
+
+
+@pytest.mark.parametrize(
+    ("cue", "here"),
+    [
+        # the pointer is where the talk took place, right after its verb: earlier in this conversation
+        ("Add the migration we discussed last week.", "Add the migration we discussed above."),
+        ("We talked about this last month: keep it.", "We talked about this a minute ago: keep it."),
+        # a question without the speakers asks about the thing on the screen
+        ("Was the cache already warm last time?", "Was the cache already warm? See the log above."),
+        # a time only before now, as what a thing on the screen is: earlier in this conversation
+        ("之前那个报错是怎么处理的？", "之前那个报错是怎么处理的？看上面的输出"),
+    ],
+)
+def test_a_pointer_at_the_screen_keeps_the_talk_in_this_conversation(cue: str, here: str) -> None:
+    assert detect_cue(cue) is not None  # control: without the pointer, earlier work
+    assert detect_cue(here) is None

@@ -230,9 +230,9 @@ _ZH_ASKED_PATTERNS = [
     r"(?:你|我们|咱们|咱俩)不是(?:说|讲|答应|提)(?=[^，。？！]{0,30}[吗么])",
     # our conclusion, decision (我们的结论; "our conclusion" in English)
     r"(?:我们|咱们|咱俩)的?(?:结论|决定|约定|共识|讨论结果)",
-    # what the speakers did, asked with a question word after the verb's 了 / 过 (我们俩查出了什么？ 咱们改过哪些
-    # 接口？): "what did we find", asked as English asks it
-    r"(?:我们|咱们|咱俩)俩?(?P<held>[^，。？！,.?!；\s]{1,8}?)(?:了|过)(?=什么|啥|哪些|哪个|哪几|多少)",
+    # what the speakers did, asked with a question word after the verb's experiential 过 (咱们改过哪些接口？):
+    # "what did we ever change"; not after 了, an aspect of the work at hand too (我们改了哪些文件？ git status 看看)
+    r"(?:我们|咱们|咱俩)俩?(?P<held>[^，。？！,.?!；\s]{1,8}?)过(?=什么|啥|哪些|哪个|哪几|多少)",
     # why did we choose (我们为什么选择 …): the reason for a decision
     r"(?:我们|咱们|咱俩)(?:当时|当初|之前|以前)?(?:为什么|为啥)(?:要|会)?(?:选|定|决定|改用|放弃)",
 ]

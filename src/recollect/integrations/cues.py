@@ -91,8 +91,13 @@ _HERE = re.compile(
     rf"|(?:^|(?<=[，。？！、；：,.?!;:\s]))(?:请|先|再|你|帮我|你先)?看(?:一下|看|下)?\s*(?:{_ZH_SCREEN}|[A-Za-z])",
     re.I,
 )
-# An experiential question: whether something was ever done or met ("have we seen it before", 遇到过吗)
-_EXPERIENCE = re.compile(rf"\b(?:have|has|haven't|hasn't)\b|{GUO}", re.I)
+# The speakers of the conversation: a question about what they did or decided is about earlier work even
+# with the screen pointed at ("how did we fix the error above?"); without them it asks about the thing on
+# the screen ("was the port already in use? see the log")
+_SPEAKERS = re.compile(r"\b(?:we|you|us|our)\b|我们|咱们|咱俩|你", re.I)
+# An experiential question, whether something was ever done or met ("have we seen it before", 遇到过吗), or
+# one about what the speakers did then ("how did we solve it before?", 我们之前是怎么修的)
+_ASKED_DONE = re.compile(rf"\b(?:have|has|haven't|hasn't)\b|{GUO}|{_SPEAKERS.pattern}", re.I)
 # A decision named as a known thing: a definite noun before the person ("the convention we landed on",
 # "the way we did it").
 _NOT_NOUN = rf"(?:after|before|when|since|because|and|but|so|if|until|while|as|{ANY_PAST})"
@@ -212,10 +217,26 @@ class _Window:
         ]
 
     @cached_property
+    def named(self) -> bool:
+        """Whether the current session is named ("just now", 刚才; read only once a marker is found)."""
+        return _CURRENT.search(self.part) is not None
+
+    @cached_property
+    def pointers(self) -> list[re.Match[str]]:
+        """Where the screen of this conversation is pointed at ("the error above", 上面的输出)."""
+        return list(_HERE.finditer(self.part))
+
+    @property
     def current(self) -> bool:
-        """Whether the current session is named, or the screen of this conversation pointed at (read only
-        once a marker is found: most messages have none)."""
-        return _CURRENT.search(self.part) is not None or _HERE.search(self.part) is not None
+        return self.named or bool(self.pointers)
+
+    def _pointed(self, m: re.Match[str]) -> bool:
+        """Whether a pointer at the screen is where the verb of `m` took place: right after it, in its clause
+        ("the case we discussed above", "we talked about this a minute ago"). Further on it points at the
+        thing asked about ("how did we fix the error above?"), and the question is still about earlier work."""
+        end = self.clauses[self._at(m.start())].end
+        between = (self.part[m.end() : p.start()] for p in self.pointers if m.end() <= p.start() < end)
+        return any(len(words.split()) <= 1 for words in between)
 
     def _at(self, pos: int) -> int:
         return next((i for i, c in enumerate(self.clauses) if pos < c.end), len(self.clauses) - 1)
@@ -240,8 +261,11 @@ class _Window:
         if kind == "outcome":  # "what was the fix in the end?", 最后是怎么修好的？ (not "…in the end? see above")
             told = clause.past or re.search("[了过的]", clause.text) is not None
             return clause.question and told and not self.current
-        if kind == "relative" and self.current and not (clause.question and _EXPERIENCE.search(clause.text)):
-            return False  # "the error from before, see above", 之前那个报错…看上面的输出: earlier in this conversation
+        if kind == "relative" and self.current and not (self._asks(i) and _ASKED_DONE.search(clause.text)):
+            # "the error from before, see above", 之前那个报错…看上面的输出: earlier in this conversation; but
+            # asked whether it was ever met or what we did then ("did we see the error above before?", 上面这个
+            # 报错我们之前是怎么修的？), the time is the earlier work's
+            return False
         if kind in ("time", "relative", "calendar", "dated"):
             # a setting that tells a decision of earlier work ("after we agreed last time …", 上回说好…以后) is
             # what the request builds on, not mere context
@@ -250,12 +274,14 @@ class _Window:
                 return False
             attribute = re.match(r"\s*(?:'s|’s|的)", self.part[m.end() : m.end() + 3]) is not None
             return not (kind == "calendar" and attribute and not self._asks(i))
-        if self.current:
-            return False  # a question or a past verb against "just now", 刚才: the work at hand
+        if self.named or (self.pointers and (self._pointed(m) or not _SPEAKERS.search(clause.text))):
+            return False  # a question or a past verb against "just now", 刚才, or the screen: the work at hand
         if kind == "asked":
-            return True
+            return True  # remembering, deciding, discussing: a pointer names what it was about
         if kind == "memory":  # "recall the fix for the race?", "remember that script? run it"
             return clause.question
+        if self.pointers:
+            return False  # a person's past verb against what is on the screen: the work at hand
         return self._person_counts(m, i)
 
     def _asks(self, i: int) -> bool:

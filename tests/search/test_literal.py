@@ -1,4 +1,4 @@
-"""The stage `literal` (search/rank.py `_literal_first`): a query that asks nothing was pasted from a session,
+"""The stage `literal` (search/phrase.py `holders_first`): a query that asks nothing was pasted from a session,
 so the sessions holding it word for word rank first. On the real Claude Code store of tests/data, where
 the arms by meaning and sessions holding the common words apart put another session first."""
 

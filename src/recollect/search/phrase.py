@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import pairwise
 from typing import Any
 
 from recollect.index.fts import CARD_FIELDS
 from recollect.search.lexical import best_chunk_rows
+from recollect.search.novelty import falling
 from recollect.text.tokenize import CJK_CHARS, fold, tokenize
 
 _WORDS = re.compile(r"[^\W_]+")
@@ -107,3 +108,13 @@ def phrase_arm(
     for cid, sid, _ in chunks_holding(conn, phrase, rows):
         found.setdefault(sid, []).append(cid)
     return found
+
+
+def holders_first(scored: list[tuple[float, int]], held: Collection[int]) -> list[tuple[float, int]]:
+    """`scored` ((score, session) best first) with the sessions `held` (holding the query word for word)
+    first, each group in its order, for a query that asks nothing: it was pasted from a session (an error
+    line, a command, a path). The arms by meaning know what words mean, not which session printed the
+    line: "Permission denied (publickey)" is near a session about logging in, and sessions holding its
+    common words apart can outnumber the one that printed it. A score is capped at the one above it, so
+    scores still fall down the page."""
+    return falling(sorted(scored, key=lambda x: x[1] not in held))  # stable: each group keeps its order

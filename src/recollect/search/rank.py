@@ -23,8 +23,9 @@ from typing import Any
 from recollect.search import stages
 from recollect.search.lexical import best_chunk_rows, best_rows
 from recollect.search.meaning import Arms, arms, arms_key, prose_share, script_gaps, uncovered_share
-from recollect.search.novelty import falling, novel_first
+from recollect.search.novelty import novel_first
 from recollect.search.phrase import PHRASE_WEIGHT, cards_holding, chunks_holding, phrase_arm, phrase_match, phrase_of
+from recollect.search.phrase import holders_first as pasted_first
 from recollect.search.priors import in_window, place, recency
 from recollect.search.query import QueryPlan, understand
 from recollect.search.results import Coverage, Hit, SearchResult, card_hit, chunk_hit, display_title, iso, make_cursor
@@ -351,7 +352,7 @@ def _fuse(run: _Run) -> dict[int, float]:
         for sid in run.candidates
     }
     # The phrase arm: the query word for word (search/phrase.py). One word typed (a path, a test id) is
-    # matched whole by the word arms already; that a session holds it decides only its group (_literal_first).
+    # matched whole by the word arms already; that a session holds it decides only its group (holders_first).
     for rank, sid in enumerate(run.held if len(run.plan.text.split()) > 1 else (), 1):
         fused[sid] = fused.get(sid, 0.0) + PHRASE_WEIGHT / (k + rank)
     for sid, gap in run.gap.items():
@@ -411,19 +412,9 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
     if stages.on("novelty") and prose_share(run.plan.text) == 1.0:  # prose only: see novel_first
         best = {sid: chunks[c[0]]["text"] for _, sid in scored if (c := run.session_chunks.get(sid)) and c[0] in chunks}
         scored = novel_first(scored, best, run.terms.idf)
-    if stages.on("literal") and run.held and not run.plan.asks:
-        scored = _literal_first(run, scored)
+    if stages.on("literal") and run.held and not run.plan.asks:  # pasted from a session, not asked about it
+        scored = pasted_first(scored, run.held)
     return scored, sessions
-
-
-def _literal_first(run: _Run, scored: list[tuple[float, int]]) -> list[tuple[float, int]]:
-    """A query that asks nothing was pasted from a session (an error line, a command, a path): the
-    sessions that hold it word for word (the phrase arm) come first, each group in its fused order.
-    The arms by meaning know what words mean, not which session printed the line: "Permission denied
-    (publickey)" is near a session about logging in, and sessions holding its common words apart can
-    outnumber the one that printed it. A score is capped at the one above it, so scores still fall
-    down the page."""
-    return falling(sorted(scored, key=lambda x: x[1] not in run.held))  # stable: each group keeps its order
 
 
 def _stand_in_uncovered(run: _Run, shortlist: list[int], shares: dict[int, float], fused: dict[int, float]) -> None:

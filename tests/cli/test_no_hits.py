@@ -73,3 +73,26 @@ def test_a_query_that_starts_with_a_dash_is_named_whole_in_the_hint(sample_db: P
     before = runner.invoke(main, ["search", "--no-sync", "-Xmx512m"])
     assert before.exit_code == 2 and "No such option '-X'" in before.stderr, before.stderr
     assert "put it after '--': recollect search -- -Xmx512m" in before.stderr, before.stderr
+
+
+def test_a_store_with_no_session_yet_is_said_to_hold_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    claude = tmp_path / "claude"
+    (claude / "projects" / "-work-app").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(claude))
+    monkeypatch.setenv("RECOLLECT_SOURCES", "claude-code")
+    runner = CliRunner()
+    home = tmp_path / "home-with-one"
+    monkeypatch.setenv("RECOLLECT_HOME", str(home))
+    transcript = (
+        Path(__file__).resolve().parents[1] / "data" / "claude-code" / "1ff3b1f4-aca7-440e-8faf-06d54b235f74.jsonl"
+    )
+    one = claude / "projects" / "-work-app" / "s1.jsonl"
+    one.write_bytes(transcript.read_bytes())
+    found = runner.invoke(main, ["search", "login"])
+    assert "1. " in found.output and "no session is indexed" not in found.output  # control: one session
+    one.unlink()
+    monkeypatch.setenv("RECOLLECT_HOME", str(tmp_path / "home-with-none"))
+    empty = runner.invoke(main, ["search", "anything"])
+    assert empty.exit_code == 0, empty.output
+    assert "no session is indexed yet: your agents' stores hold none" in empty.output
+    assert "run 'recollect index'" not in empty.output  # the search has just indexed

@@ -102,7 +102,7 @@ def _hint(filters: Filters, coverage: Coverage) -> str:
     if down:
         advice.append(f"fix unavailable sources ({', '.join(down)}; see 'recollect doctor')")
     if coverage.sessions_indexed == 0:
-        return "the index is empty: run 'recollect index' (and 'recollect doctor' if it stays empty)"
+        return "no session is indexed yet: your agents' stores hold none ('recollect doctor' says which it read)"
     if not advice:
         return "no session contains these words; try other words, an identifier, or an error message"
     return "try to " + "; ".join(advice)

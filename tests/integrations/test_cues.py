@@ -450,3 +450,24 @@ def test_a_question_about_earlier_work_stays_a_cue_beside_a_pointer(cue: str, te
 def test_a_pointer_at_the_screen_keeps_the_talk_in_this_conversation(cue: str, here: str) -> None:
     assert detect_cue(cue) is not None  # control: without the pointer, earlier work
     assert detect_cue(here) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "present"),
+    [
+        (
+            "a previous session",
+            "In a previous session you wrote a retry decorator; where is it?",
+            "In a previous session you wrote a retry decorator; now it swallows errors, fix it.",
+        ),
+        (
+            "last week",
+            "Last week you added a fixture for the fake S3. Show it to me.",
+            "Last week you added a fixture for the fake S3. Delete it.",
+        ),
+        ("上次", "上次你帮我写了一个限流中间件，在哪个文件里？", "上次你帮我写了一个限流中间件，现在它报错了，看看。"),
+    ],
+)
+def test_what_the_agent_made_in_an_earlier_session_is_asked_for(cue: str, text: str, present: str) -> None:
+    assert detect_cue(text) == cue  # the request asks for the thing made then
+    assert detect_cue(present) is None  # the request is about the present state of it: the setting is context

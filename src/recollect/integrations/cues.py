@@ -94,6 +94,8 @@ _HERE = re.compile(
 # The speakers of the conversation: a question about what they did or decided is about earlier work even
 # with the screen pointed at ("how did we fix the error above?"); without them it asks about the thing on
 # the screen ("was the port already in use? see the log")
+_AGENT = re.compile(r"\byou\b|你(?!们)", re.I)
+_SHOW = re.compile(r"\b(?:show|find|send|give|open)\b|给我看|找(?:一下|出来)|发(?:给我|过来)", re.I)
 _SPEAKERS = re.compile(r"\b(?:we|you|us|our)\b|我们|咱们|咱俩|你", re.I)
 # An experiential question, whether something was ever done or met ("have we seen it before", 遇到过吗), or
 # one about what the speakers did then ("how did we solve it before?", 我们之前是怎么修的)
@@ -270,7 +272,10 @@ class _Window:
             # a setting that tells a decision of earlier work ("after we agreed last time …", 上回说好…以后) is
             # what the request builds on, not mere context
             decided = kind in ("time", "relative") and _DECIDED.search(clause.text) is not None
-            if (self.context[i] and not decided) or (kind == "dated" and not clause.past):
+            # ... and so does what the agent made then ("in a previous session you wrote a parser; where is it?",
+            # 上次你帮我写了一个函数，在哪个文件里？): the request is about that thing
+            made = kind in ("time", "calendar") and _AGENT.search(clause.text) is not None and self._wanted(i)
+            if (self.context[i] and not (decided or made)) or (kind == "dated" and not clause.past):
                 return False
             attribute = re.match(r"\s*(?:'s|’s|的)", self.part[m.end() : m.end() + 3]) is not None
             return not (kind == "calendar" and attribute and not self._asks(i))
@@ -283,6 +288,12 @@ class _Window:
         if self.pointers:
             return False  # a person's past verb against what is on the screen: the work at hand
         return self._person_counts(m, i)
+
+    def _wanted(self, i: int) -> bool:
+        """Whether the clause after `i` asks for what clause `i` told, not about the present ("…; where is
+        it?", "Show it to me.", 给我看看; not "…; now the tests fail", "Remove it")."""
+        after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
+        return after is not None and not after.present and (after.question or _SHOW.search(after.text) is not None)
 
     def _asks(self, i: int) -> bool:
         """Whether clause `i` is a question, or the topic of the question after it ("X: what was it?")."""

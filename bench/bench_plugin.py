@@ -243,7 +243,8 @@ def _loop_sessions(world: dict[str, Any]) -> list[tuple[str, str, list[tuple[str
 
 def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
     """Every message of `sets` to the real helper (hookd, its JSON-lines protocol), each as the first
-    message of a new session in its project; then recall_block in-process for its CPU time."""
+    message of a new session in its project; then recall_block in-process for its CPU time, and the plain
+    BM25 baseline (`bm25_sessions`) beside it."""
     from bench.bench_loop import hit_sessions
     from bench.eval.build_corpus import _conv_id
     from recollect.integrations.hooks import HookService
@@ -255,9 +256,15 @@ def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
     assert helper.stdin and helper.stdout
     helper.stdout.readline()  # the hello
     service = HookService()
-    counts: dict[str, list[int]] = {}
+    counts: dict[str, dict[str, list[int]]] = {"recollect": {}, "BM25": {}}
     cpus: list[float] = []
     n = 0
+
+    def count(who: str, name: str, ok: bool) -> None:
+        c = counts[who].setdefault(name, [0, 0])
+        c[0] += ok
+        c[1] += 1
+
     for path in sets:
         data = json.loads(path.read_text(encoding="utf-8"))
         for kind in ("cue", "unknown", "ordinary"):
@@ -272,25 +279,79 @@ def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
                 c0 = time.process_time()
                 service.recall_block(session + "x", directory, m["text"])
                 cpus.append((time.process_time() - c0) * 1000)
-                if kind == "cue":
-                    gold = _conv_id("ses", f"answer-{m['expect']}")
-                    ok = gold in hit_sessions(block)
-                    name = "cue answered in block"
-                else:
-                    ok = not block
-                    name = f"{'never-discussed' if kind == 'unknown' else 'ordinary'} silent"
-                c = counts.setdefault(name, [0, 0])
-                c[0] += ok
-                c[1] += 1
-                if not ok:
-                    print(f"  miss {path.stem} {m['id']:8} {kind:8} {m['text'][:80]}")
+                named = {
+                    "recollect": hit_sessions(block),
+                    "BM25": bm25_sessions(service, session + "y", directory, m["text"]),
+                }
+                for who, hits in named.items():
+                    if kind == "cue":
+                        gold = _conv_id("ses", f"answer-{m['expect']}")
+                        ok = gold in hits
+                        count(who, "cue: answer in block", ok)
+                        count(who, "cue: answer first", hits[:1] == [gold])
+                    else:
+                        ok = not hits
+                        count(who, f"{'never-discussed' if kind == 'unknown' else 'ordinary'} silent", ok)
+                    if not ok and who == "recollect":
+                        print(f"  miss {path.stem} {m['id']:8} {kind:8} {m['text'][:80]}")
     helper.stdin.close()
     helper.wait(timeout=60)
     end_group(helper.pid)  # and whatever it started, before the scratch home is removed
-    for name, (k, d) in counts.items():
-        print(f"{name:24} {k}/{d} ({100 * k / max(d, 1):.0f}%)")
+    print(f"{'':26}{'recollect':>16}{'plain BM25':>16}")
+    for name, (k, d) in counts["recollect"].items():
+        b, _ = counts["BM25"][name]
+        print(f"{name:26}{f'{k}/{d} ({100 * k / max(d, 1):.0f}%)':>16}{f'{b}/{d} ({100 * b / max(d, 1):.0f}%)':>16}")
     if cpus:
         print(f"recall_block cpu per message p50 / p95: {statistics.median(cpus):.1f} / {pct(cpus, 0.95):.1f} ms")
+
+
+def bm25_sessions(service: Any, session: str, directory: str, text: str) -> list[str]:
+    """The baseline: the sessions plain BM25 puts first for `text`, over the same units (every chunk the
+    message's words match, each session by its best chunk), in the same scope, behind the same cue
+    detection, with the same silence threshold (the top session must hold autorecall.MIN_COVERAGE of
+    the message's words, counted as auto-recall counts them, unweighted by rarity); at most
+    autorecall.RECALL_SESSIONS, as `<source>::<id>` cursors' session ids."""
+    from recollect.history import fts_match, predicate
+    from recollect.integrations import autorecall
+
+    asked: dict[str, Any] = {}
+    real = autorecall.find
+
+    def capture(conn: sqlite3.Connection, text: str, filters: Any, **_: Any) -> list[Any]:
+        asked.update(conn=conn, filters=filters.resolve(conn))
+        return []
+
+    autorecall.find = capture  # type: ignore[assignment]  # the helper's own scope, cue and units
+    try:
+        service.recall_block(session, directory, text)
+    finally:
+        autorecall.find = real  # type: ignore[assignment]
+    if not asked:
+        return []  # no cue, or nothing to look for: silent, as auto-recall is
+    conn, filters = asked["conn"], asked["filters"]
+    units = autorecall.message_units(text)
+    terms = list(dict.fromkeys(t for u in units for t in u.terms))
+    where, params = predicate(filters)
+    ranked = conn.execute(  # each session by its best chunk: the first time it comes in BM25 order
+        "SELECT c.sid FROM chunk_fts JOIN chunk c ON c.id = chunk_fts.rowid JOIN session s ON s.sid = c.sid "
+        f"WHERE chunk_fts MATCH ? AND {where} ORDER BY bm25(chunk_fts)",
+        [fts_match(terms), *params],
+    )
+    best: list[int] = []
+    for (sid,) in ranked:
+        if sid not in best:
+            best.append(sid)
+            if len(best) == autorecall.RECALL_SESSIONS:
+                break
+    out = []
+    for sid in best:
+        held = "\n".join(autorecall._fold(r[0]) for r in conn.execute("SELECT text FROM chunk WHERE sid = ?", (sid,)))
+        covered = sum(u.weight for u in units if autorecall._present(u, held)) / (sum(u.weight for u in units) or 1)
+        if not out and covered < autorecall.MIN_COVERAGE:
+            return []
+        native = conn.execute("SELECT native_id FROM session WHERE sid = ?", (sid,)).fetchone()[0]
+        out.append(native)
+    return out
 
 
 def main() -> None:

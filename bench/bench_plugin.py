@@ -313,6 +313,7 @@ def bm25_sessions(service: Any, session: str, directory: str, text: str) -> list
     autorecall.RECALL_SESSIONS, as `<source>::<id>` cursors' session ids."""
     from recollect.history import fts_match, predicate
     from recollect.integrations import autorecall
+    from recollect.integrations.recallwords import present
 
     asked: dict[str, Any] = {}
     real = autorecall.find
@@ -346,7 +347,7 @@ def bm25_sessions(service: Any, session: str, directory: str, text: str) -> list
     out = []
     for sid in best:
         held = "\n".join(autorecall._fold(r[0]) for r in conn.execute("SELECT text FROM chunk WHERE sid = ?", (sid,)))
-        covered = sum(u.weight for u in units if autorecall._present(u, held)) / (sum(u.weight for u in units) or 1)
+        covered = sum(u.weight for u in units if present(u, held)) / (sum(u.weight for u in units) or 1)
         if not out and covered < autorecall.MIN_COVERAGE:
             return []
         native = conn.execute("SELECT native_id FROM session WHERE sid = ?", (sid,)).fetchone()[0]
@@ -438,6 +439,17 @@ def main() -> None:
         samples = json.loads(r.stdout)
         log_path = home / "log" / "opencode-plugin.log"
         log = log_path.read_text() if log_path.exists() else ""
+        # The helper's own CPU for each cue message, in process (the same HookService): on a shared machine
+        # the round trip's wall time above is mostly other processes.
+        from recollect.integrations.hooks import HookService
+
+        service = HookService()
+        cue_cpu: list[float] = []
+        for i, text in enumerate(messages[args.warmup :]):
+            if text.startswith(CUES):
+                c0 = time.process_time()
+                service.recall_block(f"ses_cpu{i:05d}", str(project), text)
+                cue_cpu.append((time.process_time() - c0) * 1000)
 
     cold = samples[0]["first"]
     timed = samples[args.warmup :]
@@ -451,6 +463,7 @@ def main() -> None:
     print(line("  without a cue", plain))
     print(line("  with a cue (history search)", cue))
     print(line("  system + messages transforms (cached)", [s["system"] for s in timed]))
+    print(line("  cue: recall_block CPU in process", cue_cpu))
     recalled = sum(1 for s in timed if s["recall"])
     injected = [s["injected"] for s in timed if s["injected"]]
     print(f"recall blocks added: {recalled} of {len(cue)} cue messages")

@@ -14,7 +14,7 @@ import pytest
 from recollect.config import load_config
 from recollect.index import store
 from recollect.index.sync import insert_session
-from recollect.integrations import autorecall
+from recollect.integrations import autorecall, recallwords
 from recollect.integrations.hooks import HookService
 from recollect.model import Message, Part, Session
 from recollect.search.scope import Filters
@@ -366,9 +366,9 @@ def test_chinese_words_the_index_never_saw_still_count_as_missing(index: Path) -
 
 def test_a_latin_word_counts_where_a_word_starts_with_it() -> None:
     (unit,) = autorecall.message_units("macOS")
-    assert autorecall._present(unit, "the macos build") and autorecall._present(unit, "os error 24")  # control
-    assert autorecall._present(unit, "the test_os_path helper")  # a part of an identifier starts a word
-    assert not autorecall._present(unit, "the cost of posts")  # the "os" of macOS, inside other words
+    assert recallwords.present(unit, "the macos build") and recallwords.present(unit, "os error 24")  # control
+    assert recallwords.present(unit, "the test_os_path helper")  # a part of an identifier starts a word
+    assert not recallwords.present(unit, "the cost of posts")  # the "os" of macOS, inside other words
 
 
 def test_a_chinese_question_about_an_english_session_is_weighed_by_its_latin_words(index: Path) -> None:

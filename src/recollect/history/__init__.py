@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from recollect.search.terms import chunk_count, document_frequencies
     from recollect.sources import configured_specs
     from recollect.text.plain import counted
-    from recollect.text.tokenize import STOPWORDS, fold, query_terms
+    from recollect.text.tokenize import STOPWORDS, fold, identifiers_in, query_terms
     from recollect.times import iso
 
 _MODULES = {
@@ -69,7 +69,7 @@ _MODULES = {
     **dict.fromkeys(("chunk_count", "document_frequencies"), "recollect.search.terms"),
     "configured_specs": "recollect.sources",
     "counted": "recollect.text.plain",
-    **dict.fromkeys(("STOPWORDS", "fold", "query_terms"), "recollect.text.tokenize"),
+    **dict.fromkeys(("STOPWORDS", "fold", "identifiers_in", "query_terms"), "recollect.text.tokenize"),
     "iso": "recollect.times",
 }
 __getattr__ = lazy_names(__name__, _MODULES)
@@ -117,6 +117,7 @@ __all__ = [
     "git_root_of",
     "hidden_sessions",
     "hide_session",
+    "identifiers_in",
     "index",
     "iso",
     "load_ahead",

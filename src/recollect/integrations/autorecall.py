@@ -67,7 +67,7 @@ from recollect.integrations.recallmeaning import RESCUE_MEANING as RESCUE_MEANIN
 from recollect.integrations.recallmeaning import card_meaning as card_meaning
 from recollect.integrations.recallmeaning import rescue as rescue
 from recollect.integrations.recallwords import META_WORDS as META_WORDS
-from recollect.integrations.recallwords import Unit, message_topic, message_units, named
+from recollect.integrations.recallwords import Unit, holds_term, message_topic, message_units, named, present
 from recollect.integrations.recallwords import word_count as word_count
 from recollect.integrations.replies import is_answer
 
@@ -133,7 +133,7 @@ class Entry:
             return True
         ev = self.shown_from[0]
         held = "\n".join([*(a[0] for a in ev.answer), *(q[0] for q in ev.question), *ev.tools])
-        return all(_holds(name, False, held) for name in names)
+        return all(holds_term(name, False, held) for name in names)
 
 
 def _fold(text: str) -> str:
@@ -167,24 +167,6 @@ def family(conn: sqlite3.Connection, sessions: list[str]) -> list[str]:
 
 def _idf(n: float, df: float) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
-
-
-def _present(unit: Unit, folded: str) -> bool:
-    """Whether `folded` holds `unit` (any of its terms: `_holds`)."""
-    return any(_holds(term, unit.cjk, folded) for term in unit.terms)
-
-
-def _holds(term: str, cjk: bool, folded: str) -> bool:
-    """Whether `folded` holds `term`. A latin term counts where a word starts with it ("fix" in "fixed",
-    "token" in "test_token"), never inside another word: the "os" of "macOS" is not in "cost"."""
-    at = folded.find(term)  # str.find, in C: this runs for every word of every candidate
-    if cjk:
-        return at >= 0
-    while at >= 0:
-        if at == 0 or not folded[at - 1].isalnum():
-            return True
-        at = folded.find(term, at + 1)
-    return False
 
 
 def find(
@@ -535,10 +517,10 @@ def _held(unit: Unit, texts: tuple[str, str, str]) -> tuple[float, ...]:
     kinds = tuple(zip(texts, (ANSWER, TOOLS, QUESTION), strict=True))
     if not unit.parts:
         for text, factor in kinds:
-            if _present(unit, text):
+            if present(unit, text):
                 return (factor,) * len(unit.terms)
         return (0.0,) * len(unit.terms)
-    return tuple(next((f for text, f in kinds if _holds(t, unit.cjk, text)), 0.0) for t in unit.terms)
+    return tuple(next((f for text, f in kinds if holds_term(t, unit.cjk, text)), 0.0) for t in unit.terms)
 
 
 def _cards(conn: sqlite3.Connection, sids: list[int]) -> dict[int, sqlite3.Row]:
@@ -585,7 +567,7 @@ def show(entry: Entry) -> Entry:
     ev, units, weights = entry.shown_from
 
     def weight_in(text: str) -> float:
-        return sum(w for u, w in zip(units, weights, strict=True) if _present(u, text))
+        return sum(w for u, w in zip(units, weights, strict=True) if present(u, text))
 
     best = max(ev.answer, key=lambda a: weight_in(a[0]), default=None)
     # A session that answered shows its answer even when the message's words sit only in its question.

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from recollect.history import query_terms
+from recollect.history import identifiers_in, query_terms
 from recollect.integrations.cues import strip_cues
-from recollect.text.tokenize import identifiers_in
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _PIECE = re.compile(f"[{CJK}]+|[^\\s{CJK}]+")
@@ -115,3 +114,21 @@ def named(text: str) -> list[str]:
         if marked or (word[0].isupper() and not initial and word not in ("I", "I'm")):
             names.append(word.lower())
     return list(dict.fromkeys(names))
+
+
+def present(unit: Unit, folded: str) -> bool:
+    """Whether `folded` holds `unit` (any of its terms: `holds_term`)."""
+    return any(holds_term(term, unit.cjk, folded) for term in unit.terms)
+
+
+def holds_term(term: str, cjk: bool, folded: str) -> bool:
+    """Whether `folded` holds `term`. A latin term counts where a word starts with it ("fix" in "fixed",
+    "token" in "test_token"), never inside another word: the "os" of "macOS" is not in "cost"."""
+    at = folded.find(term)  # str.find, in C: this runs for every word of every candidate
+    if cjk:
+        return at >= 0
+    while at >= 0:
+        if at == 0 or not folded[at - 1].isalnum():
+            return True
+        at = folded.find(term, at + 1)
+    return False

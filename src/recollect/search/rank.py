@@ -524,7 +524,9 @@ def _turn_order(run: _Run, page: list[int]) -> dict[int, list[int]]:
         run.conn, [cid for cid, text in texts.items() if text.rstrip().endswith(("?", "？"))], where, params
     )
     return {
-        sid: rerank_turns(cids, texts, run.terms.turn_words, asks, replies) for sid, cids in candidates.items() if cids
+        sid: rerank_turns(cids, texts, run.terms.turn_words, asks, replies, run.span.get(sid, 1.0) < 1.0)
+        for sid, cids in candidates.items()
+        if cids
     }
 
 

@@ -25,7 +25,8 @@ STAGES: dict[str, str] = {
     "opening": "a query that restates a session's title or first request",
     "answered": "a session whose matching text is only the person's own words (asked, never answered) counts less",
     "long_sessions": "a session's card counts by how much of it its opening speaks for (its requests), and its "
-    "coverage is read around its best turn",
+    "coverage is read around its best turn; in it, a turn stating the query's words before asking something else "
+    "keeps its place before the reply",
     "evidence": "in a long session (more than 6 requests), a card's BM25 vote counts by the share of the query's "
     "words the card holds",
     "coverage_span": "coverage weighs by how much of the shortlisted sessions their openings speak for: among "

@@ -8,7 +8,11 @@ semantic search on, its nearest chunk by meaning. Each is scored by
   + a small bonus when it holds the kind of answer the question asks for: a date or time for "when",
     a number or amount for "how much / how many / how long", a name for "who", a place for "where"
   - a small penalty when it ends by asking a question itself; the turn that replies to it inherits
-    most of its score instead (the answer follows the question).
+    most of its score instead (the answer follows the question). In a long chat (`long`: more requests
+    than its opening speaks for) a turn that holds a query word in a sentence stating something is not
+    penalized: there a fact is said in passing beside a question about something else, and the reply
+    answers that ("I don't drink alcohol, in the evenings I have rooibos. Is a 50mm lens a good first
+    buy?"). In a short chat the person states the context and asks, and the reply answers: kept as it was.
 The weights were decided on the eval's conversation questions (docs/eval.md); the cost is one read of
 at most `TURN_CANDIDATES` chunk rows per query.
 """
@@ -58,12 +62,23 @@ def _asks_back(text: str) -> bool:
     return text.rstrip().endswith(("?", "？"))
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+
+
+def _states(text: str, words: Sequence[tuple[list[str], float]]) -> bool:
+    """Whether a query word is in a sentence of `text` that states something (does not ask)."""
+    stated = " ".join(s for s in _SENTENCE_END.split(text) if s.strip() and not _asks_back(s))
+    stated = stated.lower() if stated.isascii() else stated.casefold()
+    return any(v in stated for variants, _ in words for v in variants)
+
+
 def rerank_turns(
     chunk_ids: Sequence[int],
     texts: Mapping[int, str],
     words: Sequence[tuple[list[str], float]],
     asks: re.Pattern[str] | None,
     replies: Mapping[int, tuple[int, str]] | None = None,
+    long: bool = False,
 ) -> list[int]:
     """`chunk_ids` (one session's candidates, BM25 order) best turn first. `words` pairs each query
     word's variants with its weight. A candidate that asks a question passes most of its score to the
@@ -88,7 +103,8 @@ def rerank_turns(
         if asks is not None and asks.search(text):
             score += ANSWER_WEIGHT
         if _asks_back(text):
-            score -= QUESTION_PENALTY
+            if not (long and _states(text, words)):
+                score -= QUESTION_PENALTY
             reply = (replies or {}).get(cid)
             if reply is not None:
                 follow = REPLY_SHARE * share + POSITION_WEIGHT / (1 + position)

@@ -426,6 +426,7 @@ def test_what_we_did_after_le_is_the_work_at_hand(aspect: str) -> None:
         ("remind me", "Remind me how we dealt with the warning in the output above."),
         ("what did we decide", "What did we decide about the deprecation warning above?"),
         ("didn't we", "Didn't we already patch the crash in this traceback?"),
+        ("we agreed on", "Look at the diff below: is this the layout we agreed on?"),
         ("before", "How did we get rid of the error above before?"),
         ("记得上面这个超时我们是怎么处理的吗", "你还记得上面这个超时我们是怎么处理的吗？"),
         ("我们之前是怎么绕过的", "下面这个报错我们之前是怎么绕过的？"),
@@ -462,12 +463,12 @@ def test_a_pointer_at_the_screen_keeps_the_talk_in_this_conversation(cue: str, h
         ),
         (
             "last week",
-            "Last week you added a fixture for the fake S3. Show it to me.",
-            "Last week you added a fixture for the fake S3. Delete it.",
+            "Last week you added a fixture for the fake S3. Run it on this branch too.",
+            "Last week you added a fixture for the fake S3. It still leaks buckets.",
         ),
         ("上次", "上次你帮我写了一个限流中间件，在哪个文件里？", "上次你帮我写了一个限流中间件，现在它报错了，看看。"),
     ],
 )
 def test_what_the_agent_made_in_an_earlier_session_is_asked_for(cue: str, text: str, present: str) -> None:
-    assert detect_cue(text) == cue  # the request asks for the thing made then
+    assert detect_cue(text) == cue  # the request is about the thing made then
     assert detect_cue(present) is None  # the request is about the present state of it: the setting is context

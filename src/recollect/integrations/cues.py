@@ -95,7 +95,6 @@ _HERE = re.compile(
 # with the screen pointed at ("how did we fix the error above?"); without them it asks about the thing on
 # the screen ("was the port already in use? see the log")
 _AGENT = re.compile(r"\byou\b|你(?!们)", re.I)
-_SHOW = re.compile(r"\b(?:show|find|send|give|open)\b|给我看|找(?:一下|出来)|发(?:给我|过来)", re.I)
 _SPEAKERS = re.compile(r"\b(?:we|you|us|our)\b|我们|咱们|咱俩|你", re.I)
 # An experiential question, whether something was ever done or met ("have we seen it before", 遇到过吗), or
 # one about what the speakers did then ("how did we solve it before?", 我们之前是怎么修的)
@@ -113,6 +112,11 @@ _PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(?
 # … 吗), asks what was decided or said then.
 _FRAME_VERB = re.compile(rf"\b{FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过", re.I)
 _WE = re.compile(r"we\b", re.I)
+_SETTLED = re.compile(
+    r"\b(?:decided|agreed|chose|chosen|picked|settled|concluded|landed|ended up|opted|planned)\b"
+    r"|决定|商量|约定|(?:说|定|约|讲)好|(?:定|选)过",
+    re.I,
+)
 _DECIDED = re.compile(rf"\b{FRAME_PAST}\b|说好|讲好|约好|定好|商量好|决定|答应", re.I)
 _PRO_VERB = re.compile(r"\b(?:did|had)$", re.I)  # "the way we did": the past action as a whole
 _SHARED = re.compile(r"(?:we|you|我们|咱们|咱俩|你)", re.I)
@@ -285,15 +289,19 @@ class _Window:
             return True  # remembering, deciding, discussing: a pointer names what it was about
         if kind == "memory":  # "recall the fix for the race?", "remember that script? run it"
             return clause.question
-        if self.pointers:
-            return False  # a person's past verb against what is on the screen: the work at hand
+        if self.pointers and not (clause.question and _SETTLED.search(m.group(0))):
+            # a person's past verb against what is on the screen is the work at hand ("did you say you'd add a
+            # retry? the log shows none"), unless a question asks what was settled ("see the diff below: is this
+            # how we agreed to do it?")
+            return False
         return self._person_counts(m, i)
 
     def _wanted(self, i: int) -> bool:
-        """Whether the clause after `i` asks for what clause `i` told, not about the present ("…; where is
-        it?", "Show it to me.", 给我看看; not "…; now the tests fail", "Remove it")."""
+        """Whether a request follows clause `i` that is not anchored in the present: it is about the thing
+        clause `i` told ("…; where is it?", "Run it on this box."), not about its state now ("…; now the tests
+        fail", 现在它报错了)."""
         after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
-        return after is not None and not after.present and (after.question or _SHOW.search(after.text) is not None)
+        return after is not None and not after.present
 
     def _asks(self, i: int) -> bool:
         """Whether clause `i` is a question, or the topic of the question after it ("X: what was it?")."""

@@ -1,5 +1,6 @@
 """One session's rows in the index: its card (the session row and card_fts) and its chunks (chunk and
-chunk_fts), written and deleted together. The sync (`index/sync.py`) decides which sessions; this
+chunk_fts), written and deleted together (in one transaction: a sync writes the FTS rows of a batch's
+sessions after them, at once, `write_fts`). The sync (`index/sync.py`) decides which sessions; this
 module is how. Everything written is what `index/chunks.py` made of the session: redacted text.
 """
 
@@ -110,18 +111,32 @@ def prepare_session(session: Session, *, tokens: bool = False) -> PreparedSessio
     )
 
 
+# A session written whose FTS rows wait for `write_fts`: (its row id, its first chunk's id, its rows).
+Written = tuple[int, int, PreparedSession]
+
+
 def insert_session(
     conn: sqlite3.Connection,
     session: Session,
     watermark: str,
     root_id: str | None,
     prepared: PreparedSession | None = None,
+    *,
+    fts_later: list[Written] | None = None,
 ) -> int:
-    """Store `session` (as `prepared`, if it was made already) and return its row id."""
-    return write_session(conn, prepared or prepare_session(session), watermark, root_id)
+    """Store `session` (as `prepared`, if it was made already) and return its row id. With `fts_later`,
+    its FTS rows are not written here but added to that list, for `write_fts` (the sync's batches)."""
+    return write_session(conn, prepared or prepare_session(session), watermark, root_id, fts_later=fts_later)
 
 
-def write_session(conn: sqlite3.Connection, prepared: PreparedSession, watermark: str, root_id: str | None) -> int:
+def write_session(
+    conn: sqlite3.Connection,
+    prepared: PreparedSession,
+    watermark: str,
+    root_id: str | None,
+    *,
+    fts_later: list[Written] | None = None,
+) -> int:
     columns = {**prepared.columns, "root_id": root_id, "watermark": watermark}
     cur = conn.execute(
         f"INSERT INTO session ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", tuple(columns.values())
@@ -129,29 +144,49 @@ def write_session(conn: sqlite3.Connection, prepared: PreparedSession, watermark
     sid = int(cur.lastrowid or 0)
     stats = prepared.stats
     conn.execute(f"UPDATE session SET {', '.join(f'{k} = ?' for k in stats)} WHERE sid = ?", (*stats.values(), sid))
-    conn.execute(f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})", (sid, *prepared.card_fts))
-    _insert_chunks(conn, sid, prepared)
+    first = _insert_chunks(conn, sid, prepared)
     vectors.bump_generation(conn)
     # New text waits for vectors: no model's pass is complete any more (a sync killed before its
     # embedding pass must leave the next one something to do, not a stale "complete" mark).
     conn.execute("DELETE FROM meta WHERE key LIKE 'vectors\\_complete:%' ESCAPE '\\'")
+    if fts_later is None:
+        write_fts(conn, [(sid, first, prepared)])
+    else:
+        fts_later.append((sid, first, prepared))  # last: a session whose rows failed is never in the list
     return sid
 
 
-def _insert_chunks(conn: sqlite3.Connection, sid: int, prepared: PreparedSession) -> None:
-    # Row ids given here, so that chunks and their FTS rows go in as two executemany calls.
-    first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunk").fetchone()[0]
-    rows = prepared.chunks
+def _insert_chunks(conn: sqlite3.Connection, sid: int, prepared: PreparedSession) -> int:
+    """The session's chunk rows; returns the first one's id (row ids given here, so that its FTS rows
+    can go in with them, as one executemany)."""
+    first = int(conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunk").fetchone()[0])
     conn.executemany(
         "INSERT INTO chunk (id, sid, message_id, part_id, ord, role, class, author, tool, time, text, hash) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        ((first + i, sid, *row) for i, row in enumerate(rows)),
+        ((first + i, sid, *row) for i, row in enumerate(prepared.chunks)),
+    )
+    return first
+
+
+def write_fts(conn: sqlite3.Connection, written: list[Written]) -> None:
+    """The card_fts and chunk_fts rows of sessions written, all at once. FTS5 writes what it holds to disk
+    at every savepoint and at every statement that opens a statement journal, so rows written under each
+    session's own savepoint (the sync's) made one small segment a session, which FTS5 then merged again
+    and again; a batch's rows written after its sessions' savepoints make one. The rows are the same
+    (docs/benchmarks.md: the cold index's CPU, and the comparison of both indexes)."""
+    conn.executemany(
+        f"INSERT INTO card_fts(rowid, {CARD_FTS_COLUMNS}) VALUES (?, {CARD_MARKS})",
+        ((sid, *prepared.card_fts) for sid, _, prepared in written),
     )
     # A generator, not a list: the tokens of a session's every chunk at once were ~30 MB more at peak.
-    bodies = prepared.bodies if prepared.bodies is not None else (fts_body(row[8]) for row in rows)
     conn.executemany(
-        "INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)", ((first + i, body) for i, body in enumerate(bodies))
+        "INSERT INTO chunk_fts(rowid, body) VALUES (?, ?)",
+        ((first + i, body) for _, first, prepared in written for i, body in enumerate(_bodies(prepared))),
     )
+
+
+def _bodies(prepared: PreparedSession) -> Iterable[str]:
+    return prepared.bodies if prepared.bodies is not None else (fts_body(row[8]) for row in prepared.chunks)
 
 
 def embed_hash(chunk: chunking.Chunk) -> bytes | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from recollect.index import prepare, vectors
 from recollect.index.progress import Bar, Progress
-from recollect.index.rows import delete_sessions, insert_session
+from recollect.index.rows import Written, delete_sessions, insert_session, write_fts
 from recollect.index.store import BUSY_TIMEOUT_MS, IndexUnavailable, Lease, now_ms, transaction
 from recollect.model import Session, SessionStamp, SourceError
 from recollect.sources import Source, SourceSpec, open_source
@@ -348,10 +348,12 @@ def _store_batch(
     `stored(1)` is called as each session but the last is done with (for the progress bar).
 
     Each session is stored under its own savepoint: one that cannot be stored is rolled back alone,
-    keeps what the index held of it, and is recorded as bad until its watermark changes."""
+    keeps what the index held of it, and is recorded as bad until its watermark changes. The FTS rows
+    of those stored are written after the loop, for the batch at once (`rows.write_fts`)."""
     bad: dict[str, str] = dict(getattr(source, "bad", {}))
     returned = {s.id for s in sessions}
     inserted: list[int] = []
+    fts: list[Written] = []  # the FTS rows of the sessions stored, written after the loop (`rows.write_fts`)
     for i, session in enumerate(sessions):
         if stored is not None and i:
             stored(1)  # the one before is done with
@@ -380,7 +382,8 @@ def _store_batch(
         try:
             if old is not None:
                 delete_sessions(conn, [old[0]])
-            sid = insert_session(conn, session, marks[session.id], _root_of(session.id, plan.parents), prepared)
+            root = _root_of(session.id, plan.parents)
+            sid = insert_session(conn, session, marks[session.id], root, prepared, fts_later=fts)
         except Exception as exc:  # this session costs itself, never the batch
             conn.execute("ROLLBACK TO one_session")
             conn.execute("RELEASE one_session")
@@ -394,6 +397,7 @@ def _store_batch(
         else:
             report.added += 1
         inserted.append(sid)
+    write_fts(conn, fts)
     for native, why in bad.items():
         if native in marks:
             _skip(conn, source, native, marks[native], f"bad: {why}")

@@ -313,7 +313,6 @@ def bm25_sessions(service: Any, session: str, directory: str, text: str) -> list
     autorecall.RECALL_SESSIONS, as `<source>::<id>` cursors' session ids."""
     from recollect.history import fts_match, predicate
     from recollect.integrations import autorecall
-    from recollect.integrations.recallwords import present
 
     asked: dict[str, Any] = {}
     real = autorecall.find
@@ -347,12 +346,24 @@ def bm25_sessions(service: Any, session: str, directory: str, text: str) -> list
     out = []
     for sid in best:
         held = "\n".join(autorecall._fold(r[0]) for r in conn.execute("SELECT text FROM chunk WHERE sid = ?", (sid,)))
-        covered = sum(u.weight for u in units if present(u, held)) / (sum(u.weight for u in units) or 1)
+        covered = sum(u.weight for u in units if _holds(u.terms, held)) / (sum(u.weight for u in units) or 1)
         if not out and covered < autorecall.MIN_COVERAGE:
             return []
         native = conn.execute("SELECT native_id FROM session WHERE sid = ?", (sid,)).fetchone()[0]
         out.append(native)
     return out
+
+
+def _holds(terms: tuple[str, ...], folded: str) -> bool:
+    """Whether `folded` holds one of `terms` where a word starts (as auto-recall tests a word; written out
+    here so that the baseline runs unchanged against an older tree on PYTHONPATH)."""
+    for term in terms:
+        at = folded.find(term)
+        while at >= 0:
+            if at == 0 or not folded[at - 1].isalnum() or not term.isascii():
+                return True
+            at = folded.find(term, at + 1)
+    return False
 
 
 def main() -> None:

@@ -335,6 +335,31 @@ def isolated_env(home: Path) -> Iterator[None]:
                 os.environ[k] = v
 
 
+def engine_search(query: EvalQuery, filters: Filters, config: Config) -> list[Ranked]:
+    """The query through `history.search` as a user runs it (no sync), hits grouped by session, best first."""
+    result = history.search(query.query, filters, limit=SEARCH_LIMIT, config=config, sync_first=False)
+    ranked: dict[str, Ranked] = {}
+    for hit in result.hits:
+        if hit.session_id not in ranked:
+            ranked[hit.session_id] = Ranked(hit.session_id, hit.parent_id, hit.title)
+        ranked[hit.session_id].messages.append(hit.message_id)
+    return list(ranked.values())
+
+
+@contextmanager
+def meaning_off() -> Iterator[None]:
+    """Semantic search off (`RECOLLECT_EMBEDDINGS=off`) for the searches inside, as it was after."""
+    saved = os.environ.get("RECOLLECT_EMBEDDINGS")
+    os.environ["RECOLLECT_EMBEDDINGS"] = "off"
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("RECOLLECT_EMBEDDINGS", None)
+        else:
+            os.environ["RECOLLECT_EMBEDDINGS"] = saved
+
+
 class Corpus:
     """The eval corpus copied to a temporary home and indexed; use as a context manager."""
 
@@ -440,25 +465,12 @@ class Corpus:
     def search(self, query: EvalQuery, filters: Filters) -> list[Ranked]:
         if filters.project_root is None:
             filters.project_root = self.project_root(filters.caller_directory())
-        result = history.search(query.query, filters, limit=SEARCH_LIMIT, config=self.config, sync_first=False)
-        ranked: dict[str, Ranked] = {}
-        for hit in result.hits:
-            if hit.session_id not in ranked:
-                ranked[hit.session_id] = Ranked(hit.session_id, hit.parent_id, hit.title)
-            ranked[hit.session_id].messages.append(hit.message_id)
-        return list(ranked.values())
+        return engine_search(query, filters, self.config)
 
     def lexical_search(self, query: EvalQuery, filters: Filters) -> list[Ranked]:
         """The engine with semantic search off (`RECOLLECT_EMBEDDINGS=off`), in the same run."""
-        saved = os.environ.get("RECOLLECT_EMBEDDINGS")
-        os.environ["RECOLLECT_EMBEDDINGS"] = "off"
-        try:
+        with meaning_off():
             return self.search(query, filters)
-        finally:
-            if saved is None:
-                os.environ.pop("RECOLLECT_EMBEDDINGS", None)
-            else:
-                os.environ["RECOLLECT_EMBEDDINGS"] = saved
 
     # ---- the plain FTS5 baseline
 

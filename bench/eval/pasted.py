@@ -48,9 +48,11 @@ from bench.eval.evaluate import (
     EvalQuery,
     EvalReport,
     Ranked,
+    engine_search,
     find_repo_file,
     isolated_env,
     load_queries,
+    meaning_off,
     run_queries,
 )
 from recollect import history
@@ -62,7 +64,6 @@ from recollect.sources.base import DISCOVERERS
 
 TRANSCRIPTS = "tests/data/claude-code"
 CASES = "bench/eval/pasted.jsonl"
-SEARCH_LIMIT = 20
 PER_SESSION = 4  # error lines per session at most (one busy session printed 190)
 MAX_GOLD = 4  # a query held by more sessions names nothing in particular
 FRAGMENT_WORDS = 6
@@ -299,26 +300,11 @@ class PastedCorpus:
 
     def search(self, query: EvalQuery, filters: Filters) -> list[Ranked]:
         assert self.config is not None
-        result = history.search(query.query, filters, limit=SEARCH_LIMIT, config=self.config, sync_first=False)
-        ranked: dict[str, Ranked] = {}
-        for hit in result.hits:
-            ranked.setdefault(hit.session_id, Ranked(hit.session_id, hit.parent_id, hit.title)).messages.append(
-                hit.message_id
-            )
-        return list(ranked.values())
+        return engine_search(query, filters, self.config)
 
     def lexical_search(self, query: EvalQuery, filters: Filters) -> list[Ranked]:
-        import os
-
-        saved = os.environ.get("RECOLLECT_EMBEDDINGS")
-        os.environ["RECOLLECT_EMBEDDINGS"] = "off"
-        try:
+        with meaning_off():
             return self.search(query, filters)
-        finally:
-            if saved is None:
-                os.environ.pop("RECOLLECT_EMBEDDINGS", None)
-            else:
-                os.environ["RECOLLECT_EMBEDDINGS"] = saved
 
     def fts5_search(self, query: EvalQuery, filters: Filters) -> list[Ranked]:
         """Plain FTS5 over the index's chunk texts: the query's words OR-ed, sessions by their best chunk."""

@@ -661,3 +661,21 @@ def test_the_block_never_names_a_session_that_only_asked(index: Path) -> None:
     conn.close()
     assert left and not any(e.answered for e in left), left  # with the answer gone, what is left only asked
     assert autorecall.format_block(CUE, left, PROJ) == ""
+
+
+def test_an_untitled_session_is_named_as_every_listing_names_it(index: Path) -> None:
+    # A session whose agent stored no title is named by the one display title (its first question, cut
+    # with an ellipsis), the same the session list shows, not by a fallback of auto-recall's own.
+    from recollect import history
+
+    conn = store.connect(load_config().index_path)
+    long = "Last time, which job queue library did we settle on for the worker, and why not celery " * 2
+    untitled = make("ses_untitled", OTHER, [(long, "We settled on rq: celery needs a broker we do not run.")])
+    untitled.title = ""
+    insert_session(conn, untitled, "w", None)
+    found = autorecall.find(conn, long, Filters(scope="project", directory=OTHER))
+    conn.close()
+    listed = {s.session_id: s.title for s in history.sessions(Filters(scope="all"), sync_first=False)}
+    entry = next(e for e in found if e.session_id == "ses_untitled")
+    assert listed["ses_untitled"].endswith("…") and len(listed["ses_untitled"]) <= 80
+    assert entry.title == listed["ses_untitled"]

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES, Filters, git_root_of, predicate
     from recollect.search.terms import chunk_count, document_frequencies
     from recollect.sources import configured_specs
-    from recollect.text.plain import counted
+    from recollect.text.plain import counted, display_title
     from recollect.text.tokenize import STOPWORDS, fold, identifiers_in, query_terms
     from recollect.times import iso
 
@@ -68,7 +68,7 @@ _MODULES = {
     ),
     **dict.fromkeys(("chunk_count", "document_frequencies"), "recollect.search.terms"),
     "configured_specs": "recollect.sources",
-    "counted": "recollect.text.plain",
+    **dict.fromkeys(("counted", "display_title"), "recollect.text.plain"),
     **dict.fromkeys(("STOPWORDS", "fold", "identifiers_in", "query_terms"), "recollect.text.tokenize"),
     "iso": "recollect.times",
 }
@@ -109,6 +109,7 @@ __all__ = [
     "chunk_count",
     "configured_specs",
     "counted",
+    "display_title",
     "doctor",
     "document_frequencies",
     "filter_values",

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from recollect.history import STOPWORDS, fold, query_terms
+from recollect.history import STOPWORDS, display_title, fold, query_terms
 from recollect.integrations.cues import derive_query as derive_query
 from recollect.integrations.cues import detect_cue as detect_cue
 from recollect.integrations.cues import strip_cues
@@ -544,7 +544,7 @@ def _entry(
         sid=card["sid"],
         session_id=card["native_id"],
         source=card["source_id"],
-        title=card["title"] or card["first_human"][:80],
+        title=display_title(card["title"], card["first_human"]),
         directory=card["directory"],
         time=card["time_updated"] or 0,
         score=score,

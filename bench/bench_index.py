@@ -1,6 +1,6 @@
 """Benchmark the history index on large realistic stores (not a timed test: it prints figures).
 
-    python bench/bench_index.py --sessions 1000 [--sessions 5000] [--workdir /tmp/recollect-bench]
+    python bench/bench_index.py --sessions 1000 [--sessions 5000] [--workdir DIR]
     python bench/bench_index.py --sessions 500 --before OTHER/src [--pairs 3]
 
 For each size it generates (or reuses) a store with bench/storegen.py, then measures in a fresh
@@ -32,6 +32,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -357,7 +358,7 @@ def _load(at_start: list[float]) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, action="append", help="store size (repeatable)")
-    parser.add_argument("--workdir", type=Path, default=Path("/tmp/recollect-bench"))
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "recollect-bench")
     parser.add_argument("--cold-only", action="store_true", help="only the cold index (time, CPU, memory)")
     parser.add_argument(
         "--before",

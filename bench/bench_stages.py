@@ -2,7 +2,7 @@
 recollect.search.stages switched off in turn (not a timed test: it prints figures).
 
     python bench/bench_index.py --sessions 5000          # builds store-5000.db and its index first
-    python bench/bench_stages.py --sessions 5000 [--workdir /tmp/recollect-bench] [--stage NAME ...]
+    python bench/bench_stages.py --sessions 5000 [--workdir DIR] [--stage NAME ...]
 
 Reuses the store and index that bench_index.py left in the work directory (it indexes them if they
 are missing). The query set is bench_index's (identifiers, pasted errors, Chinese, generic words)
@@ -19,6 +19,7 @@ import json
 import os
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -70,7 +71,7 @@ def _profile(search, conn, queries, embedder, cards) -> None:  # type: ignore[no
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=1000)
-    parser.add_argument("--workdir", type=Path, default=Path("/tmp/recollect-bench"))
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "recollect-bench")
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of the all-on run")
     parser.add_argument("--stage", action="append", default=[], help="only this stage off (repeatable) [every stage]")
     parser.add_argument(

@@ -1,6 +1,6 @@
 """Benchmark the web page (not a timed test: it prints figures).
 
-    python bench/bench_ui.py --sessions 5000 [--workdir /tmp/recollect-bench] [--rounds 20]
+    python bench/bench_ui.py --sessions 5000 [--workdir DIR] [--rounds 20]
 
 Generates (or reuses, shared with bench_index.py) a store with bench/storegen.py, indexes it, then
 starts `recollect ui` as a user would and measures: time from spawn to the first answered request,
@@ -21,6 +21,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.parse
 from pathlib import Path
@@ -51,7 +52,7 @@ def _get(netloc: str, path: str, cookie: str) -> tuple[int, float, str]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, default=5000)
-    parser.add_argument("--workdir", type=Path, default=Path("/tmp/recollect-bench"))
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "recollect-bench")
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)

@@ -257,9 +257,9 @@ def test_a_session_that_cannot_be_read_is_kept_not_taken_for_deleted(
 def test_jsonl_sources_record_what_they_could_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from recollect.sources import claude_code
 
-    projects = tmp_path / ".claude" / "projects" / "-work-app"
+    projects = tmp_path / ".claude" / "projects" / "-home-dev-work-app"
     projects.mkdir(parents=True)
-    line = '{"type":"user","sessionId":"s1","uuid":"u1","timestamp":"2026-01-01T00:00:00Z","cwd":"/work/app",'
+    line = '{"type":"user","sessionId":"s1","uuid":"u1","timestamp":"2026-01-01T00:00:00Z","cwd":"/home/dev/work/app",'
     (projects / "s1.jsonl").write_text(line + '"message":{"role":"user","content":"hello"}}\n')
     src = claude_code.ClaudeCodeSource(SourceSpec(id="claude", kind="claude-code", path=tmp_path / ".claude"))
     ids = list(src.scan().stamps)

@@ -20,7 +20,7 @@ from recollect.model import Message, Part, Session
 from recollect.search.scope import Filters
 from recollect.text.markers import RECALL_AGENT
 
-PROJ, OTHER, ZH = "/work/proj", "/work/other", "/work/zhproj"
+PROJ, OTHER, ZH = "/home/dev/work/proj", "/home/dev/work/other", "/home/dev/work/zhproj"
 NOW = int(time.time() * 1000)
 QUESTION = "which job queue library should we use for the worker?"
 
@@ -301,7 +301,7 @@ def test_a_rebuilt_index_is_seen_by_the_next_message(index: Path) -> None:
 def test_an_accented_word_counts_as_present(tmp_path: Path) -> None:
     # The message's terms are folded by the one tokenizer (Müller -> muller); the session text must be too.
     conn = store.connect(load_config().index_path)
-    fr = "/work/frproj"
+    fr = "/home/dev/work/frproj"
     insert_session(
         conn,
         make("ses_fr", fr, [("Müller résumé", "Müller: résumé décidé, café fermé.")]),
@@ -484,7 +484,7 @@ def test_a_cue_of_a_verb_in_the_past_keeps_the_verb_as_a_topic_word() -> None:
 def test_a_reply_that_tells_nothing_does_not_make_a_session_answered() -> None:
     # The asker's "I don't know which ..." reply repeats the topic's words; the session that answered
     # holds them only in its question (its reply names the fix, not the error).
-    proj = "/work/answers"
+    proj = "/home/dev/work/answers"
     conn = store.connect(load_config().index_path)
     answer = make(
         "ses_fix",

@@ -54,12 +54,13 @@ FETCHES = "\n".join(
     ]
 )
 
-# What npm 11 printed for a version that does not exist (its last line is only where its log is).
+# What npm 11 printed for a version that does not exist (its last line is only where its log is, under npm's
+# cache folder: `logs`, a temp dir here).
 ETARGET = """npm http fetch GET 200 https://registry.npmjs.org/@opencode-ai%2fplugin 32ms (cache updated)
 npm error code ETARGET
 npm error notarget No matching version found for @opencode-ai/plugin@0.0.0-nope.
 npm error notarget In most cases you or one of your dependencies are requesting a package version that doesn't exist.
-npm error A complete log of this run can be found in: /root/.npm/_logs/2026-12-02T05_37_32_246Z-debug-0.log"""
+npm error A complete log of this run can be found in: {logs}/2026-12-02T05_37_32_246Z-debug-0.log"""
 
 
 @pytest.fixture
@@ -99,28 +100,30 @@ def test_progress_counts_registry_requests_and_ticks_while_npm_is_quiet(
 
 
 def test_a_failing_npm_says_why_not_where_its_log_is(
-    fake_npm: Path, config_dir: Path, monkeypatch: pytest.MonkeyPatch
+    fake_npm: Path, config_dir: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("FAKE_NPM_SAY", ETARGET)
+    logs = tmp_path / "npm-cache" / "_logs"
+    monkeypatch.setenv("FAKE_NPM_SAY", ETARGET.format(logs=logs))
     monkeypatch.setenv("FAKE_NPM_EXIT", "1")
     told: list[oc.NpmStatus] = []
     report = oc.install(config_dir=config_dir, npm=True, opencode_version="1.2.3", npm_progress=told.append)
     note = next(n for n in report.notes if "npm install" in n)
     assert "failed: notarget No matching version found for @opencode-ai/plugin@0.0.0-nope." in note
-    assert "complete log" not in note and "npm_config_fetch_retries=0" in note
+    assert "complete log" not in note and str(logs) not in note and "npm_config_fetch_retries=0" in note
     assert not any("node_modules" in c.path for c in report.changes)
     assert told[-1].done  # the progress ends even when npm fails
 
 
-def test_npm_failure_picks_the_reason() -> None:
+def test_npm_failure_picks_the_reason(tmp_path: Path) -> None:
+    npm_home = tmp_path / "lib" / "node_modules" / "npm"
     refused = [
         "npm http fetch GET http://127.0.0.1:9/@opencode-ai%2fplugin attempt 1 failed with ECONNREFUSED",
         "npm error code ECONNREFUSED",
         "npm error syscall connect",
         "npm error errno ECONNREFUSED",
         "npm error FetchError: request to http://127.0.0.1:9/x failed, reason: connect ECONNREFUSED 127.0.0.1:9",
-        "npm error     at ClientRequest.<anonymous> (/usr/lib/node_modules/npm/index.js:130:14)",
-        "npm error A complete log of this run can be found in: /tmp/x.log",
+        f"npm error     at ClientRequest.<anonymous> ({npm_home}/index.js:130:14)",
+        f"npm error A complete log of this run can be found in: {tmp_path}/x.log",
     ]
     assert npm_failure(refused).startswith("FetchError: request to http://127.0.0.1:9/x failed")
     assert npm_failure(["something odd", "the last word", ""]) == "the last word"  # no npm error line

@@ -24,7 +24,7 @@ def _index(path: Path) -> sqlite3.Connection:
     rng = random.Random(5)
     chunk_id = 0
     for sid in range(1, 61):
-        directory = f"/work/p{sid % 4}"
+        directory = f"/home/dev/work/p{sid % 4}"
         conn.execute(
             "INSERT INTO session (sid, source_id, native_id, agent_kind, directory, title, watermark, origin) "
             "VALUES (?, ?, ?, 'opencode', ?, ?, '', ?)",
@@ -77,7 +77,7 @@ def test_shortlist_gives_the_joined_querys_rows(tmp_path: Path) -> None:
     filter_sets = [
         Filters(hidden=frozenset()),
         Filters(hidden=frozenset(), include_recall=True),
-        Filters(scope="directory", directory="/work/p1", project_root="/work/p1", hidden=frozenset()),
+        Filters(scope="directory", directory="/home/dev/work/p1", project_root="/home/dev/work/p1", hidden=frozenset()),
         Filters(classes=["tool_output"], hidden=frozenset()),
     ]
     matches = ['"pool" OR "timeout"', '"pool"', '"refund" OR "webhook" OR "queue"', '"shard"', '"absent"']

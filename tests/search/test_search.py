@@ -194,12 +194,13 @@ def test_scope_paths_are_literal_not_patterns(sample_db: Path) -> None:
     import sqlite3
 
     raw = sqlite3.connect(sample_db)
-    raw.execute("UPDATE session SET directory = '/work/MYXAPP/src' WHERE id = 'ses_dd4b49e37ffeypNpHy09J5kHaD'")
-    raw.execute("UPDATE session SET directory = '/work/my_app/src' WHERE id = 'ses_dd4b43d5cffe1Zr8O8DpTMm9Yl'")
+    moved = "UPDATE session SET directory = ? WHERE id = ?"
+    raw.execute(moved, ("/home/dev/work/MYXAPP/src", "ses_dd4b49e37ffeypNpHy09J5kHaD"))
+    raw.execute(moved, ("/home/dev/work/my_app/src", "ses_dd4b43d5cffe1Zr8O8DpTMm9Yl"))
     raw.commit()
     history.index(load_config())
-    mine = {s.directory for s in history.sessions(Filters(scope="directory", directory="/work/my_app"))}
-    assert mine == {"/work/my_app/src"}  # positive control, and no '_' wildcard or case-folded match
+    mine = {s.directory for s in history.sessions(Filters(scope="directory", directory="/home/dev/work/my_app"))}
+    assert mine == {"/home/dev/work/my_app/src"}  # positive control, and no '_' wildcard or case-folded match
 
 
 def test_a_time_window_holds_on_every_read_path(indexed: Path) -> None:

@@ -32,7 +32,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -42,7 +41,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "src"))
 
 from bench.index_content import VECTOR_GAP, differences, digest, vector_gap  # noqa: E402
-from bench.storegen import StoreMutator, generate_store  # noqa: E402
+from bench.storegen import WORKDIR, StoreMutator, generate_store  # noqa: E402
 
 
 def _child(code: str, env: dict[str, str]) -> dict[str, Any]:
@@ -358,7 +357,7 @@ def _load(at_start: list[float]) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, action="append", help="store size (repeatable)")
-    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "recollect-bench")
+    parser.add_argument("--workdir", type=Path, default=WORKDIR)
     parser.add_argument("--cold-only", action="store_true", help="only the cold index (time, CPU, memory)")
     parser.add_argument(
         "--before",

@@ -19,7 +19,6 @@ import json
 import os
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -28,7 +27,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "src"))
 
 from bench.bench_index import queries_for  # noqa: E402
-from bench.storegen import generate_store  # noqa: E402
+from bench.storegen import WORKDIR, generate_store  # noqa: E402
 
 QUESTIONS = [
     "which session fixed the flaky test",
@@ -71,7 +70,7 @@ def _profile(search, conn, queries, embedder, cards) -> None:  # type: ignore[no
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=1000)
-    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "recollect-bench")
+    parser.add_argument("--workdir", type=Path, default=WORKDIR)
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of the all-on run")
     parser.add_argument("--stage", action="append", default=[], help="only this stage off (repeatable) [every stage]")
     parser.add_argument(

@@ -21,7 +21,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 from pathlib import Path
@@ -30,7 +29,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "src"))
 
-from bench.storegen import generate_store  # noqa: E402
+from bench.storegen import WORKDIR, generate_store  # noqa: E402
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -52,7 +51,7 @@ def _get(netloc: str, path: str, cookie: str) -> tuple[int, float, str]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, default=5000)
-    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "recollect-bench")
+    parser.add_argument("--workdir", type=Path, default=WORKDIR)
     parser.add_argument("--rounds", type=int, default=20)
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)

@@ -36,6 +36,7 @@ import random
 import sqlite3
 import string
 import sys
+import tempfile
 import time
 import zlib
 from collections.abc import Iterable, Iterator
@@ -46,6 +47,9 @@ from typing import Any
 
 VERSION = "1.18.33"
 SCHEMA_PATH = Path(__file__).with_name("opencode_schema.sql")
+# Where bench_index, bench_stages and bench_ui keep their generated stores and homes by default: one folder, so
+# a store-N.db one of them generated is reused by the others.
+WORKDIR = Path(tempfile.gettempdir()) / "recollect-bench"
 # 2026-06-30T00:00:00Z. Chosen inside one 48-bit id window (2024-06-10 .. 2026-08-14, REPORT §4.4)
 # so that by default msg_/prt_/evt_ ids ascend with time; pass end_time_ms to cross a wrap.
 DEFAULT_END_MS = 1_782_777_600_000

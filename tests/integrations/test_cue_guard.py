@@ -1,0 +1,37 @@
+"""The cue benches never open a held-out set that is being written (its figures are for the final
+measurement): any file whose name holds "heldout8" is refused before it is read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench import bench_cues, bench_loop
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def test_bench_cues_reads_a_tuning_set() -> None:
+    # positive control: held-out 7 is a tuning set now and is read
+    assert bench_cues.main(["--sets", "loop_messages_heldout7.json", "--repeat", "1"]) == 0
+
+
+@pytest.mark.parametrize("name", ["loop_messages_heldout8.json", "cue_HeldOut8_extra.json"])
+def test_bench_cues_refuses_held_out_8(name: str) -> None:
+    # the file does not exist: a refusal that came from opening it would be FileNotFoundError
+    with pytest.raises(SystemExit, match="held-out set"):
+        bench_cues.main(["--sets", name, "--repeat", "1"])
+
+
+def test_bench_loop_loads_a_tuning_set() -> None:
+    world, messages = bench_loop.load_data(messages_file=BENCH / "loop_messages_heldout7.json")
+    assert world["projects"] and messages == json.loads((BENCH / "loop_messages_heldout7.json").read_text("utf-8"))
+
+
+def test_bench_loop_refuses_held_out_8(tmp_path: Path) -> None:
+    bait = tmp_path / "loop_messages_heldout8.json"
+    bait.write_text("not json", encoding="utf-8")  # read, it would fail with a JSON error instead
+    with pytest.raises(SystemExit, match="held-out set"):
+        bench_loop.load_data(messages_file=bait)

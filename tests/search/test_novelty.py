@@ -27,6 +27,16 @@ def test_evidence_is_the_sentences_holding_a_query_word() -> None:
     assert evidence(text, ["nothing"]) == evidence(text, [])  # no sentence holds one: the whole text
 
 
+def test_cjk_sentences_end_at_their_full_stop_with_no_space_after_it() -> None:
+    # Chinese and Japanese put no space after 。！？: each still ends a sentence.
+    text = "链条需要上蜡。轮胎会磨损！每周检查链条？"
+    held = evidence(text, ["链条"])
+    assert held == evidence("链条需要上蜡。每周检查链条？", ["链条"])
+    assert "链条" in held and "轮胎" not in held and "磨损" not in held
+    # A Latin full stop with no space after it (a version, a file name) still ends nothing.
+    assert "tyres" in evidence("Use chain v1.2.Tyres wear out.", ["chain"])
+
+
 def test_a_repeat_goes_below_what_is_new_and_nothing_else_moves() -> None:
     advice, other = evidence(ADVICE, ["chain"]), evidence(NEWS, ["chain"])
     assert same_share(advice, advice) == 1.0

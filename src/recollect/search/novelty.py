@@ -18,7 +18,8 @@ from recollect.search.spans import folded
 from recollect.text.tokenize import tokenize
 
 SAME_EVIDENCE = 0.8  # share of their tokens in common (Jaccard) above which two turns' matches say the same
-_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+# Latin sentences end at .!? before a space (not in "v1.2" or "e.g"); CJK ones at 。！？ with no space after.
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+")
 
 
 def evidence(text: str, terms: Iterable[str]) -> frozenset[str]:

@@ -1,0 +1,238 @@
+"""Why auto-recall missed, message by message, on the loop world (alone or planted in a generated store).
+
+bench_plugin.py --loop counts; this says why. It builds the same world as `bench_plugin.py --loop`
+(bench/loop_world.json's sessions, alone with `--sessions 0` or planted into the 3 busiest projects of
+a generated store), indexes it once into `--keep DIR` and reuses it on later runs (the 1,000-session
+store costs minutes to build on a shared machine; the loop messages never enter it). Then each message
+goes through the helper's own `recall_block` in process, with auto-recall's steps recorded as they run
+(its functions wrapped, not re-implemented), and for every miss it prints one line of why:
+
+- `no cue`: cue detection did not fire (cues.py);
+- `words: …`: the words decided (a session that answered covered MIN_COVERAGE, meaning agreed or was not
+  asked) and chose wrong; the answer's coverage and its rank among the words' candidates;
+- `doubted: …`: the words' winner was the answer but meaning did not agree (`agrees`);
+- `meaning: …`: meaning decided: the answer's rank by its card among the sessions that answered, the
+  leads of the nearest over the next in both views against the margin, the mean against the floor;
+- `name: …`: a name the message gives is not in the session meaning chose.
+
+A never-discussed message that fires prints the same lines for the session it named.
+
+    python bench/diagnose_recall.py --sessions 1000 --keep /tmp/world1000 --model-cache ~/.cache/recollect \
+        --loop bench/loop_messages_heldout7.json [--all]
+
+`--all` prints every cue message, hit or miss, with the same detail. The figures at the end are those of
+bench_plugin.py --loop's recollect column (the same recall_block), without the BM25 baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def world(keep: Path, sessions: int, seed: int) -> dict[str, str]:
+    """The loop world in `keep`, built and indexed unless a finished one is there; its project directories."""
+    marker = keep / "directories.json"
+    if marker.exists():
+        return dict(json.loads(marker.read_text(encoding="utf-8")))
+    from bench_plugin import loop_world
+
+    from recollect import history
+
+    keep.mkdir(parents=True, exist_ok=True)
+    directories = loop_world(keep, sessions, seed)
+    started = time.process_time()
+    report = history.index()
+    print(f"indexed in {time.process_time() - started:.1f} s CPU: {report.summary()}", flush=True)
+    marker.write_text(json.dumps(directories), encoding="utf-8")
+    return directories
+
+
+class Trace:
+    """Auto-recall's steps for one message, recorded by wrapping the functions `find` calls."""
+
+    def __init__(self) -> None:
+        self.steps: dict[str, Any] = {}
+
+    def install(self) -> None:
+        from recollect.integrations import autorecall
+
+        def wrap(name: str) -> None:
+            real = getattr(autorecall, name)
+
+            def recorded(*args: Any, **kwargs: Any) -> Any:
+                out = real(*args, **kwargs)
+                self.steps.setdefault(name, []).append((args, kwargs, out))
+                return out
+
+            setattr(autorecall, name, recorded)
+
+        for name in ("candidates", "meaning_of", "agrees", "propose", "rescue", "stands_out", "said_meaning"):
+            wrap(name)
+
+    def first(self, name: str) -> tuple[Any, Any, Any] | None:
+        calls = self.steps.get(name)
+        return calls[0] if calls else None
+
+
+def natives(conn: sqlite3.Connection) -> dict[int, str]:
+    return {sid: native for sid, native in conn.execute("SELECT sid, native_id FROM session")}
+
+
+def label(native: str, slugs: dict[str, str]) -> str:
+    return slugs.get(native, "gen")
+
+
+def why(trace: Trace, gold: str | None, names: dict[int, str], slugs: dict[str, str], text: str) -> str:
+    """One line: which path decided, and where the answer (`gold`, a native id; None for a message that
+    should stay silent) stood on it."""
+    from recollect.integrations import autorecall
+    from recollect.integrations.recallmeaning import MEANING_FLOOR
+
+    parts: list[str] = []
+    found_call = trace.first("candidates")
+    found = found_call[2] if found_call else []
+    kept = [e for e in found if e.coverage >= autorecall.MIN_COVERAGE and not e.one_script]
+    answered = [e for e in kept if e.answered]
+    rank = next((i for i, e in enumerate(found) if e.session_id == gold), None)
+    if gold is not None:
+        gold_entry = found[rank] if rank is not None else None
+        where = (
+            f"answer #{rank + 1} of {len(found)} cov {gold_entry.coverage:.2f}"
+            f"{'' if gold_entry.answered else ' (asked only)'}"
+            if gold_entry is not None
+            else f"answer not among {len(found)} word candidates"
+        )
+    else:
+        where = f"{len(found)} word candidates"
+    top = ", ".join(f"{label(e.session_id, slugs)} {e.coverage:.2f}" for e in answered[:3])
+    parts.append(f"words: {len(answered)} answered >= {autorecall.MIN_COVERAGE} [{top}]; {where}")
+    agree = trace.first("agrees")
+    if agree:
+        parts.append(f"agrees={agree[2]}")
+    meaning_call = trace.first("meaning_of")
+    meaning = meaning_call[2] if meaning_call else None
+    if meaning is not None and meaning.tries:
+        tries = meaning.tries
+        by_card = {sid: meaning.near[sid] for sid in tries}
+        gold_sid = next((sid for sid, n in names.items() if n == gold), None)
+        card_rank = tries.index(gold_sid) + 1 if gold_sid in tries else None
+        near_all = sorted(meaning.near, key=lambda s: -meaning.near[s])
+        all_rank = near_all.index(gold_sid) + 1 if gold_sid in meaning.near else None
+        nearest = ", ".join(f"{label(names[s], slugs)} {by_card[s]:.3f}" for s in tries[:4])
+        parts.append(
+            f"cards: answer #{card_rank} of {len(tries)} answered (#{all_rank} of all); spread {meaning.spread:.4f}; "
+            f"[{nearest}]"
+        )
+    stood = trace.first("stands_out")
+    if stood:
+        (card, said, *rest), kwargs, out = stood
+        margin = kwargs.get("margin", rest[0] if rest else None)
+        if card:
+            first = max(card, key=lambda s: card[s])
+            second_card = max((v for s, v in card.items() if s != first), default=None)
+            said_first = max(said, key=lambda s: said[s]) if said else None
+            second_said = max((v for s, v in said.items() if s != first), default=None)
+            lead_card = card[first] - second_card if second_card is not None else None
+            lead_said = said[first] - second_said if said and first in said and second_said is not None else None
+            mean = (card[first] + said.get(first, float("nan"))) / 2
+            parts.append(
+                f"stands_out: first {label(names[first], slugs)}; said first "
+                f"{label(names[said_first], slugs) if said_first else '-'}; lead card "
+                f"{_f(lead_card)} said {_f(lead_said)} vs margin {_f(margin)}; mean {mean:.3f} vs {MEANING_FLOOR} -> "
+                f"{'fires' if out else 'silent'}"
+            )
+    proposed = trace.first("propose")
+    if proposed and proposed[2] == [] and stood and stood[2] and meaning is not None:
+        from recollect.integrations.recallwords import holds_term, named
+
+        ev = meaning.evidence[stood[2][0]]
+        held = "\n".join([*(a[0] for a in ev.answer), *(q[0] for q in ev.question), *ev.tools])
+        missing = [name for name in named(text) if not holds_term(name, False, held)]
+        parts.append(f"name: {missing} not in the session meaning chose")
+    return " | ".join(parts)
+
+
+def _f(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--keep", type=Path, required=True, help="The world's directory: built once, then reused.")
+    parser.add_argument("--model-cache", type=Path, help="An already built embedding model (RECOLLECT_MODEL_CACHE).")
+    parser.add_argument("--loop", nargs="+", type=Path, required=True, help="Message sets (bench/loop_messages*.json).")
+    parser.add_argument("--all", action="store_true", help="Print every cue message, not only the misses.")
+    args = parser.parse_args()
+    for path in args.loop:
+        if "heldout8" in path.name:
+            sys.exit("held-out 8 is held out: it is run once, by the lead, and never diagnosed")
+    keep = args.keep.expanduser().absolute()
+    os.environ.update(
+        RECOLLECT_HOME=str(keep / "home"), OPENCODE_DB=str(keep / "opencode.db"), RECOLLECT_SOURCES="opencode"
+    )
+    if args.model_cache:
+        os.environ["RECOLLECT_MODEL_CACHE"] = str(args.model_cache.expanduser().absolute())
+    directories = world(keep, args.sessions, args.seed)
+
+    from bench.bench_loop import hit_sessions
+    from bench.eval.build_corpus import _conv_id
+    from bench.eval.loop_search import WORLD
+    from recollect.integrations.hooks import HookService
+
+    topics = json.loads(WORLD.read_text(encoding="utf-8"))["topics"]
+    slugs = {_conv_id("ses", f"answer-{t['id']}"): t["id"] for t in topics}
+    trace = Trace()
+    trace.install()
+    service = HookService()
+    counts: dict[str, list[int]] = {}
+    n = 0
+    names: dict[int, str] = {}
+    for path in args.loop:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for kind in ("cue", "unknown", "ordinary"):
+            for m in data.get(kind, []):
+                n += 1
+                trace.steps.clear()
+                block, cue = service.recall_block(f"ses_diag{n:05d}", directories[m["project"]], m["text"])
+                called = trace.first("candidates")
+                if not names and called:
+                    names = natives(called[0][0])  # the helper's own connection
+                hits = hit_sessions(block)
+                gold = _conv_id("ses", f"answer-{m['expect']}") if kind == "cue" else None
+                ok = gold in hits if gold else not hits
+                c = counts.setdefault(f"{kind}: {'answer in block' if gold else 'silent'}", [0, 0])
+                c[0] += ok
+                c[1] += 1
+                if gold:
+                    f = counts.setdefault("cue: answer first", [0, 0])
+                    f[0] += hits[:1] == [gold]
+                    f[1] += 1
+                if ok and not (args.all and gold):
+                    continue
+                shown = [label(h, slugs) for h in hits]
+                mark = "ok  " if ok else "MISS"
+                print(f"{mark} {path.stem[14:] or 'first':9} {m['id']:8} {kind:8} block={shown} {m['text'][:70]!r}")
+                if cue is None:
+                    print("       no cue")
+                elif ok and not gold:
+                    pass
+                else:
+                    print("       " + why(trace, gold, names, slugs, m["text"]))
+    for name, (k, d) in counts.items():
+        print(f"{name:26}{k}/{d} ({100 * k / max(d, 1):.0f}%)")
+
+
+if __name__ == "__main__":
+    main()

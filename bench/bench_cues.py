@@ -44,6 +44,7 @@ SETS = [
     "cue_corpus3.json",
     "cue_corpus4.json",
     "cue_corpus5.json",
+    "cue_corpus6.json",
 ]
 NEVER_READ = "heldout8"  # a held-out set being written: no file whose name holds this is opened
 LOG = "".join(f"WARN worker {i} was never scheduled on node-{i % 7}\n" for i in range(2000))

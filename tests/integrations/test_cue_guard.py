@@ -35,3 +35,9 @@ def test_bench_loop_refuses_held_out_8(tmp_path: Path) -> None:
     bait.write_text("not json", encoding="utf-8")  # read, it would fail with a JSON error instead
     with pytest.raises(SystemExit, match="held-out set"):
         bench_loop.load_data(messages_file=bait)
+
+
+def test_bench_loop_reads_held_out_8_for_the_final_run(tmp_path: Path) -> None:
+    held = tmp_path / "loop_messages_heldout8.json"
+    held.write_text(json.dumps({"cue": []}), encoding="utf-8")
+    assert bench_loop.load_data(messages_file=held, final=True)[1] == {"cue": []}

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.index import prepare, vectors
+from recollect.index.batches import EMPTY, Plan
+from recollect.index.batches import store_batch as _store_batch  # a module global: tests wrap it
 from recollect.index.progress import Bar, Progress
-from recollect.index.rows import Written, delete_sessions, insert_session, write_fts
+from recollect.index.rows import delete_sessions
+from recollect.index.rows import insert_session as insert_session  # where callers have imported it from
 from recollect.index.store import BUSY_TIMEOUT_MS, IndexUnavailable, Lease, now_ms, transaction
 from recollect.model import Session, SessionStamp, SourceError
 from recollect.sources import Source, SourceSpec, open_source
-from recollect.sources.guard import describe
-from recollect.text.markers import session_origin
 from recollect.text.plain import counted
 
 BATCH_SESSIONS = 50
@@ -35,7 +36,6 @@ BATCH_BYTES = 8_000_000
 LEASE_WAIT_SECONDS = 60.0
 LOCK_WAIT_SECONDS = 600.0  # `--wait`: how long to wait for another process's write lock on the index
 
-_EMPTY = "empty: "  # the reason of a `skipped` row for what is no session
 _Part = tuple[list[Session], dict[str, str], int | None]  # sessions read, their marks, sessions done
 
 
@@ -117,17 +117,6 @@ class SyncReport:
         return "; ".join(parts) + f" in {self.seconds:.2f}s"
 
 
-def _root_of(session_id: str, parents: dict[str, str | None]) -> str | None:
-    seen = {session_id}
-    current = parents.get(session_id)
-    root = None
-    while current and current not in seen:
-        seen.add(current)
-        root = current
-        current = parents.get(current)
-    return root
-
-
 class _Helpers:
     """What makes a whole index faster, started when it pays: worker processes that prepare sessions
     and their vectors (`index/prepare.py`) when there are many to read, else a thread that embeds the
@@ -169,16 +158,6 @@ class _Helpers:
             self.pool.close()
         if self.prefetch is not None:
             self.prefetch.close()
-
-
-@dataclass
-class _Plan:
-    """What one pass must do for one source, from its scan and what the index holds."""
-
-    indexed: dict[str, tuple[int, str]]  # native id -> (sid, watermark) as indexed
-    skipped: dict[str, tuple[str, str]]  # native id -> (watermark, reason) of sessions not indexed
-    todo: list[SessionStamp]
-    parents: dict[str, str | None]
 
 
 def _sync_source(
@@ -286,7 +265,7 @@ def _forget_moved_store(conn: sqlite3.Connection, source: Source, report: Source
         report.problems.append(f"store moved from {known[0]}; its {len(sids)} sessions were re-indexed")
 
 
-def _plan(conn: sqlite3.Connection, source: Source, stamps: dict[str, SessionStamp], report: SourceReport) -> _Plan:
+def _plan(conn: sqlite3.Connection, source: Source, stamps: dict[str, SessionStamp], report: SourceReport) -> Plan:
     """Which sessions to read: new ones, and those whose watermark moved since they were indexed or
     skipped (a bad session is retried as soon as its store says it changed)."""
     indexed = {
@@ -311,9 +290,9 @@ def _plan(conn: sqlite3.Connection, source: Source, stamps: dict[str, SessionSta
     report.skipped_workers = sum(1 for native, (_, why) in skipped.items() if native in stamps and why == "worker")
     again = {stamp.id for stamp in todo}  # those read again say for themselves
     report.not_sessions = [
-        f"{native}: {why[len(_EMPTY) :]}"
+        f"{native}: {why[len(EMPTY) :]}"
         for native, (_, why) in skipped.items()
-        if native in stamps and why.startswith(_EMPTY) and native not in again
+        if native in stamps and why.startswith(EMPTY) and native not in again
     ]
     gone_skipped = [native for native in skipped if native not in stamps]
     if gone_skipped:
@@ -322,96 +301,7 @@ def _plan(conn: sqlite3.Connection, source: Source, stamps: dict[str, SessionSta
                 "DELETE FROM skipped WHERE source_id = ? AND native_id = ?", [(source.id, n) for n in gone_skipped]
             )
     parents = {native: stamp.parent_id for native, stamp in stamps.items()}
-    return _Plan(indexed=indexed, skipped=skipped, todo=todo, parents=parents)
-
-
-def _skip(conn: sqlite3.Connection, source: Source, native: str, watermark: str, reason: str) -> None:
-    conn.execute(
-        "INSERT INTO skipped(source_id, native_id, watermark, reason) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT(source_id, native_id) DO UPDATE SET watermark = excluded.watermark, reason = excluded.reason",
-        (source.id, native, watermark, reason),
-    )
-
-
-def _store_batch(
-    conn: sqlite3.Connection,
-    source: Source,
-    sessions: list[Session],
-    marks: dict[str, str],
-    plan: _Plan,
-    report: SourceReport,
-    outcomes: list[prepare.Outcome] | None = None,
-    stored: Callable[[int], None] | None = None,
-) -> list[int]:
-    """Replace the batch's sessions inside the caller's transaction; returns the new session rows.
-    `outcomes` are the sessions' rows (or why they could not be made) made by the workers, in order.
-    `stored(1)` is called as each session but the last is done with (for the progress bar).
-
-    Each session is stored under its own savepoint: one that cannot be stored is rolled back alone,
-    keeps what the index held of it, and is recorded as bad until its watermark changes. The FTS rows
-    of those stored are written after the loop, for the batch at once (`rows.write_fts`)."""
-    bad: dict[str, str] = dict(getattr(source, "bad", {}))
-    returned = {s.id for s in sessions}
-    inserted: list[int] = []
-    fts: list[Written] = []  # the FTS rows of the sessions stored, written after the loop (`rows.write_fts`)
-    for i, session in enumerate(sessions):
-        if stored is not None and i:
-            stored(1)  # the one before is done with
-        if session.id not in marks:
-            continue  # not asked for (a source returned a sibling): never index it under a wrong mark
-        if session_origin(session) == "worker":
-            # Our own worker sessions (extraction, summaries) are never indexed back; the mark
-            # keeps later syncs from reading them again while they do not change.
-            returned.discard(session.id)  # if it was indexed before, it goes with `gone` below
-            if plan.skipped.get(session.id, (None, ""))[1] != "worker":
-                report.skipped_workers += 1
-            _skip(conn, source, session.id, marks[session.id], "worker")
-            continue
-        if session.not_a_session:
-            # Not indexed (and dropped if it was), counted apart, read again when its store changes it.
-            returned.discard(session.id)
-            report.not_sessions.append(f"{session.id}: {session.not_a_session}")
-            _skip(conn, source, session.id, marks[session.id], _EMPTY + session.not_a_session)
-            continue
-        old = plan.indexed.get(session.id)
-        prepared = outcomes[i] if outcomes is not None else None
-        if isinstance(prepared, str):  # a worker could not make its rows: as if it failed to store
-            bad[session.id] = prepared
-            continue
-        conn.execute("SAVEPOINT one_session")
-        try:
-            if old is not None:
-                delete_sessions(conn, [old[0]])
-            root = _root_of(session.id, plan.parents)
-            sid = insert_session(conn, session, marks[session.id], root, prepared, fts_later=fts)
-        except Exception as exc:  # this session costs itself, never the batch
-            conn.execute("ROLLBACK TO one_session")
-            conn.execute("RELEASE one_session")
-            bad[session.id] = describe(exc)
-            continue
-        conn.execute("RELEASE one_session")
-        if session.id in plan.skipped:
-            conn.execute("DELETE FROM skipped WHERE source_id = ? AND native_id = ?", (source.id, session.id))
-        if old is not None:
-            report.updated += 1
-        else:
-            report.added += 1
-        inserted.append(sid)
-    write_fts(conn, fts)
-    for native, why in bad.items():
-        if native in marks:
-            _skip(conn, source, native, marks[native], f"bad: {why}")
-    # Listed by the scan but gone by the time we read it: deleted in between. One that is there
-    # but could not be read keeps its indexed rows (and its old watermark: retried next sync).
-    unreadable = getattr(source, "unreadable", {})
-    gone = [
-        plan.indexed[i][0]
-        for i in marks
-        if i not in returned and i in plan.indexed and i not in unreadable and i not in bad
-    ]
-    delete_sessions(conn, gone)
-    report.removed += len(gone)
-    return inserted
+    return Plan(indexed=indexed, skipped=skipped, todo=todo, parents=parents)
 
 
 def _note_unreadable(source: Source, report: SourceReport) -> None:

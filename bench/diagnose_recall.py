@@ -92,6 +92,37 @@ def label(native: str, slugs: dict[str, str]) -> str:
     return slugs.get(native, "gen")
 
 
+def record(trace: Trace, names: dict[int, str], slugs: dict[str, str]) -> dict[str, Any]:
+    """The steps of one message as plain data (--dump): to try a decision rule on them without the index."""
+
+    def who(sid: int) -> str:
+        return slugs.get(names.get(sid, ""), f"gen{sid}")
+
+    out: dict[str, Any] = {}
+    found = trace.first("candidates")
+    if found:
+        out["words"] = [[who(e.sid), round(e.coverage, 4), e.answered, e.one_script] for e in found[2]]
+    agree = trace.first("agrees")
+    if agree:
+        out["agrees"] = agree[2]
+    meaning = trace.first("meaning_of")
+    if meaning and meaning[2] is not None:
+        m = meaning[2]
+        out["tries"] = [[who(sid), round(m.near[sid], 4)] for sid in m.tries]
+        out["spread"] = round(m.spread, 5)
+    stood = trace.first("stands_out")
+    if stood:
+        (card, said, *rest), kwargs, result = stood
+        out["card"] = {who(s): round(v, 4) for s, v in card.items()}
+        out["said"] = {who(s): round(v, 4) for s, v in said.items()}
+        out["margin"] = kwargs.get("margin", rest[0] if rest else None)
+        out["stands_out"] = who(result[0]) if result else None
+    proposed = trace.first("propose")
+    if proposed:
+        out["proposed"] = None if proposed[2] is None else [who(e.sid) for e in proposed[2]]
+    return out
+
+
 def why(trace: Trace, gold: str | None, names: dict[int, str], slugs: dict[str, str], text: str) -> str:
     """One line: which path decided, and where the answer (`gold`, a native id; None for a message that
     should stay silent) stood on it."""
@@ -174,6 +205,7 @@ def main() -> None:
     parser.add_argument("--model-cache", type=Path, help="An already built embedding model (RECOLLECT_MODEL_CACHE).")
     parser.add_argument("--loop", nargs="+", type=Path, required=True, help="Message sets (bench/loop_messages*.json).")
     parser.add_argument("--all", action="store_true", help="Print every cue message, not only the misses.")
+    parser.add_argument("--dump", type=Path, help="Write every message's steps here, as JSON lines.")
     args = parser.parse_args()
     for path in args.loop:
         if "heldout8" in path.name:
@@ -199,6 +231,7 @@ def main() -> None:
     counts: dict[str, list[int]] = {}
     n = 0
     names: dict[int, str] = {}
+    dump = args.dump.open("w", encoding="utf-8") if args.dump else None
     for path in args.loop:
         data = json.loads(path.read_text(encoding="utf-8"))
         for kind in ("cue", "unknown", "ordinary"):
@@ -219,6 +252,10 @@ def main() -> None:
                     f = counts.setdefault("cue: answer first", [0, 0])
                     f[0] += hits[:1] == [gold]
                     f[1] += 1
+                if dump is not None:
+                    row = {"set": path.stem, "id": m["id"], "kind": kind, "expect": m.get("expect"), "ok": ok}
+                    row.update(cue=cue, block=[label(h, slugs) for h in hits], **record(trace, names, slugs))
+                    dump.write(json.dumps(row, ensure_ascii=False) + "\n")
                 if ok and not (args.all and gold):
                     continue
                 shown = [label(h, slugs) for h in hits]
@@ -230,6 +267,8 @@ def main() -> None:
                     pass
                 else:
                     print("       " + why(trace, gold, names, slugs, m["text"]))
+    if dump is not None:
+        dump.close()
     for name, (k, d) in counts.items():
         print(f"{name:26}{k}/{d} ({100 * k / max(d, 1):.0f}%)")
 

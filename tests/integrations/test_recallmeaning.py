@@ -14,7 +14,7 @@ from recollect.embed import factory
 from recollect.index import store
 from recollect.index.sync import insert_session
 from recollect.index.vectors import backfill
-from recollect.integrations import autorecall, recallmeaning
+from recollect.integrations import autorecall, recallmeaning, recallwords
 from recollect.integrations.hooks import HookService
 from recollect.search.scope import Filters
 from tests.integrations.test_autorecall import OTHER, PROJ, make
@@ -190,11 +190,29 @@ def test_a_name_the_session_does_not_hold_keeps_meaning_silent(encoder: Any, mon
     assert found(kafka, encoder) == ["ses_zh_retry"]  # it was the name that kept it silent
 
 
+def test_a_name_in_what_the_message_tells_of_the_present_work_is_not_asked_for(
+    encoder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    told = "Ingestion failed again on the Kafka cluster. " + RETRY
+    # Positive control: the same name in the sentence that asks keeps meaning silent, as above.
+    asked = "Ingestion failed again. What did we decide earlier about retrying failed Kafka ingestion jobs?"
+    assert autorecall.named(asked) == ["kafka"] and "ses_zh_retry" not in found(asked, encoder)
+    assert autorecall.named(told) == []
+    assert found(told, encoder) == ["ses_zh_retry"]
+    monkeypatch.setattr(recallwords, "asking", lambda text: text)
+    assert found(told, encoder) == []  # every sentence's names asked for: Kafka is not in the session
+
+
 def test_names_are_capitalized_or_marked_words_outside_a_sentence_start() -> None:
-    assert autorecall.named("The nightly job hit a MemoryError in test_merge with Postgres. Why?") == [
+    assert autorecall.named("Why did the nightly job hit a MemoryError in test_merge with Postgres?") == [
         "memoryerror",
         "test_merge",
         "postgres",
     ]
+    # Only the sentences that ask; without a question mark, those holding a cue; else the whole message.
+    assert autorecall.named("The nightly job hit a MemoryError in test_merge. How did we fix it last time?") == []
+    assert autorecall.named("补数任务又 OOM 了。上次那个 merge 内存问题最后怎么改的？") == []
+    assert autorecall.named("又有个任务 OOM 了。上次 DataFrame 合并把内存撑爆是怎么解决的") == ["dataframe"]
+    assert autorecall.named("The nightly job hit a MemoryError. Fix it.") == ["memoryerror"]
     assert autorecall.named("上次 Kafka 的分区数定的是多少？") == ["kafka"]
     assert autorecall.named("What did we decide about retries last time?") == []

@@ -18,7 +18,7 @@ characters counts half a word per character, however it is cut into bigrams), we
 each word is among the candidates; a part of an identifier counts only as far as it is rare itself
 ("test" of test_refresh_token_expiry counts little). A word no candidate holds still counts, as
 missing: that is what keeps a question about a topic never discussed silent. A session must hold every
-name the message gives (`named`: Kafka, Windows, test_refresh_token_expiry).
+name the question gives (`named`: Kafka, Windows, test_refresh_token_expiry; in the sentences that ask).
 
 Among hundreds of sessions, a few common words cover 40 % of a message in many of them. So when more
 than one session that answered passes, the words' winner must also be where the message's meaning is

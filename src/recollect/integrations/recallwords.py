@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from recollect.history import identifiers_in, query_terms
-from recollect.integrations.cues import strip_cues
+from recollect.integrations.cues import detect_cue, strip_cues
 
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _PIECE = re.compile(f"[{CJK}]+|[^\\s{CJK}]+")
@@ -100,9 +100,25 @@ _LATIN_WORD = re.compile(r"[A-Za-z][\w.-]*\w|[A-Za-z]")
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;\n])\s*")  # where it ends, a sentence starts
 
 
+# Where a sentence ends, in either script ("v1.2" and "e.g" do not end one: a period ends one before a space).
+_SENTENCE_END = re.compile(r"(?<=[?？!！。\n])|(?<=\.)(?=\s)")
+
+
+def asking(text: str) -> str:
+    """The sentences of `text` that ask: those ending in a question mark, else those holding a cue, else all
+    of it. "又有个任务 OOM 了。上次…是怎么解决的？" asks about the merge, not about the OOM of today."""
+    sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
+    if len(sentences) < 2:
+        return text
+    asked = [s for s in sentences if s.rstrip().endswith(("?", "？"))] or [s for s in sentences if detect_cue(s)]
+    return " ".join(asked) if asked else text
+
+
 def named(text: str) -> list[str]:
-    """The names the message gives (lower case), outside its cues: a session that answers it holds each."""
-    body = strip_cues(text)
+    """The names the question gives (lower case), outside its cues: a session that answers it holds each.
+    Only the sentences that ask (`asking`): a name in what the message tells of the present work ("I'm
+    profiling on the Linux tree: RSS sits at 400 MB. … what did we do there?") is no part of the answer."""
+    body = strip_cues(asking(text))
     chinese = re.search(f"[{CJK}]", body) is not None
     # found in one pass: asked again before each word (quadratic), it cost a pasted 2,000-character message ~6 ms
     starts = set() if chinese else {m.end() for m in _SENTENCE_START.finditer(body, 0, 2000)}

@@ -75,6 +75,19 @@ def test_a_query_that_starts_with_a_dash_is_named_whole_in_the_hint(sample_db: P
     assert "put it after '--': recollect search -- -Xmx512m" in before.stderr, before.stderr
 
 
+def test_a_misspelt_option_is_corrected_first_on_its_own(sample_db: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["index"]).exit_code == 0
+    right = runner.invoke(main, ["search", "--no-sync", "--limit", "5", "readme"])
+    assert right.exit_code == 0, right.output  # positive control: the option spelt right
+    typo = runner.invoke(main, ["search", "--no-sync", "--lmit", "5", "readme"])
+    assert typo.exit_code == 2, typo.output
+    error = typo.stderr.split("Error: ", 1)[1].splitlines()
+    # The correction ends the error's first line; how to search for the text itself follows on its own line.
+    assert error[0] == "No such option '--lmit'. Did you mean '--limit'?", typo.stderr
+    assert error[1] == "(To search for the text '--lmit' itself: recollect search -- --lmit)", typo.stderr
+
+
 def test_a_store_with_no_session_yet_is_said_to_hold_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     claude = tmp_path / "claude"
     (claude / "projects" / "-work-app").mkdir(parents=True)

@@ -42,10 +42,14 @@ class QueryCommand(click.Command):
         except click.NoSuchOption as exc:
             # click names the option it read (`-X` of `-Xmx512m`): the hint repeats the word as typed.
             word = next((a for a in given if a.startswith(exc.option_name)), exc.option_name)
-            exc.message += (
-                f" To search for text that starts with '-', put it after '--': "
-                f"recollect {self.name} -- {shlex.quote(word)}"
-            )
+            dashed = f"recollect {self.name} -- {shlex.quote(word)}"
+            if exc.possibilities:
+                # A misspelt option (`--lmit`) far more often than a query: its correction comes first, alone.
+                close = ", ".join(repr(p) for p in exc.possibilities)
+                exc.message += f" Did you mean {close}?\n(To search for the text {word!r} itself: {dashed})"
+                exc.possibilities = None  # said above; click would append it again
+            else:
+                exc.message += f" To search for text that starts with '-', put it after '--': {dashed}"
             raise
 
 

@@ -23,3 +23,17 @@ def test_read_refuses_the_message_level_filters_it_would_ignore(sample_db: Path)
         refused = runner.invoke(main, ["read", cursor, flag, value])
         assert refused.exit_code == 2, (flag, refused.output)
         assert f"No such option '{flag}'" in refused.output
+
+
+def test_read_help_speaks_of_reading_not_of_searching() -> None:
+    runner = CliRunner()
+    search = runner.invoke(main, ["search", "--help"])
+    assert search.exit_code == 0 and "Which sessions to search" in search.output  # control: search's own words
+    assert "--include-recall" in search.output
+    read = runner.invoke(main, ["read", "--help"])
+    assert read.exit_code == 0, read.output
+    assert "Which sessions it may open" in read.output, read.output
+    options = read.output.split("Options:", 1)[1]
+    assert "search" not in options.lower(), options  # no option's help copied from search
+    # A cursor names its session, a recall subagent's run too: --include-recall would change nothing.
+    assert "--include-recall" not in options, options

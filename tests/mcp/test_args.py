@@ -84,3 +84,12 @@ def test_every_tool_has_a_description_and_a_closed_object_schema() -> None:
         for name, prop in schema["properties"].items():
             assert prop.get("description") and prop.get("type"), (tool.name, name)
             assert set(schema["required"]) <= set(schema["properties"])
+
+
+def test_the_tools_that_open_a_session_describe_their_scope_as_opening() -> None:
+    schemas = {t.name: t.signature.schema()["properties"] for t in TOOLS}
+    scope = {name: props["scope"]["description"] for name, props in schemas.items() if "scope" in props}
+    assert "ranks first" in scope["history_search"]  # control: search's scope speaks of ranking
+    for name in ("history_read", "history_save"):
+        assert scope[name].startswith("Which sessions it may open"), (name, scope[name])
+        assert "rank" not in scope[name], (name, scope[name])

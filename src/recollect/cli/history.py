@@ -55,6 +55,8 @@ class QueryCommand(click.Command):
 
 # Filters only a chunk can answer (`Filters.chunk_level`): a window is whole messages, so `read` has none.
 CHUNK_FIELDS = ("roles", "classes", "tools", "authors")
+# A cursor names its session, a recall subagent's run too (search/read.py): `read` has no --include-recall.
+NOT_READ_FIELDS = (*CHUNK_FIELDS, "include_recall")
 
 
 def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -64,13 +66,13 @@ def filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def session_filter_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """The filter options of read: which sessions it may open, without the chunk-level ones."""
-    return _filter_options(f, tuple(s for s in FILTER_SPEC if s.field not in CHUNK_FIELDS))
+    return _filter_options(f, tuple(s for s in FILTER_SPEC if s.field not in NOT_READ_FIELDS), opens=True)
 
 
-def _filter_options(f: Callable[..., Any], specs: tuple[Any, ...]) -> Callable[..., Any]:
+def _filter_options(f: Callable[..., Any], specs: tuple[Any, ...], *, opens: bool = False) -> Callable[..., Any]:
     for spec in reversed(specs):
         decls = [spec.option, *([spec.short] if spec.short else []), *([spec.cli_dest] if spec.cli_dest else [])]
-        kw: dict[str, Any] = {"help": spec.cli_help}
+        kw: dict[str, Any] = {"help": (opens and spec.open_cli_help) or spec.cli_help}
         if spec.kind == "boolean":
             kw["is_flag"] = True
         else:

@@ -34,6 +34,9 @@ FILTER_PARAMS: tuple[Param, ...] = tuple(
     Param(s.name, s.kind, s.mcp_help, choices=s.choices, default=False if s.kind == "boolean" else None)
     for s in FILTER_SPEC
 )
+# history_read and history_save open a session by its cursor: their scope says what they may open.
+_SCOPE = next(s for s in FILTER_SPEC if s.name == "scope")
+OPEN_SCOPE = Param(_SCOPE.name, _SCOPE.kind, _SCOPE.open_mcp_help, choices=_SCOPE.choices, default=None)
 
 
 def refresh_index(max_age: float, app: Recollect | None = None) -> Any:
@@ -233,7 +236,7 @@ READ = Signature(
             "Default false.",
             default=False,
         ),
-        FILTER_PARAMS[0],  # scope
+        OPEN_SCOPE,
         FILTER_PARAMS[1],  # directory
     ),
 )
@@ -292,7 +295,7 @@ SAVE = Signature(
             "Where to write, under recall/ in the project (relative to the project root). Default: "
             "recall/<session id>.chatml. Any other place is refused.",
         ),
-        FILTER_PARAMS[0],  # scope
+        OPEN_SCOPE,
         FILTER_PARAMS[1],  # directory
     ),
 )

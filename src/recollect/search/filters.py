@@ -32,6 +32,9 @@ class FilterSpec:
     metavar: str | None = None
     short: str | None = None  # a short CLI flag
     time: Literal["since", "until"] | None = None  # parsed with times.parse_when (until: a bare date's end)
+    # The help where a command opens a session by its cursor (read, save) instead of searching, when it differs.
+    open_cli_help: str = ""
+    open_mcp_help: str = ""
 
     @property
     def option(self) -> str:
@@ -53,6 +56,12 @@ FILTER_SPEC: tuple[FilterSpec, ...] = (
         "'session' ids given. Default: the server's scope ('session' when 'session' is given); a scope wider "
         "than the server allows is refused.",
         choices=SCOPES,
+        open_cli_help="Which sessions it may open: all, this project, this directory, or named sessions; a cursor "
+        "outside them is refused. Default: all, or the [scope] ceiling of the config file, which no --scope can "
+        "widen.",
+        open_mcp_help="Which sessions it may open: 'all' projects, this git 'project', or this 'directory' and "
+        "below; a cursor outside them is refused. Default: the server's scope; a scope wider than the server "
+        "allows is refused.",
     ),
     FilterSpec(
         "directory",

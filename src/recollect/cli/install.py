@@ -28,9 +28,11 @@ def _print(report: oc.Report, *, undo_hint: bool) -> None:
     if report.changes:
         click.echo(f"OpenCode config dir {report.config_dir}: {verb}")
         width = max(len(c.path) for c in report.changes)
+        acted = max(len(c.action) for c in report.changes if c.keys) if any(c.keys for c in report.changes) else 0
         for change in report.changes:
-            keys = f"  [{', '.join(change.keys)}]" if change.keys else ""
-            click.echo(f"  {change.path.ljust(width)}  {change.action}{keys}")
+            # The action padded too, so the keys line up; a change without keys leaves no trailing blanks.
+            action = f"{change.action.ljust(acted)}  [{', '.join(change.keys)}]" if change.keys else change.action
+            click.echo(f"  {change.path.ljust(width)}  {action}")
     else:
         click.echo(f"OpenCode config dir {report.config_dir}: nothing to change")
     for note in report.notes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+import pytest
 
 from recollect.cli import main
 from tests.cli.test_docs import walk
@@ -29,6 +30,27 @@ def test_a_misspelt_command_gets_the_nearest_one() -> None:
     assert (
         nothing.exit_code == 2 and "No such command 'zzzz'." in nothing.output and "Did you mean" not in nothing.output
     )
+
+
+@pytest.mark.parametrize(
+    ("group", "typed", "meant"),
+    [
+        (["memory"], ["remember", "use uv"], "add"),  # the MCP tool's word for `memory add`: no spelling is near
+        (["memory"], ["rmember", "use uv"], "add"),  # and that word misspelt
+        (["memory"], ["lst"], "list"),
+        (["memory", "review"], ["approve", "x"], "accept"),
+        (["install"], ["opencod"], "opencode"),
+        ([], ["find", "deploy"], "search"),
+    ],
+)
+def test_every_group_says_which_command_was_meant(group: list[str], typed: list[str], meant: str) -> None:
+    from click.testing import CliRunner
+
+    runner = CliRunner()
+    assert runner.invoke(main, [*group, meant, "--help"]).exit_code == 0  # positive control: the command exists
+    wrong = runner.invoke(main, [*group, *typed])
+    assert wrong.exit_code == 2, wrong.output
+    assert f"No such command '{typed[0]}'. Did you mean '{meant}'?" in wrong.output, wrong.output
 
 
 def test_python_dash_m_recollect_is_the_same_command() -> None:

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
@@ -80,6 +80,24 @@ class LazyGroup(Group):
     operating-system error such as a permission denied) becomes one `recollect: <message>` line and exit 1;
     a Ctrl-C becomes one line saying what was kept, and exit 130 (the shell's code for SIGINT)."""
 
+    synonyms: ClassVar[dict[str, str]] = {
+        "find": "search",
+        "grep": "search",
+        "open": "read",
+        "show": "read",
+        "list": "sessions",
+        "ls": "sessions",
+        "sync": "index",
+        "update": "index",
+        "status": "doctor",
+        "check": "doctor",
+        "memories": "memory",
+        "remember": "memory",
+        "recall": "memory",
+        "setup": "install",
+        "remove": "uninstall",
+    }
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -109,13 +127,6 @@ class LazyGroup(Group):
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
         ctx.meta[_ARGS] = list(args)
-        name = click.utils.make_str(args[0]) if args else ""
-        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
-            import difflib
-
-            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1)
-            hint = f" Did you mean '{close[0]}'?" if close else ""
-            ctx.fail(f"No such command '{name}'.{hint}")
         return super().resolve_command(ctx, args)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

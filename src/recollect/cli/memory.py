@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 from rich.markup import escape
@@ -100,6 +100,25 @@ def _set_root_option(ctx: click.Context, param: click.Parameter, value: Any) -> 
 class MemoryGroup(Group):
     """`--project` and `--global-only` work before the subcommand and after it alike
     (`recollect memory --project P list` and `recollect memory list --project P`)."""
+
+    synonyms: ClassVar[dict[str, str]] = {
+        "remember": "add",
+        "new": "add",
+        "save": "add",
+        "note": "add",
+        "delete": "forget",
+        "remove": "forget",
+        "rm": "forget",
+        "ls": "list",
+        "search": "recall",
+        "find": "recall",
+        "get": "show",
+        "view": "show",
+        "audit": "log",
+        "history": "log",
+        "check": "inspect",
+        "proposals": "review",
+    }
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
         cmd.params += [
@@ -305,7 +324,11 @@ def inspect_command(ctx: click.Context, strict: bool, as_json: bool) -> None:
         ctx.exit(EXIT_NOT_DONE)
 
 
-@memory.group("review", invoke_without_command=True)
+class ReviewGroup(Group):
+    synonyms: ClassVar[dict[str, str]] = {"approve": "accept", "keep": "accept", "deny": "reject", "drop": "reject"}
+
+
+@memory.group("review", cls=ReviewGroup, invoke_without_command=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (see docs/cli.md).")
 @click.pass_context
 def review(ctx: click.Context, as_json: bool) -> None:

@@ -174,6 +174,9 @@ def test_memory_round_trip_with_the_trust_rules(project: Path) -> None:
     assert memory_id not in call_tool("memory_recall", {"query": "deploy pnpm"}, settings).text
     back = call_tool("memory_remember", {"body": body, "category": "pitfalls"}, settings)
     assert back.structured["outcome"] == "forgotten" and back.structured["memory"] is None  # stays forgotten
+    # This tool has no force: the reply says who can re-add it, and names no argument it does not have.
+    assert "only they can re-add it ('recollect memory add --force')" in back.text, back.text
+    assert back.structured["forceable"] is None
 
 
 def test_memory_refusals_are_error_replies(project: Path) -> None:

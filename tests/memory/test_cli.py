@@ -48,6 +48,10 @@ def test_add_recall_forget_round_trip(cli, project: Path) -> None:
     assert json.loads(cli("recall", "部署", "--json").output) == []
     readded = cli("add", "--category", "pitfalls", "--summary", "deploy tool", "--author", "model", DEPLOY, code=1)
     assert "forgotten" in readded.output
+    assert "force" not in readded.output  # a model's write cannot be forced: no switch to name
+    by_person = cli("add", "--category", "pitfalls", "--summary", "deploy tool", DEPLOY, code=1)
+    # The switch is named as it is typed here: `--force`, not the library's parameter `force`.
+    assert "forgotten" in by_person.output and "(run again with --force to re-add it)" in by_person.output
 
     log = json.loads(cli("log", "--json").output)
     assert [(e["op"], e["id"]) for e in log] == [

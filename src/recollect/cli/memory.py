@@ -182,7 +182,8 @@ def add_command(ctx: click.Context, body: str | None, to_global: bool, as_json: 
     if body == "-" or (body is None and not sys.stdin.isatty() and not fields["summary"]):
         body = sys.stdin.read()
     result = mem.remember(_space(ctx), body or "", scope="global" if to_global else None, **fields)
-    _done(result, as_json, result.message, err=not result.written)
+    said = result.message + (f" (run again with --force to {result.forceable})" if result.forceable else "")
+    _done(result, as_json, said, err=not result.written)
     if not result.written:
         ctx.exit(EXIT_NOT_DONE)
 

@@ -177,6 +177,9 @@ def run_remember(args: dict[str, Any], settings: ServerSettings) -> Reply:
         valid_to=args["valid_to"],
     )
     lines = [result.message]
+    if result.outcome == "forgotten":
+        # This tool has no force: say who can write past the tombstone, so the model does not retry.
+        lines[0] += "; the user forgot it on purpose, and only they can re-add it ('recollect memory add --force')"
     if result.outcome in ("written", "proposed"):
         lines.append(f"id: {result.scope}:{result.id}")
     elif result.similar_to:

@@ -120,7 +120,7 @@ def _check_files(
                 memory.path,
                 "forgotten-file",
                 f"{memory.id} was forgotten {tombs[memory.id].at}; it is hidden. Delete the file, "
-                "or re-add it on purpose with force",
+                "or re-add it on purpose with 'recollect memory add --force'",
             )
         if memory.category == RULES_CATEGORY and memory.status == "active" and not is_hard_rule(memory):
             problem(

@@ -54,6 +54,9 @@ class RememberResult:
     similar_to: str | None = None  # qualified id of the duplicate, or of the tombstone that matched
     similarity: float = 0.0
     superseded: str | None = None  # the memory this write marked superseded
+    # What a person's `force` would do ("re-add it", "add it anyway"), when it would write past this refusal.
+    # Each surface names its own switch (`--force` on the command line); a model's write never has one.
+    forceable: str | None = None
 
     @property
     def written(self) -> bool:
@@ -69,6 +72,7 @@ class RememberResult:
             "similar_to": self.similar_to,
             "similarity": round(self.similarity, 4),
             "superseded": self.superseded,
+            "forceable": self.forceable,
             "memory": self.memory.to_dict() if self.memory else None,
         }
 

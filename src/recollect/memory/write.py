@@ -406,10 +406,10 @@ def _forgotten(
                     "forgotten",
                     candidate.id,
                     root.scope,
-                    f"not written: this matches {tomb_scope}:{tomb.id}, forgotten {tomb.at} by {tomb.by}"
-                    + (" (a person can re-add it with force)" if person else ""),
+                    f"not written: this matches {tomb_scope}:{tomb.id}, forgotten {tomb.at} by {tomb.by}",
                     similar_to=f"{tomb_scope}:{tomb.id}",
                     similarity=similarity,
+                    forceable="re-add it" if person else None,
                 )
             lifted.append((tomb_scope, tomb.id))
     return lifted
@@ -448,9 +448,10 @@ def _duplicate(
                 candidate.id,
                 root.scope,
                 f"not written: {similarity:.0%} similar to {twin.qualified_id} ({view.status(twin)}): "
-                f"{twin.summary!r}" + ("; supersede it, or force to add anyway" if person else ""),
+                f"{twin.summary!r}" + ("; supersede it if it is outdated" if person else ""),
                 similar_to=twin.qualified_id,
                 similarity=similarity,
+                forceable="add it anyway" if person else None,
             )
     return None
 

@@ -246,12 +246,12 @@ def test_a_session_that_cannot_be_read_is_kept_not_taken_for_deleted(
     monkeypatch.setattr(OpenCodeSource, "read_sessions", failing)
     report = sync(conn, spec(sample_db))
     assert report.sources[0].removed == 0 and report.sources[0].sessions == 12
-    assert "could not be read this time and were kept" in report.summary()
+    assert "unreadable this time, so kept as indexed: 1 session (first: " in report.summary()  # no "1 ... were"
     kept = conn.execute("SELECT count(*) FROM chunk c JOIN session s ON s.sid = c.sid WHERE native_id = ?", (victim,))
     assert kept.fetchone()[0] == chunks
     monkeypatch.setattr(OpenCodeSource, "read_sessions", original)
     retried = sync(conn, spec(sample_db))  # readable again: the change is taken in
-    assert retried.sources[0].updated == 1 and "could not be read" not in retried.summary()
+    assert retried.sources[0].updated == 1 and "unreadable" not in retried.summary()
 
 
 def test_jsonl_sources_record_what_they_could_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

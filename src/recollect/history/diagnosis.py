@@ -131,8 +131,8 @@ def _source_entry(spec: SourceSpec, state: _IndexState, problems: list[str]) -> 
             count, first = state.bad[spec.id]
             entry["bad_sessions"] = count
             problems.append(
-                f"{spec.id}: {counted(count, 'session')} could not be read and are skipped until they change "
-                f"(first: {first}); the rest of the store is indexed"
+                f"{spec.id}: skipped as unreadable until changed: {counted(count, 'session')} (first: {first}); "
+                "the rest of the store is indexed"
             )
     elif state.stored.get(spec.id):
         entry.update(status="partly indexed", indexed_sessions=state.stored[spec.id])

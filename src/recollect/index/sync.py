@@ -102,8 +102,8 @@ class SyncReport:
                 text += f", {counted(len(s.not_sessions), 'file')} left out as no session (first: {s.not_sessions[0]})"
             if s.bad:
                 text += (
-                    f", {counted(len(s.bad), 'session')} could not be read and were skipped (first: {s.bad[0]}); "
-                    "they are retried when they change"
+                    # The count ends the clause: no verb has to agree with it ("1 session ... were").
+                    f", skipped as unreadable until changed: {counted(len(s.bad), 'session')} (first: {s.bad[0]})"
                 )
             if s.problems:  # the first says what; the count says whether there is more to look at
                 more = f" (+{len(s.problems) - 1} more)" if len(s.problems) > 1 else ""
@@ -309,8 +309,8 @@ def _note_unreadable(source: Source, report: SourceReport) -> None:
     if unreadable:
         first = next(iter(unreadable.items()))
         report.problems.append(
-            f"{counted(len(unreadable), 'session')} could not be read this time and were kept as indexed "
-            f"(first: {first[0]}: {first[1]}); they are retried on the next sync"
+            f"unreadable this time, so kept as indexed: {counted(len(unreadable), 'session')} "
+            f"(first: {first[0]}: {first[1]}), each read again on the next sync"
         )
 
 

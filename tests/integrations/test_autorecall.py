@@ -676,6 +676,8 @@ def test_an_untitled_session_is_named_as_every_listing_names_it(index: Path) -> 
     found = autorecall.find(conn, long, Filters(scope="project", directory=OTHER))
     conn.close()
     listed = {s.session_id: s.title for s in history.sessions(Filters(scope="all"), sync_first=False)}
-    entry = next(e for e in found if e.session_id == "ses_untitled")
+    entries = [e for e in found if e.session_id == "ses_untitled"]
+    assert entries, f"auto-recall did not find the untitled session; it found {[e.session_id for e in found]}"
+    entry = entries[0]
     assert listed["ses_untitled"].endswith("…") and len(listed["ses_untitled"]) <= 80
     assert entry.title == listed["ses_untitled"]

@@ -370,6 +370,7 @@ def test_auto_recall_never_searches_by_meaning(indexed: Path, monkeypatch: pytes
     monkeypatch.setattr(factory, "card_encoder_for", lambda *a, **k: asked.append(a) or None)
     block, _ = HookService().recall_block("ses_other", BETA, "please list files like last time")
     assert BETA_LIST in block
+    assert len(asked) == 1, asked  # asked for once; with no encoder to give, the words decided
 
 
 def test_auto_extract_under_opencode_says_where_it_belongs() -> None:

@@ -50,3 +50,34 @@ def test_a_session_without_a_stored_title_reads_under_its_first_line(
     assert read.exit_code == 0, read.output
     assert read.output.splitlines()[0] == f"why does the deploy fail with ECONNREFUSED 5432? — {project}"
     assert "(untitled)" not in read.output
+
+
+COMMANDS_ONLY = "e1f813f4-3f9f-4a6f-92e7-39393c85268f"  # a Claude Code session of one typed command: /login
+ANSWERED = "f551142a-ef6a-46fd-a3bf-14a924370fb0"  # a session the model answered to the end
+
+
+def test_a_session_of_commands_only_is_said_so_alike_by_the_cli_and_the_mcp_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from recollect.mcp.base import ServerSettings
+    from recollect.mcp.registry import call_tool
+
+    data = Path(__file__).resolve().parents[1] / "data" / "claude-code"
+    folder = tmp_path / "claude" / "projects" / "-x"
+    folder.mkdir(parents=True)
+    for native in (COMMANDS_ONLY, ANSWERED):
+        (folder / f"{native}.jsonl").write_bytes((data / f"{native}.jsonl").read_bytes())
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    monkeypatch.setenv("RECOLLECT_SOURCES", "claude-code")
+    runner = CliRunner()
+    assert runner.invoke(main, ["index"]).exit_code == 0
+    listed = {s["session_id"]: s for s in json.loads(runner.invoke(main, ["sessions", "--json"]).output)["sessions"]}
+    assert listed[ANSWERED]["ended"] == "finished"  # positive control: an answered session
+    assert listed[COMMANDS_ONLY]["ended"] == "unfinished" and listed[COMMANDS_ONLY]["assistant_messages"] == 0
+    text = runner.invoke(main, ["sessions"]).output
+    # Nothing was left unfinished: no message was ever sent to the model.
+    assert "0 turns, commands only, no reply · read: " in text and ", finished · read: " in text, text
+    assert "unfinished" not in text, text
+    reply = call_tool("history_sessions", {}, ServerSettings(cwd=str(tmp_path)))
+    assert "ended: commands only, no reply" in reply.text and "ended: finished" in reply.text, reply.text
+    assert "unfinished" not in reply.text, reply.text

@@ -374,7 +374,7 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
         click.echo(f"{i}. {title}  {r.directory or '(no directory)'} · {when} · {r.agent_kind}")
         size = f"{history.counted(r.messages, 'message')}, {history.counted(r.turns, 'turn')}"
         child = f" · subagent of {r.source}::{r.parent_id}" if r.parent_id else ""
-        click.echo(f"   {size}, {r.ended}{child} · read: recollect read {r.cursor}")
+        click.echo(f"   {size}, {r.ending}{child} · read: recollect read {r.cursor}")
 
 
 def _print_hidden(as_json: bool) -> None:

@@ -167,6 +167,14 @@ class SessionInfo:  # fields in queries.SESSION_COLUMNS' order, then the cursor
     summary: str  # two or three sentences from `recollect summarize`, "" until it has run
     cursor: str
 
+    @property
+    def ending(self) -> str:
+        """How it ended, in the words every listing uses. A session with no assistant message did not stop
+        midway: typed commands only ('/login', '/clear'), or a message that got no reply."""
+        if self.ended == "unfinished" and not self.assistant_messages:
+            return "commands only, no reply" if not self.turns and not self.parent_id else "no reply"
+        return self.ended
+
     def to_dict(self) -> dict[str, Any]:
         data = self.__dict__.copy()
         data["updated_iso"] = iso(self.time_updated)

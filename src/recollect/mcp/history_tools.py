@@ -406,7 +406,7 @@ def _session_block(i: int, row: SessionInfo, updated: str) -> list[str]:
     block = [
         f"{i}. {one_line(row.title or '(untitled)', 120)} — {row.directory or '?'} · updated "
         f"{when(updated)} · {counted(row.messages, 'message')}, {counted(row.turns, 'turn')}, "
-        f"~{row.approx_context_chars} chars · ended {row.ended or '?'} · {row.agent_kind}"
+        f"~{row.approx_context_chars} chars · ended: {row.ending or '?'} · {row.agent_kind}"
         + (" · subagent" if row.parent_id else ""),
     ]
     for label, value, width in (

@@ -1,7 +1,7 @@
 """Times, each kind of input under its own name, and one way to print an instant.
 
-- `parse_when`: what a person or an agent types for a filter ("7d", "12h", "2026-10-01") -> epoch ms,
-  or a `FilterError` that says what to type.
+- `parse_when`: what a person or an agent types for a filter ("today", "yesterday", "7d", "12h",
+  "2026-10-01") -> epoch ms, or a `FilterError` that says what to type. `WHEN_FORMS` says them in words.
 - `parse_stamp`: a timestamp as an agent's store writes it (ISO-8601, perhaps with nanoseconds, or
   seconds / milliseconds since the epoch) -> epoch ms, or None: a store's odd value is skipped, not fatal.
 - `parse_datetime`: a time in a memory file's frontmatter -> an aware datetime, or ValueError.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from recollect.errors import FilterError
@@ -20,10 +20,16 @@ from recollect.errors import FilterError
 ISO_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 _RELATIVE = re.compile(r"^(\d+)\s*([mhdwy])$")
 _ISO_FRACTION = re.compile(r"(\.\d+)")
+# Days a person names by a word: how many days before today. They are calendar days of this machine's
+# clock (what "today" means to the person at it), where a bare date is a UTC day like the stores' times.
+_DAY_WORDS = {"today": 0, "yesterday": 1}
+# The forms `parse_when` reads, in the words of the CLI's help and the MCP tools' descriptions.
+WHEN_FORMS = "today, yesterday, a date (2026-10-01), a UTC time (2026-10-01T12:00), or an age (30m, 12h, 7d, 2w, 1y)"
 
 
 def parse_when(value: str | None, *, end: bool = False) -> int | None:
-    """'2026-10-01', '2026-10-01T12:00', '7d', '12h', '2w' (ago) -> epoch ms (UTC)."""
+    """'today', 'yesterday', '2026-10-01', '2026-10-01T12:00', '7d', '12h', '2w' (ago) -> epoch ms (UTC).
+    With `end` (an upper bound), a day named whole (a date, today, yesterday) includes all of that day."""
     if value is None or value == "":
         return None
     try:
@@ -36,6 +42,13 @@ def parse_when(value: str | None, *, end: bool = False) -> int | None:
 
 def _parse_when(value: str, *, end: bool) -> int | None:
     value = value.strip()
+    if value.lower() in _DAY_WORDS:
+        day = date.today() - timedelta(days=_DAY_WORDS[value.lower()])
+        start = datetime(day.year, day.month, day.day).astimezone()  # local midnight, daylight saving included
+        if not end:
+            return int(start.timestamp() * 1000)
+        after = day + timedelta(days=1)
+        return int(datetime(after.year, after.month, after.day).astimezone().timestamp() * 1000) - 1
     match = _RELATIVE.match(value)
     if match:
         amount, unit = int(match.group(1)), match.group(2)
@@ -51,8 +64,8 @@ def _parse_when(value: str, *, end: bool) -> int | None:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         raise FilterError(
-            f"cannot read the time {value!r}; use a date like 2026-10-01, a timestamp like 2026-10-01T12:00, "
-            "or an age like 7d / 12h / 2w"
+            f"cannot read the time {value[:40]!r}; use today, yesterday, a date like 2026-10-01, a timestamp like "
+            "2026-10-01T12:00, or an age like 7d / 12h / 2w"
         ) from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)

@@ -161,3 +161,17 @@ def test_search_says_when_sessions_wait_to_be_embedded(sample_db: Path, monkeypa
         index.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vector_generation'")
     out = run("search", "readme", "--no-sync").stdout
     assert "1 session is not yet searchable by meaning; 'recollect index' embeds them" in out, out
+
+
+def test_since_and_until_take_today_and_yesterday(sample_db: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["index"]).exit_code == 0
+    found = runner.invoke(main, ["search", "readme", "--no-sync", "--until", "today"])
+    assert found.exit_code == 0 and "1. " in found.output, found.output  # every session is from before today's end
+    for flag in ("--since", "--until"):
+        for word in ("today", "yesterday"):
+            said = runner.invoke(main, ["sessions", flag, word, "--json"])
+            assert said.exit_code == 0, (flag, word, said.output)
+    refused = runner.invoke(main, ["search", "readme", "--no-sync", "--since", "tomorrow"])
+    assert refused.exit_code != 0 and "use today, yesterday" in refused.output, refused.output
+    assert "today, yesterday, a date" in runner.invoke(main, ["search", "--help"]).output  # the help says so

@@ -117,8 +117,8 @@ def test_library_errors_become_advice_not_crashes(indexed: Path, monkeypatch: py
     settings = ServerSettings(cwd="/")
     gone = call_tool("history_read", {"cursor": "opencode::ses_nope::msg_nope"}, settings)
     assert gone.is_error and "no session for cursor" in gone.text and "--" not in gone.text
-    when = call_tool("history_search", {"query": "x", "since": "yesterday"}, settings)
-    assert when.is_error and "use a date like 2026-10-01" in when.text
+    when = call_tool("history_search", {"query": "x", "since": "tomorrow"}, settings)
+    assert when.is_error and "use today, yesterday, a date like 2026-10-01" in when.text
     assert call_tool("history_frobnicate", {}, settings).text.startswith("no tool 'history_frobnicate'")
 
     def boom(*args: object, **kwargs: object) -> None:

@@ -83,7 +83,7 @@ def _say_report(report: object) -> None:
 
 
 @click.command("extract")
-@_which_sessions("Sessions updated since WHEN (2026-10-01, 7d, 12h). Default: last sweep.")
+@_which_sessions("Sessions updated since WHEN (today, yesterday, 2026-10-01, 7d, 12h). Default: last sweep.")
 @click.option("--redo", is_flag=True, help="Send every turn again, not only those not yet extracted.")
 @_which_model("Ask the model and screen its candidates, but write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (documented in docs/extract.md).")

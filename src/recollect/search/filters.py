@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from recollect.search.scope import AUTHORS, CLASSES, ROLES, SCOPES
-from recollect.times import parse_when
+from recollect.times import WHEN_FORMS, parse_when
 
 Kind = Literal["string", "string_list", "boolean"]
 
@@ -94,8 +94,8 @@ FILTER_SPEC: tuple[FilterSpec, ...] = (
         "since",
         "string",
         "since",
-        cli_help="Only after this time: 2026-10-01, 2026-10-01T12:00, or an age like 7d, 12h, 2w.",
-        mcp_help="Only after this time: 2026-10-01, 2026-10-01T12:00, or an age like 7d, 12h, 2w.",
+        cli_help=f"Only after this time: {WHEN_FORMS}.",
+        mcp_help=f"Only after this time: {WHEN_FORMS}.",
         metavar="WHEN",
         time="since",
     ),
@@ -103,8 +103,10 @@ FILTER_SPEC: tuple[FilterSpec, ...] = (
         "until",
         "string",
         "until",
-        cli_help="Only before this time (same forms as --since).",
-        mcp_help="Only before this time (same forms as 'since'; a bare date includes that day).",
+        cli_help="Only before this time (same forms as --since; a day named whole, as a date, today or yesterday, "
+        "includes all of it).",
+        mcp_help="Only before this time (same forms as 'since'; a day named whole, as a date, 'today' or "
+        "'yesterday', includes all of it).",
         metavar="WHEN",
         time="until",
     ),

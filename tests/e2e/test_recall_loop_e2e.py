@@ -3,9 +3,11 @@ and OpenCode's own store:
 
 1. two earlier sessions asked the same question, one of them got the answer;
 2. a recall-subagent run (the model delegates with OpenCode's `task` tool to `recall`, which calls
-   `recollect_history_search`) repeats that answer;
+   `recollect_history_search`) repeats that answer, and the parent model relays it word for word
+   before a word of its own;
 3. a later ordinary search finds the answering session (positive control) but neither the subagent's
-   session nor its parent's copy of the answer; `--include-recall` finds the subagent's session;
+   session nor its parent's copy of the answer; `--include-recall` finds the subagent's session, the
+   parent's own words find the parent, and a read of the parent shows markers, not the answer;
 4. in a new session, cue messages: the message being answered holds exactly one auto-recall block,
    naming the session that answered; no block ever enters the transcript, so after four cue turns
    each request still carries one block, and the prompt grew only by the turns themselves.
@@ -33,6 +35,7 @@ pytestmark = pytest.mark.e2e
 ANSWER_WORD = "quokkaqueue"  # the library the answering session chose
 QUESTION = "Which job queue library should the billing worker use?"
 RECALL_PROMPT = "recall-child: which queue library does the billing worker use"
+PARENT_WORD = "retrycapfive"  # the parent's own word
 CUES = [
     "What did we decide last time about the job queue library for the billing worker?",
     "Same as before: which queue library does the billing worker use?",
@@ -90,7 +93,9 @@ def test_auto_recall_and_the_recall_subagent_in_opencode(opencode_world_factory:
                         "args": {"description": "queue library", "prompt": RECALL_PROMPT, "subagent_type": "recall"},
                     }
                 ],
-                "text": "Recall says it is settled.",
+                # As a model often does: the subagent's answer quoted whole, then words of its own (too few
+                # to answer anything: relayed, the answer would make the parent a session that answered).
+                "text": f"Recall says:\n{{last_tool_output}}\nNoted {PARENT_WORD}.",
             },
         ]
     )
@@ -108,9 +113,14 @@ def test_auto_recall_and_the_recall_subagent_in_opencode(opencode_world_factory:
 
     # --- 3. a later ordinary search: the answer, never the echo ---------------------------------------
     assert search_sessions(world, project, ANSWER_WORD, "--include-recall") >= {answered, child}  # control
+    relayed = world.query("select data from part where session_id = ? and data like ?", (parent, f"%{PARENT_WORD}%"))
+    assert relayed and ANSWER_WORD in relayed[0][0]  # the store holds the relayed answer in the parent's text
+    assert parent in search_sessions(world, project, PARENT_WORD)  # and the parent's own words find it
     found = search_sessions(world, project, ANSWER_WORD)
     assert answered in found
     assert child not in found and parent not in found, found
+    shown = run(world, "read", parent, cwd=project)
+    assert PARENT_WORD in shown and "recall agent's answer" in shown and ANSWER_WORD not in shown, shown
 
     # --- 4. cue turns in a new session --------------------------------------------------------------
     world.set_rules([{"match": [], "text": "Noted."}])

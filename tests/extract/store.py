@@ -28,6 +28,7 @@ def _id(prefix: str) -> str:
 class Msg:
     role: str  # user | assistant
     parts: list[dict[str, Any]] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)  # more of message.data: agent, parentID, finish
 
 
 def text(value: str, **extra: Any) -> dict[str, Any]:
@@ -105,6 +106,7 @@ class Store:
                 data: dict[str, Any] = {"role": message.role, "time": {"created": when}}
                 if message.role == "assistant":
                     data.update(time={"created": when, "completed": when + 500}, modelID="m", providerID="p")
+                data.update(message.data)
                 con.execute(
                     "INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)",
                     (mid, session_id, when, when, json.dumps(data)),

@@ -4,8 +4,8 @@ Owns the choice of evidence for extraction. Only text parts of user and assistan
 kept, redacted, one numbered line per line of text, so a candidate can cite the lines that
 support it and the review can quote them verbatim. Never included: tool inputs and outputs,
 reasoning, compaction summaries, text the harness injected (`synthetic`), and every block we
-inject ourselves (`INJECTED_BLOCK_TAGS`) — extracting from those would feed recollect's own
-output back into memory.
+inject ourselves (`INJECTED_BLOCK_TAGS`), and what the model relayed of the recall agent's answer
+(text/relays.py) — extracting from those would feed recollect's own output back into memory.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from recollect.model import Message, Part, Session
 from recollect.redact import redact
 from recollect.text.markers import carries_injected_block, session_origin
+from recollect.text.relays import Relays, relays
 
 MAX_LINE_CHARS = 400  # a longer line (minified code, a pasted log) is cut; it is evidence, not data
 
@@ -57,19 +58,20 @@ def is_worker_session(session: Session) -> bool:
     return session_origin(session) != ""
 
 
-def _typed_text(part: Part) -> str | None:
+def _typed_text(message: Message, part: Part, ours: Relays) -> str | None:
     """The text of a part a person or the model wrote, or None when it must not be evidence."""
     if part.kind != "text" or part.synthetic or not part.text.strip():
         return None
     if carries_injected_block(part.text):
         return None
-    return part.text
+    own = ours.text(message, part)
+    return own if own.strip() else None
 
 
-def _spoken(message: Message) -> list[str]:
+def _spoken(message: Message, ours: Relays) -> list[str]:
     if message.role not in ("user", "assistant") or message.summary:
         return []  # a compaction summary is the model's recap of evidence, not evidence
-    return [text for part in message.parts if (text := _typed_text(part)) is not None]
+    return [text for part in message.parts if (text := _typed_text(message, part, ours)) is not None]
 
 
 def estimate_tokens(text: str) -> int:
@@ -85,10 +87,11 @@ def build_transcript(session: Session, *, after: int = 0, max_tokens: int = 4000
     transcript = Transcript(session.id, session.title, session.directory)
     transcript.through = max((m.time for m in session.messages), default=after)
     lines: list[tuple[str, str, str]] = []
+    ours = relays(session)
     for message in session.messages:
         if message.time <= after:
             continue
-        for text in _spoken(message):
+        for text in _spoken(message, ours):
             for raw in redact(text).splitlines():
                 clean = " ".join(raw.split())
                 if not clean:

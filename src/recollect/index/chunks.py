@@ -7,8 +7,9 @@ error are kept only as a bounded excerpt (head, error-looking lines, tail): enou
 enough to keep the sidecar a fraction of the store.
 
 Everything stored here is redacted first. Our own tool calls, the recall subagent's answers (the
-`task` calls that start it), injected blocks and files of a memory root are skipped (self-ingestion),
-and so are steps and other parts without text.
+`task` calls that start it, and the parent's sentences that relay them: text/relays.py), injected
+blocks and files of a memory root are skipped (self-ingestion), and so are steps and other parts
+without text.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from recollect.text.markers import (
     global_memory_prefix,
     is_memory_path,
     is_our_tool,
-    is_recall_tool_call,
     session_origin,
 )
+from recollect.text.relays import relays
 from recollect.text.tokenize import identifiers_in
 
 MAX_CHUNK_CHARS = 2_000  # long text is split into pieces of about this size
@@ -251,6 +252,7 @@ class _Builder:
         self.decisions: dict[str, None] = {}
         self.is_child = session.parent_id is not None
         self.memory_prefix = global_memory_prefix()
+        self.relays = relays(session)  # the recall agent's answers and the parent's text relaying them
 
     def author_for(self, message: Message, part: Part) -> str:
         if part.synthetic:
@@ -291,7 +293,9 @@ class _Builder:
             self.text_part(message, ord_, part)
         elif part.kind == "reasoning" and part.text.strip():
             author = "subagent" if self.is_child else "model"
-            self.add(message, ord_, part, "reasoning", author, redact_bounded(part.text))
+            own = self.relays.text(message, part)
+            if own.strip():
+                self.add(message, ord_, part, "reasoning", author, redact_bounded(own))
         elif part.kind == "other" and part.text.strip():
             klass = "assistant_text" if message.role == "assistant" else "user_text"
             self.add(message, ord_, part, klass, self.author_for(message, part), redact_bounded(part.text))
@@ -299,7 +303,10 @@ class _Builder:
     def text_part(self, message: Message, ord_: int, part: Part) -> None:
         if carries_injected_block(part.text):
             return  # our own injected memory / recall block
-        text = redact_bounded(part.text)
+        own = self.relays.text(message, part)
+        if not own.strip():
+            return  # it only relayed the recall agent's answer
+        text = redact_bounded(own)
         author = self.author_for(message, part)
         if message.summary:
             klass = "summary"
@@ -319,7 +326,7 @@ class _Builder:
 
     def tool_part(self, message: Message, ord_: int, part: Part) -> None:
         tool = part.tool or "tool"
-        if is_our_tool(tool) or is_recall_tool_call(tool, part.tool_input):
+        if is_our_tool(tool) or self.relays.is_call(message, part):
             return  # our own tool calls, the recall subagent's answers: never indexed back
         if part.files and all(is_memory_path(f, self.memory_prefix) for f in part.files):
             return  # a curated memory file read or written: the memory, not history

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -242,6 +242,15 @@ def _m012_error_tails(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m013_recall_relays(conn: sqlite3.Connection) -> None:
+    """What a session relayed of the recall agent's answer is no longer indexed (text/relays.py): the next
+    sync re-reads the sessions that called it (the parents of its runs), not the rest."""
+    conn.execute(
+        "UPDATE session SET watermark = '' WHERE (source_id, native_id) IN "
+        "(SELECT source_id, parent_id FROM session WHERE origin = 'recall' AND parent_id IS NOT NULL)"
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
@@ -255,6 +264,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("010_plain_titles", _m010_plain_titles),
     ("011_turns_and_command_titles", _m011_turns_and_command_titles),
     ("012_error_tails", _m012_error_tails),
+    ("013_recall_relays", _m013_recall_relays),
 ]
 
 

@@ -20,7 +20,7 @@ from recollect.redact import redact
 from recollect.search.rank import Coverage, Hit, SearchResult, make_cursor
 from recollect.search.scope import FilterError, Filters, predicate, visible_sessions
 from recollect.sources import SourceSpec, open_source
-from recollect.text.markers import is_our_tool
+from recollect.text.markers import is_our_tool, is_recall_tool_call
 from recollect.text.tokenize import fold, query_terms
 
 MAX_SESSIONS = 50
@@ -127,8 +127,8 @@ def _read_session(sweep: _Sweep, session: Session, row: tuple) -> None:
     _, source_id, native, title, directory, parent, kind = row
     for message in session.messages:
         for part in message.parts:
-            if is_our_tool(part.tool):
-                continue  # our own earlier answers (they may show other projects): never read back
+            if is_our_tool(part.tool) or is_recall_tool_call(part.tool, part.tool_input):
+                continue  # our own earlier answers, the recall agent's (they may show other projects): never read back
             output = part.tool_output or part.tool_error or ""
             klass = "tool_error" if part.tool_error and not part.tool_output else "tool_output"
             author = "subagent" if parent else "model"

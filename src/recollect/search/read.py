@@ -22,6 +22,7 @@ from recollect.search.results import make_cursor
 from recollect.search.scope import FilterError, Filters, predicate
 from recollect.text.markers import OWN_OUTPUT_OMITTED, carries_injected_block, is_our_tool
 from recollect.text.plain import counted, plain_title
+from recollect.text.relays import RECALL_ANSWER_OMITTED, RELAYED_OMITTED, Relays, relays
 from recollect.times import iso
 
 if TYPE_CHECKING:
@@ -93,15 +94,34 @@ def _cap(text: str, cap: int | None, what: str, notes: list[str]) -> str:
     return text[:cap] + f"\n…[{len(text) - cap} more characters cut]"
 
 
-def _blocks(part: Part, notes: list[str], where: str, *, caps: bool = True) -> list[dict[str, Any]]:
+def _relayed_blocks(kind: str, own: str) -> list[dict[str, Any]]:
+    """A part that relayed the recall agent's answer: what it said of its own, then the marker."""
+    kept = [{"type": kind, "text": redact(own)}] if own.strip() else []
+    return [*kept, {"type": "note", "text": RELAYED_OMITTED}]
+
+
+def _blocks(
+    message: Message, part: Part, notes: list[str], where: str, ours: Relays, *, caps: bool = True
+) -> list[dict[str, Any]]:
     input_cap, output_cap = (TOOL_INPUT_CAP, TOOL_OUTPUT_CAP) if caps else (None, None)
     if part.kind in ("text", "subtask", "other") and part.text.strip():
         if carries_injected_block(part.text):
             return [{"type": "note", "text": "[recollect's own injected block omitted]"}]
         kind = "injected" if part.synthetic else "text"
+        own = ours.left(message, part)
+        if own is not None:
+            return _relayed_blocks(kind, own)
         return [{"type": kind, "text": redact(part.text)}]
     if part.kind == "reasoning" and part.text.strip():
+        own = ours.left(message, part)
+        if own is not None:
+            return _relayed_blocks("reasoning", own)
         return [{"type": "reasoning", "text": redact(part.text)}]
+    if part.kind == "tool" and ours.is_call(message, part):
+        # The recall subagent's answer paraphrases our own tool output (of any scope): the call is shown,
+        # what it answered never is.
+        shown = {"type": "tool", "tool": part.tool, "status": part.tool_status, "input": ""}
+        return [{**shown, "output": RECALL_ANSWER_OMITTED}]
     if part.kind == "tool" and is_our_tool(part.tool):
         # What our own tool answered then may reach beyond the scope of this read (a search over
         # every project, run inside this session): the call is shown, its answer never is.
@@ -133,11 +153,11 @@ def _blocks(part: Part, notes: list[str], where: str, *, caps: bool = True) -> l
 
 
 def _render_message(
-    session: Session, index: int, message: Message, notes: list[str], *, caps: bool = True
+    session: Session, index: int, message: Message, notes: list[str], ours: Relays, *, caps: bool = True
 ) -> RenderedMessage:
     blocks: list[dict[str, Any]] = []
     for part in message.parts:
-        blocks.extend(_blocks(part, notes, f"message {index}", caps=caps))
+        blocks.extend(_blocks(message, part, notes, f"message {index}", ours, caps=caps))
     if message.summary:
         blocks.insert(0, {"type": "note", "text": "[compaction summary]"})
     if message.error:
@@ -265,15 +285,16 @@ def window(
     total = len(messages)
     anchor, start, end = _span(session, message_id, mode, before, after)
     notes: list[str] = []
+    ours = relays(session)
     if whole:
         if mode != "message":
             raise FilterError("'whole' reads one message: use it with mode 'message' (or leave mode out)")
-        rendered = [_render_message(session, i, messages[i], notes, caps=False) for i in range(start, end)]
+        rendered = [_render_message(session, i, messages[i], notes, ours, caps=False) for i in range(start, end)]
         for message in rendered:
             _fit_whole(message, budget, notes)
         budget = max(budget, sum(_size(m) for m in rendered))  # the one message is never dropped
     else:
-        rendered = [_render_message(session, i, messages[i], notes) for i in range(start, end)]
+        rendered = [_render_message(session, i, messages[i], notes, ours) for i in range(start, end)]
     kept = _within_budget(rendered, anchor, budget, notes)
     if len(kept) < len(rendered):
         rendered = kept
@@ -351,7 +372,8 @@ def _within_budget(
 def transcript(session: Session) -> Window:
     """The whole session, every message uncapped (for saving to a file; secrets still redacted)."""
     notes: list[str] = []
-    rendered = [_render_message(session, i, m, notes, caps=False) for i, m in enumerate(session.messages)]
+    ours = relays(session)
+    rendered = [_render_message(session, i, m, notes, ours, caps=False) for i, m in enumerate(session.messages)]
     total = len(rendered)
 
     def cur(i: int) -> str:

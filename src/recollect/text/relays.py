@@ -1,0 +1,111 @@
+"""What of an ordinary session is the recall subagent's answer coming back: recollect's own text.
+
+When an agent delegates to our recall subagent (OpenCode's `task` tool with `subagent_type: recall`),
+the subagent's answer, a paraphrase of our own tool output, comes back twice in the parent session:
+
+* as the output of that `task` call (`<task id=…><task_result>…</task_result></task>`);
+* in what the parent model writes afterwards, which often quotes or restates that answer.
+
+Both are ours, not the parent's work, so neither may make the parent session match a later search
+(the parent would outrank the session that did the work). `relays` finds them by structure: the
+calls by their input (`markers.is_recall_tool_call`), and the relayed sentences as the parent's own
+text *after* such an answer whose words are mostly the answer's words (the answer's tokens, by the
+one tokenizer). A sentence that says something of its own (a step the parent took next, a file it
+changed) keeps its own words and is kept. Never a phrase list, never the session's title.
+
+The indexer leaves both out of chunks, cards, inventories and vectors; reads, deep search and
+extraction show or use a short marker instead (`RECALL_ANSWER_OMITTED`, `RELAYED_OMITTED`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from recollect.text.markers import is_recall_tool_call
+from recollect.text.tokenize import tokenize
+
+if TYPE_CHECKING:
+    from recollect.model import Message, Part, Session
+
+# A sentence is a relay when at least this share of its distinct tokens are the answer's tokens: a
+# restatement keeps most of the answer's words (a paraphrase changes a few); a sentence of the
+# parent's own (what it did next) brings words of its own.
+RELAY_SHARE = 0.6
+RECALL_ANSWER_OMITTED = "[the recall agent's answer omitted: recollect's own text; ask @recall again to see it]"
+RELAYED_OMITTED = "[the recall agent's answer, relayed here, omitted]"
+# Sentence ends: Latin punctuation before a space, CJK punctuation anywhere (no space follows it).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])")
+
+
+@dataclass
+class Relays:
+    """The recall calls of a session, and its text parts that relayed their answers: what is left of
+    each without the relayed sentences ("" when the whole part relays). Keyed by (message id, part id)."""
+
+    calls: set[tuple[str, str]] = field(default_factory=set)
+    trimmed: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.calls)
+
+    def is_call(self, message: Message, part: Part) -> bool:
+        return (message.id, part.id) in self.calls
+
+    def left(self, message: Message, part: Part) -> str | None:
+        """What is left of a part that relayed an answer, or None for a part that relayed none."""
+        return self.trimmed.get((message.id, part.id))
+
+    def text(self, message: Message, part: Part) -> str:
+        """The part's text as recollect may index or show it: without what relays a recall answer."""
+        return self.trimmed.get((message.id, part.id), part.text)
+
+
+def _relayed(sentence: str, answer: set[str]) -> bool:
+    tokens = set(tokenize(sentence))
+    return bool(tokens) and len(tokens & answer) >= RELAY_SHARE * len(tokens)
+
+
+def without_relayed(text: str, answer: set[str]) -> str | None:
+    """`text` without its sentences that only restate `answer` (a set of tokens), its lines kept; None
+    when no sentence of it does."""
+    kept_lines: list[str] = []
+    changed = False
+    for line in text.splitlines():
+        if not line.strip():
+            kept_lines.append(line)
+            continue
+        pieces = [p for p in _SENTENCE_END.split(line) if p and p.strip()]
+        kept = [p for p in pieces if not _relayed(p, answer)]
+        if len(kept) == len(pieces):
+            kept_lines.append(line)
+            continue
+        changed = True
+        if kept:
+            kept_lines.append(" ".join(p.strip() for p in kept))
+    return "\n".join(kept_lines).strip() if changed else None
+
+
+def relays(session: Session) -> Relays:
+    """The recall calls of `session` and the parent text after them that relays their answers.
+
+    Cheap for the sessions that never called the recall agent: one pass over the parts, no tokenizing."""
+    found = Relays()
+    answer: set[str] = set()
+    for message in session.messages:
+        for part in message.parts:
+            if part.kind == "tool":
+                if is_recall_tool_call(part.tool, part.tool_input):
+                    found.calls.add((message.id, part.id))
+                    answer.update(tokenize(part.tool_output or ""))
+                continue
+            # Only what the model wrote after an answer arrived can relay it; a person's words are theirs.
+            if not answer or message.role != "assistant" or part.kind not in ("text", "reasoning"):
+                continue
+            if not part.text.strip():
+                continue
+            rest = without_relayed(part.text, answer)
+            if rest is not None:
+                found.trimmed[(message.id, part.id)] = rest
+    return found

@@ -96,9 +96,11 @@ _EN_RELATIVE = [
     r"previously",
     r"originally",
     r"once (?:already|before)",
-    # clause-final "before" / "earlier", not "…, not before." nor "now or before" (whole words: "this
+    # clause-final "before" / "earlier" (at a sentence end, or before "but", "so" … opening the next clause: "we
+    # set it up earlier but I can't recall how"), not "…, not before." nor "now or before" (whole words: "this
     # error before?" is a cue, its "or" is the end of "error")
-    r"(?<!\bnot\x20)(?<!\bor\x20)(?<!\band\x20)(?<!\bnever\x20)(?:before|earlier)(?=\s*(?:[.?!,;:)]|$))",
+    r"(?<!\bnot\x20)(?<!\bor\x20)(?<!\band\x20)(?<!\bnever\x20)(?:before|earlier)"
+    r"(?=\s*(?:[.?!,;:)]|$)|\s+(?:but|so|yet|though|although)\b)",
     r"earlier(?= (?:we|i|you)\b)",  # "Earlier I told you …", not "earlier than noon"
 ]
 _EN_CALENDAR = [  # a calendar time: dates earlier work, or (as an attribute: "last month's") data
@@ -116,7 +118,15 @@ _EN_ASKED = [  # a question about what was decided or said then, or a decision n
     rf"(?:did|didn't|did not|had) (?:i|you) {_FRAME_BASE}\w*(?: (?:on|with|for|about))?",
     r"our (?:earlier |previous |last )?(?:discussion|decision|conversation|chat|agreement|conclusion|choice)s?",
     # the speakers together deliberated ("I think we talked about it", "we discussed this"): 讨论过, 聊过
-    rf"{_US}(?: (?:already|previously|once|have|had|'ve|'d))* (?:discussed|talked (?:about|through|over)|went over)",
+    # ("we talked it through", "we had a long chat about it")
+    rf"{_US}(?: (?:already|previously|once|have|had|'ve|'d))* (?:discussed|talked (?:(?:it|this|that|them) )?"
+    r"(?:about|through|over)|went over|had (?:a|an|the|that|this|some)(?: [\w-]+)? (?:conversation|discussion|chat"
+    r"|talk|debate|back-and-forth)s?)",
+    # not remembering, said ("I can't remember which flag we passed", "I forget the command"): 我忘了, 记不清
+    # (before a question word the question itself is the cue: "I forget what we picked")
+    r"(?:i|we)(?: (?:just|really|honestly|still))? (?:can't|cannot|can not|couldn't|don't|do not|no longer)"
+    rf" (?:remember|recall)(?! (?:to|{WH}|whether|if)\b)",
+    rf"i (?:forget|(?:have|'ve) forgotten)(?! (?:to|{WH}|whether|if)\b)",
     # a question about what a past deliberation came to ("what was the verdict on …")
     rf"{WH} (?:was|were) (?:the|our) (?:final )?(?:decision|verdict|conclusion|outcome|consensus|plan"
     r"|agreement|resolution|takeaway)s?",
@@ -165,7 +175,6 @@ _EN_PERSON_QUESTIONS = [
 ]
 _ZH_REUSE = [r"[跟和像同与](?:之前|以前|上次|上回)(?:一样|那样)", r"老(?:办法|规矩|做法|方法|一套|样子)", r"照旧"]
 _ZH = [
-    "上一次",
     "上一个服务",
     "上一个项目",
     "上一个仓库",
@@ -175,10 +184,28 @@ _ZH = [
     "那次",
     "以往",
 ]
-_ZH_ASKED = ["还记得", "我们决定", "决定过", "讨论过"]
+_ZH_ASKED = ["还记得", "决定过", "讨论过"]
+_ZH_EARLIER = "|".join(
+    [
+        *_ZH,
+        "上一次",
+        "当[时初]",
+        "那(?:时|会儿)",
+        "之前",
+        "以前",
+        "先前",
+        "曾经",
+        "前几天",
+        "上个?(?:周|月|星期)",
+        "昨天",
+        "去年",
+    ]
+)
 # 时 beginning a word of its own: 当时间 and 那时间戳 are 当 + 时间 and 那 + 时间戳, not 当时 / 那时
 _SHI_WORD = "(?![间钟区长速序段])"
 _ZH_TIME = [
+    # 上一次 as "last time", not "the previous commit / command / reply" (上一次提交, as "our previous commit")
+    r"上一次(?!的?(?:提交|修改|改动|命令|运行|输出|回复|回答|编辑|commit))",
     # an episodic past time: back then, that time, originally, the old way
     rf"当(?:初|时{_SHI_WORD})",
     rf"那(?:时候|时{_SHI_WORD}|会儿)",
@@ -195,7 +222,8 @@ _ZH_RELATIVE = [
     # before a verb of saying, deciding or choosing (日志之前说好), or a demonstrative (之前那个); never as
     # "部署之前" (before deploying) nor "watch 之前" (before watch), nor inside 以前缀 (by the prefix)
     r"(?:(?:^|(?<=[，。？！、；：,.?!;:(（\n])|(?<=[，。？！、；：,.?!;:] ))|(?<=[跟和像同与按照如们我你俩]))"
-    r"(?:之前|以前)(?:一样|那样)?(?!缀)",
+    # ... and not an intention dated then (之前一直想弄: "had long wanted to", nothing was done)
+    r"(?:之前|以前)(?:一样|那样)?(?!缀|(?:就|也|都)?(?:一直|总|老)?(?:想|打算|准备|计划|希望))",
     r"(?:之前|以前|原来|原先|本来)(?=不是|说|定|讨论|提|聊|选|决定|商量|约|是什么|是怎么|是哪|那|的那)",
     rf"(?:之前|以前)(?=[^，。？！,.?!；\s]{{0,4}}{GUO})",  # 以前有过, 之前遇到过: "previously"
 ]
@@ -212,24 +240,34 @@ _ZH_WH = "(?:怎么|如何|为什么|为啥|什么|啥|哪|多少|几)"
 _ZH_ASKED_PATTERNS = [
     # agreed, settled (说好的, 商量好, 约好, 约定)
     r"(?:说|商量|约|定)好(?:了|的)",
+    # ... told of the speakers before what was agreed (我们说好叫什么？ 咱们约好用哪个？; not 说好听, 定好闹钟)
+    r"(?:我们|咱们|咱俩)(?:之前|以前|当时|当初|已经|不是)?(?:说|商量|约)好(?![听看话])",
     r"约定|定过|聊过",
     # remembering: 我记得, 记得…吗, 回忆一下, and the particle 来着 ("what was it again")
-    r"[我你]还?记得|记不记得|(?:有|没有|有没有)印象|印象中",
+    # 我记得 only of what the speakers did, of a time of earlier work or in a question (我记得我们约好了…, 我记得上次
+    # 已经…; not 我记得都转义过了, about the code: "I thought I escaped everything")
+    rf"你还?记得|我还?记得(?=[^，。？！,.?!；]*?(?:我们|咱们|咱俩|你|[？?吗]|{_ZH_EARLIER}))|记不记得|(?:有|没有|有没有)印象"
+    r"|印象中",
     # what a person decided, said or asked for, asked about: with the past-focus 是…的 (我们最后怎么定的？
     # 你当时是怎么说的？), or as the thing a question asks for (我跟你交代的是什么？ 我们定的方案是哪个？)
     rf"(?:我们|咱们|咱俩|你|我)(?P<held>[^，。？！,.?!；\s]{{0,10}}?){_ZH_SAID}的"
-    rf"(?=\s*(?:[？?吗呢]|$)|[^，。？！,.?!；]{{0,12}}?是{_ZH_WH})",
+    rf"(?=\s*(?:[？?吗呢]|$)|[^，。？！,.?!；]{{0,12}}?是(?:{_ZH_WH}|[^，。？！,.?!；]{{1,20}}?还是))",
     # the past-focus 是…的 of what we did ("我们是怎么处理的", 咱们当时是为什么改的)
     rf"(?:我们|咱们|咱俩)[^，。？！,.?!；\s]{{0,4}}?是(?P<held>{_ZH_WH}[^，。？！,.?!；]{{1,12}}?)的(?![^，。？！,.?!；\s])",
     r"记得(?P<held>[^。！？!?]{0,20})吗",
     r"回(?:忆|想)",
     r"来着",
-    r"我忘了",
+    # not remembering (步骤我忘了, 我记不清了, 想不起来是怎么弄的), not a thing left undone (我忘了把模块加进去:
+    # "I forgot to")
+    rf"(?:(?<![别要])我?忘(?:了|记了)|记不(?:清|太清|得)了?|想不起(?:来)?了?)(?=\s*(?:[，。？！,.?!；]|$)|[^，。？！,.?!；]{{0,4}}?(?:{_ZH_WH}|我们|咱们|你))",
+    # remind me (提醒我一下; not 提醒我明天交报告, "remind me to")
+    rf"提醒(?:我|一下|我一下)(?=\s*(?:[，。？！,.?!；：:]|$)|[^，。？！,.?!；]{{0,6}}?{_ZH_WH})",
     r"再(?:跟|给|和)我(?:说|讲)(?:一遍|一下|一次)",  # tell me again
     # "didn't you say …?", said as 你不是说…吗 (a rhetorical negative question presumes the saying)
     r"(?:你|我们|咱们|咱俩)不是(?:说|讲|答应|提)(?=[^，。？！]{0,30}[吗么])",
     # our conclusion, decision (我们的结论; "our conclusion" in English)
-    r"(?:我们|咱们|咱俩)的?(?:结论|决定|约定|共识|讨论结果)",
+    # (我们决定 without 的 is the verb "we decided": a person's past verb, below)
+    r"(?:我们|咱们|咱俩)(?:的(?:结论|决定|约定|共识|讨论结果)|(?:结论|共识|讨论结果))",
     # what the speakers did, asked with a question word after the verb's experiential 过 (咱们改过哪些接口？):
     # "what did we ever change"; not after 了, an aspect of the work at hand too (我们改了哪些文件？ git status 看看)
     r"(?:我们|咱们|咱俩)俩?(?P<held>[^，。？！,.?!；\s]{1,8}?)过(?=什么|啥|哪些|哪个|哪几|多少)",
@@ -242,6 +280,9 @@ _ZH_ASKED_PATTERNS = [
 _ZH_PERSON = [
     rf"(?:我们|咱们|咱俩|我|你)(?P<held>[^，。？！,.?!；\s]{{0,10}}?)(?<![通超经不越跳错路放难度滤]){GUO}",
     r"(?:我们|咱们|咱俩|你)(?P<held>[^，。？！,.?!；\s]{1,10}?)的(?=那|[^，。？！,.?!；]{1,16}?(?:找|翻|调|拿)(?:出来|回来))",
+    # the speakers decided, as "we decided" (我们决定用哪个框架跑？ counts; 我们决定用 pyarrow，帮我改一下 is the
+    # setting)
+    r"(?:我们|咱们|咱俩)(?:当时|当初|之前|以前|最后|已经)?决定",
 ]
 
 

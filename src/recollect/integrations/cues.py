@@ -77,6 +77,8 @@ _HERE = re.compile(
     r"|question|edit|change|command|step|output|run)s?\b"
     rf"|\b(?:i|you|we)(?:'ve|\s+have)?\s+just\s+{ANY_PAST}\b|\b(?:a|one)\s+(?:moment|minute|second)\s+ago\b"
     r"|\b(?:pasted|so\s+far)\b"
+    # what was just done (你刚跑的, 我刚改了; not 刚好, 刚开始)
+    r"|(?:我们|咱们|我|你)刚(?![好才刚开])"
     # a place on the screen ("in the log", "in this output"; not "from the logs", "in the logs": a topic), a
     # look asked for, opening its clause ("see the output", "check the traceback"; not "a command to check
     # the logs")
@@ -110,14 +112,24 @@ _PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(?
 # A verb of deciding, choosing or saying: a person's past verb of this kind in a question, or after a
 # question word ("is there a reason we chose …", "do you know what port we ended up using", 我们不是说过
 # … 吗), asks what was decided or said then.
-_FRAME_VERB = re.compile(rf"\b{FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过", re.I)
+_FRAME_VERB = re.compile(rf"\b{FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过|决定", re.I)
 _WE = re.compile(r"we\b", re.I)
 _SETTLED = re.compile(
     r"\b(?:decided|agreed|chose|chosen|picked|settled|concluded|landed|ended up|opted|planned)\b"
     r"|决定|商量|约定|(?:说|定|约|讲)好|(?:定|选)过",
     re.I,
 )
-_DECIDED = re.compile(rf"\b{FRAME_PAST}\b|说好|讲好|约好|定好|商量好|决定|答应", re.I)
+# a decision or a deliberation told (English FRAME_PAST and its Chinese twins; not 说明, 提交, 一定)
+_DECIDED = re.compile(
+    rf"\b{FRAME_PAST}\b|说好|讲好|约好|定好|商量|决定|答应|讨论|交代|吩咐|嘱咐|敲定|(?:聊|说|提|定)(?:过|的)", re.I
+)
+_BEFORE_NOW = re.compile(r"\b(?:before|earlier)\b|之前|以前", re.I)
+# the same thing of the screen again ("the same error as before", 跟之前一样的报错): compared with earlier in this
+# conversation when the time is only before now
+_SAME_SCREEN = re.compile(
+    rf"\bsame\s+(?:\w+\s+)?(?:{_SCREEN}|error|exception|failure|warning|crash)s?\b|(?:一样|同样)的{_ZH_SCREEN}", re.I
+)
+_REUSE_BEFORE = re.compile("[按照跟像同与如]$")
 _PRO_VERB = re.compile(r"\b(?:did|had)$", re.I)  # "the way we did": the past action as a whole
 _SHARED = re.compile(r"(?:we|you|我们|咱们|咱俩|你)", re.I)
 _WH_BEFORE = re.compile(rf"\b(?:{WH}|whatever|whichever)\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
@@ -166,9 +178,11 @@ _PRESENT_AUX = re.compile(
 # "again", or a word that points back at what the clause before told ("use that one", "same fix here",
 # 按那个来, 同样, 照着改)
 _AGAIN = re.compile(
-    r"\b(?:again|that one|those|same)\b|再|又|一遍|同样|照着|照搬|那(?:个|套|份|些|样|种)"
+    r"\b(?:again|that one|those|same)\b|(?<!不)再|又|一遍|同样|照着|照搬|那(?:个|套|份|些|样|种)"
     # a request to find the thing told ("find it", 找一下), not a new thing ("find the bug in it")
-    r"|\b(?:find|dig\s+up|pull\s+up|look\s+up|bring\s+back|fetch)\s+(?:it|that|them)\b|找(?:一下|找|出来|回来)?\W*$",
+    r"|\b(?:find|dig\s+up|pull\s+up|look\s+up|bring\s+back|fetch)\s+(?:it|that|them)\b|找(?:一下|找|出来|回来)?\W*$"
+    # ... its particle after the thing ("pull that up", "dig it out", 把那次的结论翻出来)
+    r"|\b(?:pull|dig|look|bring|call|fish)\s+(?:it|that|this|them|those)\s+(?:up|back|out)\b|(?:找|翻|调)(?:出来|回来)",
     re.I,
 )
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -202,6 +216,17 @@ class _Clause:
         # what an earlier past clause is about: a past or elliptical question ("…, why?"), or "again", 再说一遍
         told = self.past or short or (not han and not _PRESENT_AUX.search(body))  # "Which format won?"
         self.continues = not self.present and ((told and self.question) or _AGAIN.search(body) is not None)
+
+    @cached_property
+    def decided(self) -> bool:
+        """Whether the clause tells a decision or a deliberation (read once, when a time is found in it)."""
+        return _DECIDED.search(self.text) is not None
+
+    @cached_property
+    def same_screen(self) -> bool:
+        """Whether the clause compares a thing of the screen ("the same error as before"; read once, when a
+        marker of before is found in it)."""
+        return _SAME_SCREEN.search(self.text) is not None
 
 
 def _clauses(part: str) -> list[_Clause]:
@@ -263,19 +288,28 @@ class _Window:
         i = self._at(m.start())
         clause = self.clauses[i]
         if kind == "reuse":
-            return True  # "like last time", 跟上次一样: a reference to earlier work, whatever the clause
+            # "like last time", 跟上次一样: a reference to earlier work, whatever the clause; "as before", 跟之前一样
+            # against this session or its screen compares with earlier in it ("the same error as before",
+            # 刚才…跟之前一样)
+            return not (self._earlier_here(clause) and _BEFORE_NOW.search(m.group(0)) is not None)
         if kind == "outcome":  # "what was the fix in the end?", 最后是怎么修好的？ (not "…in the end? see above")
             told = clause.past or re.search("[了过的]", clause.text) is not None
             return clause.question and told and not self.current
+        if kind == "relative" and clause.same_screen:
+            return False  # "I get the same error as before": earlier in this conversation
         if kind == "relative" and self.current and not (self._asks(i) and _ASKED_DONE.search(clause.text)):
             # "the error from before, see above", 之前那个报错…看上面的输出: earlier in this conversation; but
             # asked whether it was ever met or what we did then ("did we see the error above before?", 上面这个
             # 报错我们之前是怎么修的？), the time is the earlier work's
             return False
+        if kind == "relative" and self._attribute(m) and not self._asks(i):
+            return (
+                False  # 以前的写法, 之前的版本: what a thing was, as "the previous version" (之前的那套 is one of then)
+            )
         if kind in ("time", "relative", "calendar", "dated"):
             # a setting that tells a decision of earlier work ("after we agreed last time …", 上回说好…以后) is
             # what the request builds on, not mere context
-            decided = kind in ("time", "relative") and _DECIDED.search(clause.text) is not None
+            decided = kind in ("time", "relative") and clause.decided
             # ... and so does what the agent made then ("in a previous session you wrote a parser; where is it?",
             # 上次你帮我写了一个函数，在哪个文件里？): the request is about that thing
             made = kind in ("time", "calendar") and _AGENT.search(clause.text) is not None and self._wanted(i)
@@ -295,6 +329,20 @@ class _Window:
             # how we agreed to do it?")
             return False
         return self._person_counts(m, i)
+
+    def _earlier_here(self, clause: _Clause) -> bool:
+        """Whether a comparison with before is with earlier in this conversation: its session or screen is
+        pointed at, or the thing compared is of the screen ("the same error as before")."""
+        return self.current or clause.same_screen
+
+    def _attribute(self, m: re.Match[str]) -> bool:
+        """Whether a Chinese time only before now is an attribute of a thing (以前的写法), not compared or reused with
+        (按之前的约定, 跟以前的一样) nor a thing of then pointed at (之前的那套配置)."""
+        return (
+            self.part.startswith("的", m.end())
+            and not self.part.startswith(("的那", "的这"), m.end())
+            and not _REUSE_BEFORE.search(self.part, max(0, m.start() - 2), m.start())
+        )
 
     def _wanted(self, i: int) -> bool:
         """Whether a request follows clause `i` that is not anchored in the present: it is about the thing

@@ -1,0 +1,112 @@
+"""Cue detection, tenth session (integrations/cues.py, cuemarkers.py): the weak, conversational forms of a
+reference to shared earlier work, and the surface of the work at hand that must stay silent. Every negative
+comes after a positive control of the same form.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from recollect.integrations.cues import detect_cue
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # "before" / "earlier" end their clause before a conjunction that opens the next one
+        (
+            "earlier",
+            "We set up a tool for the changelog earlier but which one was it?",
+            "Compare the output before and after the change.",
+        ),
+        # the speakers deliberated, with the thing between verb and particle, or as "had a … conversation"
+        (
+            "we talked it through",
+            "why aren't we on redis for the mail worker? i know we talked it through",
+            "We had a bug in the talk page parser; fix it.",
+        ),
+        (
+            "we had a long chat",
+            "We had a long chat about where cron jobs live. Where did they end up?",
+            "We had a long outage yesterday and the logs rotated; add a retention setting.",
+        ),
+        # not remembering, said: "I can't recall the command", as 我忘了 (not "I forget to …", a habit)
+        ("i can't recall", "The release needs the changelog command and I can't recall it.", None),
+        ("i forget", "I forget the flag for skipping the slow tests.", "I forget to run the linter; add a hook."),
+    ],
+)
+def test_english_forms_of_shared_earlier_work(cue: str, text: str, ordinary: str | None) -> None:
+    assert detect_cue(text) == cue
+    if ordinary is not None:
+        assert detect_cue(ordinary) is None
+
+
+def test_a_request_to_bring_back_what_was_told_in_any_word_order() -> None:
+    asked = "A while ago we had a chat about how the invoice mails go out; can you pull that up?"
+    assert detect_cue(asked) is not None  # control: "pull that up" asks for the chat told before it
+    assert detect_cue("A while ago I wrote a mail sender; can you pull up the logs?") is None  # a new thing
+    # "look it over" is a look at the thing, not bringing it back
+    assert detect_cue("Yesterday I added a cache; look it over and tell me if it is thread-safe.") is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # not remembering (记不清了, 步骤我忘了), not a thing left undone (我忘了把…加进去, "I forgot to")
+        ("记不清了", "CI 上跳过慢测试的那个参数是什么，我记不清了", "我忘了把新模块加到 __init__.py 里，帮我导出一下"),
+        ("我忘了", "不停机改表结构的方案怎么分步上线？步骤我忘了", "别忘了。"),
+        # remind me (提醒我一下), not "remind me to"
+        ("提醒我一下", "我们的 API 密钥轮换流程，提醒我一下。", "提醒我明天把周报交了"),
+        # 我记得 of what the speakers did or of a time of earlier work, not of the code
+        ("我记得", "我记得我们约好了日志要能搜，用的哪个库？", "这个正则为什么能匹配空字符串？我记得都转义过了"),
+        ("我记得", "我记得上次已经把 lodash 去掉了，怎么还在？", "我记得这里有个缓存，帮我看看"),
+        # 我们决定 is the verb "we decided": a cue in a question, the setting of a request to change the code
+        (
+            "我们决定",
+            "失败重试我们决定用哪个框架跑？",
+            "我们决定用 pyarrow 写 parquet，不再用 pandas 了，帮我把 writer.py 改一下",
+        ),
+        # agreed (说好) before what was agreed; not 说好听 (to put it nicely)
+        ("我们说好", "切换新计费流程的环境变量，我们说好叫什么名字？", "说好听点，这段代码需要重构"),
+        # "A or B?" (是…还是) asks what a person chose, as 是哪个 does
+        ("我们选的", "Go 服务的日志库我们选的是 zap 还是 zerolog？", "Go 服务的日志库用 zap，帮我加上初始化"),
+    ],
+)
+def test_chinese_forms_count_as_their_english_twins(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # a time only before now as an attribute is what a thing was (以前的写法, "the previous version"), not
+        # earlier work, outside a question; a thing of then pointed at (之前的那套) or reused (按之前的) still counts
+        ("以前", "以前的写法是什么样的？", "以前的写法在 Windows 上不兼容，改成用 std::path 处理路径。"),
+        ("之前", "之前的那套 nginx 配置，把 gzip 那段拿过来用", "之前的版本太慢了，优化一下 join 的写法。"),
+        ("之前", "按之前的约定，把新接口加到 API 文档里", "以前的版本号格式不用改，直接发布 2.2.0。"),
+        # 上一次 as "last time", not "the previous commit"
+        ("上一次", "上一次发版的时候 changelog 是怎么生成的", "上一次提交改了什么？"),
+        # an intention dated then is not work done then
+        ("之前", "之前那个缓存层是怎么做的？", "之前一直想弄一个缓存层，现在帮我加上"),
+        # "as before" about the screen: the same error, or this session named
+        (
+            "as last time",
+            "Same error as last time. How did we fix it?",
+            "I'm getting the same error as before. Can you look?",
+        ),
+        ("as before", "Use the same commit format as before for this change.", "Same error as before, fix it."),
+        ("跟之前一样", "配置跟之前一样，用同一个 bucket", "你刚才改完之后还是跟之前一样的报错，再帮我看看"),
+        # what was just done (你刚跑的) is the work at hand, as "the command you just ran"
+        ("你以前跑的", "你以前跑的那个命令是什么来着？", "你刚跑的那个命令退出码是多少？"),
+    ],
+)
+def test_the_work_at_hand_in_the_words_of_earlier_work_is_no_cue(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None
+
+
+def test_a_deliberation_told_in_chinese_is_what_the_request_builds_on() -> None:
+    # as "when we discussed it last time, why didn't we …?": 讨论 tells a deliberation, as "discussed" does
+    assert detect_cue("上回讨论发票邮件队列的时候，为什么没选 Redis？") == "上回"
+    assert detect_cue("上回改发票邮件队列的时候，测试挂了，帮我看看") is None  # a told event: the setting

@@ -110,3 +110,16 @@ def test_a_deliberation_told_in_chinese_is_what_the_request_builds_on() -> None:
     # as "when we discussed it last time, why didn't we …?": 讨论 tells a deliberation, as "discussed" does
     assert detect_cue("上回讨论发票邮件队列的时候，为什么没选 Redis？") == "上回"
     assert detect_cue("上回改发票邮件队列的时候，测试挂了，帮我看看") is None  # a told event: the setting
+
+
+def test_what_a_deliberation_gave_asked_in_chinese_is_about_the_told_clause() -> None:
+    # Chinese does not mark the tense of 结论是什么？: after what the speakers did, it asks what that gave
+    assert detect_cue("macOS 上 Rust 编译慢的问题咱们研究过，结论是什么？") == "咱们研究过"
+    assert detect_cue("macOS 上 Rust 编译慢的问题咱们研究过，现在结论是什么？") is None  # anchored in the present
+    assert detect_cue("macOS 上 Rust 编译慢的问题咱们研究过，帮我把 CI 缓存打开") is None  # the setting of a request
+
+
+def test_then_against_now_is_the_setting_of_a_present_request() -> None:
+    assert detect_cue("以前这个项目用的是什么打包工具？") == "以前"  # control: asked about then
+    assert detect_cue("以前这个项目用的是 setup.py，现在还能用吗？") is not None  # a question follows: about then
+    assert detect_cue("以前这个项目用的是 setup.py，现在帮我迁到 pyproject.toml") is None

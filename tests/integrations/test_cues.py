@@ -1,6 +1,6 @@
 """Cue detection by the structure of a message (integrations/cues.py): its request is about the past.
 
-The corpus cases are the dev halves of bench/cue_corpus.json to bench/cue_corpus5.json (odd ids); their
+The corpus cases are the dev halves of bench/cue_corpus.json to bench/cue_corpus6.json (odd ids); their
 test halves (even ids) are only measured (bench/bench_cues.py), never read here.
 """
 
@@ -14,7 +14,7 @@ import pytest
 from recollect.integrations.cues import detect_cue, strip_cues
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
-NAMES = ("cue_corpus.json", "cue_corpus2.json", "cue_corpus3.json", "cue_corpus4.json", "cue_corpus5.json")
+NAMES = tuple(f"cue_corpus{n}.json" for n in ("", "2", "3", "4", "5", "6"))
 CORPORA = [json.loads((BENCH / name).read_text(encoding="utf-8")) for name in NAMES]
 DEV_CUES = [m for corpus in CORPORA for m in corpus["cue"] if m["split"] == "dev"]
 DEV_ORDINARY = [m for corpus in CORPORA for m in corpus["ordinary"] if m["split"] == "dev"]

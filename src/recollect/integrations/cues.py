@@ -186,6 +186,8 @@ _AGAIN = re.compile(
     re.I,
 )
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+# what a deliberation or a search gave, asked (结论是什么, 当时的理由是啥, 原因是哪个), as "what was the conclusion"
+_ZH_PRODUCT = re.compile("(?:结论|理由|原因|办法|方案|做法|思路|结果|解法|建议)(?:是|为)(?:什么|啥|哪|怎么)")
 
 # Cues are looked for in the head and the tail of a message only: a pasted log is not read to its end.
 HEAD_CHARS, TAIL_CHARS = 2000, 500
@@ -209,12 +211,15 @@ class _Clause:
         self.past = bool(_PAST_WORD.search(body) or _ZH_PAST.search(body))
         self.present = _PRESENT.search(body) is not None
         # tells a past event, or is a temporal clause ("after I vendored it", 自从…, …以后) before its main one
+        han = len(_HAN.findall(body))
         told_event = self.past or _SUBORDINATE.search(body) is not None
         self.narrative = told_event and not self.question and not _TOPIC.match(body)
-        han = len(_HAN.findall(body))
         short = (han <= 3 and len(body.split()) <= 2) if han else len(body.split()) <= 2
         # what an earlier past clause is about: a past or elliptical question ("…, why?"), or "again", 再说一遍
-        told = self.past or short or (not han and not _PRESENT_AUX.search(body))  # "Which format won?"
+        # "Which format won?"; 结论是什么？ (what a deliberation gave: Chinese does not mark its tense)
+        told = (
+            self.past or short or (not _PRESENT_AUX.search(body) if not han else _ZH_PRODUCT.search(body) is not None)
+        )
         self.continues = not self.present and ((told and self.question) or _AGAIN.search(body) is not None)
 
     @cached_property
@@ -302,6 +307,8 @@ class _Window:
             # asked whether it was ever met or what we did then ("did we see the error above before?", 上面这个
             # 报错我们之前是怎么修的？), the time is the earlier work's
             return False
+        if kind == "relative" and self._then_now(i):
+            return False  # 以前用的是 setup.py，现在帮我迁到…: then against now, the setting of a present request
         if kind == "relative" and self._attribute(m) and not self._asks(i):
             return (
                 False  # 以前的写法, 之前的版本: what a thing was, as "the previous version" (之前的那套 is one of then)
@@ -329,6 +336,26 @@ class _Window:
             # how we agreed to do it?")
             return False
         return self._person_counts(m, i)
+
+    def _then_now(self, i: int) -> bool:
+        """Whether clause `i`, told before now and no question, is followed by a clause anchored in the present
+        and then by no question: "then X, now do Y" (以前…，现在帮我…; as "previously X; now make it Y")."""
+        after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
+        return (
+            after is not None
+            and after.present
+            and not self.clauses[i].question
+            and not self._asked_after[i + 1]
+            and _HAN.search(self.clauses[i].text) is not None
+        )
+
+    @cached_property
+    def _asked_after(self) -> list[bool]:
+        """Per clause, whether it or a later one is a question (read once, when a time before now is found)."""
+        out = [False] * (len(self.clauses) + 1)
+        for j in range(len(self.clauses) - 1, -1, -1):
+            out[j] = out[j + 1] or self.clauses[j].question
+        return out
 
     def _earlier_here(self, clause: _Clause) -> bool:
         """Whether a comparison with before is with earlier in this conversation: its session or screen is

@@ -123,3 +123,30 @@ def test_then_against_now_is_the_setting_of_a_present_request() -> None:
     assert detect_cue("以前这个项目用的是什么打包工具？") == "以前"  # control: asked about then
     assert detect_cue("以前这个项目用的是 setup.py，现在还能用吗？") is not None  # a question follows: about then
     assert detect_cue("以前这个项目用的是 setup.py，现在帮我迁到 pyproject.toml") is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "present"),
+    [
+        # a time of earlier work in a clause where the speakers did something, then a question about it
+        (
+            "at some point",
+            "At some point we wrote a benchmark for the parser. Where is it?",
+            "Last week we upgraded to Django 5. Can you fix the deprecation warnings?",  # a request put as a question
+        ),
+        ("前几天", "前几天我们加了个预热脚本，放哪了？", "上周我们升级了 Django，能不能帮我修一下警告？"),
+        (
+            "上个月",
+            "上个月我们对比过两个 JSON 库，哪个更快？",
+            "We vendored the protobufs last week and the build now takes twice as long. Can you find out why?",
+        ),
+    ],
+)
+def test_what_the_speakers_did_then_asked_about_is_a_cue(cue: str, text: str, present: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(present) is None
+
+
+def test_at_some_point_dates_earlier_work_only_in_the_past() -> None:
+    assert detect_cue("At some point we wrote a benchmark for the parser. Where is it?") == "at some point"  # control
+    assert detect_cue("At some point we should refactor this. Can you add a TODO?") is None

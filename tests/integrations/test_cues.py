@@ -24,10 +24,9 @@ DEV_ORDINARY = [m for corpus in CORPORA for m in corpus["ordinary"] if m["split"
 # with an everyday verb (我们用的 cron 表达式是哪个: "the one we use" as much as "the one we used"); a passive
 # past ("Why was the timeout bumped …", "How was the retry logic set up …"); "Find the explanation you gave
 # me" (find is also the work at hand: "find the bug you introduced"); 那个项目里 … 拿过来用;
-# 把我们这几次…做的事总结一下; a past comparison told, then an untensed question about its result (上个月我们
-# 对比过两个 JSON 库，哪个更快？ reads as the setting of a present question, like "…, which one is faster?"); a
-# question word after 了 (我们俩查出了什么？): 了 is the aspect of the work at hand as much as of earlier work.
-UNDETECTED = {"dz25", "fe25", "fz25", "fz33", "fz03", "ge07", "ge13", "ge27", "gz21", "gz25", "hz21"}
+# 把我们这几次…做的事总结一下; a question word after 了 (我们俩查出了什么？): 了 is the aspect of the work at hand
+# as much as of earlier work.
+UNDETECTED = {"dz25", "fe25", "fz25", "fz33", "fz03", "ge07", "ge13", "ge27", "gz21", "gz25"}
 CONTROL = "We had a script to dump prod data into staging, how did that work?"
 
 

@@ -110,7 +110,7 @@ _EN_CALENDAR = [  # a calendar time: dates earlier work, or (as an attribute: "l
     r"(?:earlier|last) this (?:week|month|year|sprint)",
 ]
 # only in a clause told in the past: a weekday or month; in a question, what something came to in the end
-_EN_DATED = [rf"(?:on|last) {_WEEKDAY}", rf"in {_MONTH}"]
+_EN_DATED = [rf"(?:on|last) {_WEEKDAY}", rf"in {_MONTH}", r"at (?:some|one) point"]  # "at some point we wrote …"
 _OUTCOME = [rf"{WH}\b(?P<held>[^.?!\n]{{0,80}}?)\b(?:in the end|eventually|ultimately)"]  # not "did it finally pass?"
 _ZH_OUTCOME = [r"最后(?![一那这个的几])", r"最终", r"后来"]  # not 最后那个测试, 最后一行 (the last …)
 _EN_ASKED = [  # a question about what was decided or said then, or a decision named as a thing

@@ -186,6 +186,9 @@ _AGAIN = re.compile(
     re.I,
 )
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_POLITE = re.compile(
+    r"^\W*(?:(?:can|could|would|will)\s+(?:you|u)\b|(?:你)?(?:能不能|可不可以|可以|能)(?:帮|给|把))", re.I
+)
 # what a deliberation or a search gave, asked (结论是什么, 当时的理由是啥, 原因是哪个), as "what was the conclusion"
 _ZH_PRODUCT = re.compile("(?:结论|理由|原因|办法|方案|做法|思路|结果|解法|建议)(?:是|为)(?:什么|啥|哪|怎么)")
 
@@ -320,6 +323,14 @@ class _Window:
             # ... and so does what the agent made then ("in a previous session you wrote a parser; where is it?",
             # 上次你帮我写了一个函数，在哪个文件里？): the request is about that thing
             made = kind in ("time", "calendar") and _AGENT.search(clause.text) is not None and self._wanted(i)
+            # ... and what the speakers did then, asked about ("at some point we wrote a benchmark; where is it?",
+            # 前几天我们加了个脚本，放哪了？; not "…; fix the tests", a request about the present)
+            made = made or (
+                kind != "relative"
+                and not clause.present
+                and _SPEAKERS.search(clause.text) is not None
+                and self._asked_next(i)
+            )
             if (self.context[i] and not (decided or made)) or (kind == "dated" and not clause.past):
                 return False
             attribute = re.match(r"\s*(?:'s|’s|的)", self.part[m.end() : m.end() + 3]) is not None
@@ -370,6 +381,12 @@ class _Window:
             and not self.part.startswith(("的那", "的这"), m.end())
             and not _REUSE_BEFORE.search(self.part, max(0, m.start() - 2), m.start())
         )
+
+    def _asked_next(self, i: int) -> bool:
+        """Whether a question follows clause `i` that is not anchored in the present (it asks about what clause
+        `i` told: "…; where is it?"), nor a request put as one ("Can you fix the warnings?", 能不能帮我改一下)."""
+        after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
+        return after is not None and after.question and not after.present and not _POLITE.match(after.text)
 
     def _wanted(self, i: int) -> bool:
         """Whether a request follows clause `i` that is not anchored in the present: it is about the thing

@@ -54,3 +54,46 @@ def test_index_with_no_store_points_at_doctor(sample_db: Path, monkeypatch: pyte
     nothing = runner.invoke(main, ["index"])
     assert "no session store found ('recollect doctor' says where it looked, and how to add one)" in nothing.output
     assert "no sources found" not in nothing.output.lower()
+
+
+def test_doctor_checks_what_install_opencode_wrote(tmp_path: Path, sample_db: Path) -> None:
+    import subprocess
+    import sys
+
+    config_dir = tmp_path / "xdg" / "opencode-elsewhere"
+    runner = CliRunner()
+    out = runner.invoke(main, ["doctor"])
+    assert "opencode: not connected to recollect ('recollect install opencode'" in out.output, out.output
+    assert runner.invoke(main, ["install", "opencode", "--config-dir", str(config_dir), "--no-npm"]).exit_code == 0
+    fine = runner.invoke(main, ["doctor", "--json"])
+    report = json.loads(fine.stdout)
+    assert [c["config_dir"] for c in report["opencode"]] == [str(config_dir)], report["opencode"]
+    assert report["opencode"][0]["problems"] == [] and len(report["opencode"][0]["fine"]) == 4  # positive control
+    assert not [p for p in report["problems"] if p.startswith("OpenCode")]
+    assert f"opencode: {config_dir} [ok]" in runner.invoke(main, ["doctor"]).output
+
+    fix = f"run 'recollect install opencode --config-dir {config_dir}'"
+    # A Python that exists but has no recollect: a bare virtualenv, as after a reinstall elsewhere.
+    bare = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True, timeout=120)
+    config = config_dir / "opencode.json"
+    config.write_text(config.read_text().replace(json.dumps(sys.executable), json.dumps(str(bare / "bin" / "python"))))
+    (config_dir / "plugin" / "recollect.js").unlink()
+    agent = config_dir / "agent" / "recall.md"
+    agent.write_text(agent.read_text().replace("managed by recollect", "mine now"))
+    broken = runner.invoke(main, ["doctor"])
+    assert broken.exit_code == 1, broken.output
+    said = [line for line in broken.output.splitlines() if line.startswith("  - OpenCode: ")]
+    assert len(said) == 3, broken.output
+    assert "the MCP server runs " in said[0] and "No module named 'recollect'" in said[0] and said[0].endswith(fix)
+    assert "plugin/recollect.js is missing, so auto-recall and memory injection are off; " + fix in said[1]
+    assert "agent/recall.md is not recollect's; " + fix[:-1] + " --force' to replace it" in said[2]
+
+    config.write_text(config.read_text().replace(json.dumps(str(bare / "bin" / "python")), '"/nonexistent/python3"'))
+    gone = [p for p in problems(runner) if "MCP server" in p]
+    assert gone and "/nonexistent/python3, which does not exist" in gone[0], gone
+
+    # The fix it names is the fix.
+    again = runner.invoke(main, ["install", "opencode", "--config-dir", str(config_dir), "--no-npm", "--force"])
+    assert again.exit_code == 0, again.output
+    assert runner.invoke(main, ["doctor"]).exit_code == 0

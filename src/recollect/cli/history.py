@@ -427,8 +427,12 @@ def unhide_cmd(session: str, as_json: bool) -> None:
 def doctor_cmd(as_json: bool) -> None:
     """Say what recollect found (config, index, sources) and what is wrong. Changes nothing."""
     d = history.doctor(current_app().config)
+    from recollect.integrations.opencode import checkup
+
+    connected = checkup(current_app().config.paths)
+    d.problems.extend(f"OpenCode: {p}" for c in connected for p in c.problems)
     if as_json:
-        print_json(asdict(d))
+        print_json({**asdict(d), "opencode": [c.to_dict() for c in connected]})
     else:
         click.echo(f"config: {d.config_file} ({'found' if d.config_exists else 'none; defaults in use'})")
         click.echo(
@@ -451,6 +455,11 @@ def doctor_cmd(as_json: bool) -> None:
             click.echo(f"source {s['id']} ({s['kind']}, {flags}): {s['path']} [{state}{extra}]")
         for extra_line in _doctor_extras(d.semantic):
             click.echo(extra_line)
+        for c in connected:
+            state = "ok" if not c.problems else f"{history.counted(len(c.problems), 'problem')} (below)"
+            click.echo(f"opencode: {c.config_dir} [{state}]" + "".join(f"\n  {line}: ok" for line in c.fine))
+        if not connected and any(s["kind"] == "opencode" for s in d.sources):
+            click.echo("opencode: not connected to recollect ('recollect install opencode' gives it recollect's tools)")
         if d.problems:
             click.echo("problems:")
             for p in d.problems:

@@ -36,6 +36,7 @@ from recollect.integrations.opencode.base import (
     opencode_config_dir,
     save_manifest,
 )
+from recollect.integrations.opencode.checkup import Checkup, checkup
 from recollect.integrations.opencode.installer import detect_opencode_version, install
 from recollect.integrations.opencode.npm import NpmProgress, NpmStatus
 from recollect.integrations.opencode.removal import uninstall
@@ -51,11 +52,13 @@ __all__ = [
     "SCHEMA_URL",
     "SERVER_KEY",
     "Change",
+    "Checkup",
     "InstallError",
     "NpmProgress",
     "NpmStatus",
     "Report",
     "agent_text",
+    "checkup",
     "choose_config_file",
     "detect_opencode_version",
     "install",

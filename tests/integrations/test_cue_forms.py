@@ -150,3 +150,25 @@ def test_what_the_speakers_did_then_asked_about_is_a_cue(cue: str, text: str, pr
 def test_at_some_point_dates_earlier_work_only_in_the_past() -> None:
     assert detect_cue("At some point we wrote a benchmark for the parser. Where is it?") == "at some point"  # control
     assert detect_cue("At some point we should refactor this. Can you add a TODO?") is None
+
+
+@pytest.mark.parametrize(
+    "ordinary",
+    [
+        "I used to write these scripts in bash, rewrite this one in Python.",  # the setting of a request
+        "This used to work. Why is it broken now?",  # then against now
+        "The function used to parse the timestamps is too slow. Rewrite it without regex.",  # a participle
+        "I'm used to pytest, is there a fixture for tmp dirs?",  # accustomed
+    ],
+)
+def test_the_past_habitual_is_before_now(ordinary: str) -> None:
+    # "used to" as 以前会…: what was so before now, asked about
+    assert detect_cue("the snapshot test used to fail now and then. what was causing it?") == "used to"
+    assert detect_cue(ordinary) is None
+
+
+def test_a_calendar_time_in_the_relative_clause_of_a_thing_dates_it() -> None:
+    # what was made then, asked for, is a cue; a present statement about the thing dates it, as "last month's"
+    assert detect_cue("The script you wrote yesterday, where is it?") == "yesterday"
+    assert detect_cue("The script you wrote yesterday is gone. Can you find it?") == "yesterday"
+    assert detect_cue("The test I wrote yesterday for the signature passes locally, but can you extend it?") is None

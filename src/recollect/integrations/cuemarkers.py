@@ -102,6 +102,11 @@ _EN_RELATIVE = [
     r"(?<!\bnot\x20)(?<!\bor\x20)(?<!\band\x20)(?<!\bnever\x20)(?:before|earlier)"
     r"(?=\s*(?:[.?!,;:)]|$)|\s+(?:but|so|yet|though|although)\b)",
     r"earlier(?= (?:we|i|you)\b)",  # "Earlier I told you …", not "earlier than noon"
+    # the past habitual ("the snapshot used to fail"), as 以前会…; not "is used to", "I'm used to", nor the participle
+    # of a clause whose verb comes later ("the function used to parse dates is slow")
+    r"(?<!\bis\x20)(?<!\bare\x20)(?<!\bbe\x20)(?<!\bbeen\x20)(?<!\bget\x20)(?<!\bgot\x20)(?<!'m\x20)(?<!\bam\x20)"
+    r"(?<!\bwas\x20)(?<!\bwere\x20)used to(?= [a-z]+\b(?![^.?!,;:\n]{0,200}?\b(?:is|are|was|were|does|do|did|has"
+    r"|have|can|will|would|should|seems?|looks?|takes?|needs?)\b))",
 ]
 _EN_CALENDAR = [  # a calendar time: dates earlier work, or (as an attribute: "last month's") data
     rf"last (?:{_CAL_UNIT}s?|{_WEEKDAY})(?!\s+of\b)",

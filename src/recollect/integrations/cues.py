@@ -334,6 +334,9 @@ class _Window:
             if (self.context[i] and not (decided or made)) or (kind == "dated" and not clause.past):
                 return False
             attribute = re.match(r"\s*(?:'s|’s|的)", self.part[m.end() : m.end() + 3]) is not None
+            # ... and so does one inside the relative clause of a thing ("the test I wrote yesterday passes locally"),
+            # unless what was made is asked for
+            attribute = attribute or (not made and _TOPIC.match(clause.text) is not None)
             return not (kind == "calendar" and attribute and not self._asks(i))
         if self.named or (self.pointers and (self._pointed(m) or not _SPEAKERS.search(clause.text))):
             return False  # a question or a past verb against "just now", 刚才, or the screen: the work at hand

@@ -17,7 +17,9 @@ One world, in order (data: bench/loop_world.json, bench/loop_messages.json):
 3. **live**: every cue and ordinary message as the first message of a new session in its project
    (seeded shuffle); the plugin's idle sync runs as it would for a user;
 4. **recall subagent**: ``@recall …`` (an agent part, as the TUI sends it): the main agent calls the
-   ``task`` tool, the ``recall`` agent our installer wrote searches and answers from our output;
+   ``task`` tool, the ``recall`` agent our installer wrote searches and answers from our output, and
+   the main agent relays that answer word for word (as models often do: it is our text, in the
+   parent's reply);
 5. **growth**: one session of 20 cue turns;
 6. **later searches**: ``recollect index``, then per topic the model calls
    ``recollect_history_search`` (limit 5) for the topic and for its answer word, and per memory for
@@ -413,7 +415,12 @@ class LoopBench:
             steps.append({"name": "recollect_history_read", "args": {"cursor": answering}})
         rules: list[Rule] = [
             {"lacks": ["task"], "tools": steps, "text": "From the earlier sessions:\n{last_tool_output}"},
-            {"offers": ["task"], "tools": [{"name": "task", "args": task_args}], "text": "The recall agent answered."},
+            # The parent relays the answer (the task output) in its reply: our text, stored as the parent's.
+            {
+                "offers": ["task"],
+                "tools": [{"name": "task", "args": task_args}],
+                "text": "The recall agent answered:\n{last_tool_output}",
+            },
         ]
         text = run["user"]
         name = "recall"

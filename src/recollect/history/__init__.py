@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from recollect.search.ceiling import from_config as ceiling_from_config
     from recollect.search.ceiling import from_option as ceiling_from_option
     from recollect.search.ceiling import narrowest as narrowest_ceiling
+    from recollect.search.crowding import card_crowding
     from recollect.search.filters import FILTER_SPEC, filter_values
     from recollect.search.meaning import card_meaning_candidates, static_similarity
     from recollect.search.rank import fts_match
@@ -55,6 +56,7 @@ _MODULES = {
     "ceiling_from_config": "recollect.search.ceiling:from_config",
     "ceiling_from_option": "recollect.search.ceiling:from_option",
     "narrowest_ceiling": "recollect.search.ceiling:narrowest",
+    "card_crowding": "recollect.search.crowding",
     **dict.fromkeys(("FILTER_SPEC", "filter_values"), "recollect.search.filters"),
     **dict.fromkeys(("card_meaning_candidates", "static_similarity"), "recollect.search.meaning"),
     "fts_match": "recollect.search.rank",
@@ -103,6 +105,7 @@ __all__ = [
     "SessionCard",
     "SessionInfo",
     "activity",
+    "card_crowding",
     "card_meaning_candidates",
     "ceiling_from_config",
     "ceiling_from_option",

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from recollect import history
 from recollect.config import load_config
 from recollect.embed import factory
 from recollect.index import store
@@ -184,3 +185,53 @@ def test_alone_the_session_naming_the_identifier_comes_back() -> None:
 def test_an_identifiers_common_part_does_not_stand_for_it() -> None:
     # Every crowd session holds "fix", "flaky", "failure" and a "test_…" name; only one holds the identifier.
     assert words_first([FLAKE_ANSWER, *UNRELATED, *flaky_crowd()]) == ["ses_token"]
+
+
+PIPELINE = "How did I want logging done in the pipeline instead of print statements?"
+LOGGING = make(
+    "ses_logging",
+    PROJ,
+    [
+        (
+            "The pipeline prints everything with print(); make it searchable.",
+            "Decision: structured JSON logs through structlog, one event per line, no print() anywhere; "
+            "a ruff rule (T20) forbids print in the package.",
+        )
+    ],
+    age_days=30,
+)
+STEPS = "save split merge load apply flush encode decode sort parse emit scan".split()
+
+
+def templated() -> list[Session]:
+    """Sessions made from one template (as a generator makes them): each near the others and near any
+    question about the pipeline."""
+    return [
+        make(
+            f"ses_pipe_{step}",
+            PROJ,
+            [(f"Fix pipeline failure in Test{step.title()}Pipeline", f"Fixed the {step} step of the pipeline.")],
+            age_days=1 + i / 10,
+        )
+        for i, step in enumerate(STEPS)
+    ]
+
+
+def test_a_templated_card_is_more_crowded_than_one_that_stands_alone(semantic: None) -> None:
+    model = index_of([LOGGING, *UNRELATED, *templated()])
+    conn = store.connect(load_config().index_path)
+    try:
+        sids = dict(conn.execute("SELECT native_id, sid FROM session"))
+        scope = list(sids.values())
+        crowd = history.card_crowding(conn, model.model_id, scope, scope)
+        assert set(crowd) == set(scope)
+        templated_crowding = [crowd[sids[f"ses_pipe_{step}"]] for step in STEPS]
+        assert min(templated_crowding) > crowd[sids["ses_logging"]] + 0.05
+        # the discount: a templated card a little nearer the topic than the one alone ends behind it
+        cosine = {sids["ses_pipe_save"]: 0.42, sids["ses_logging"]: 0.40}
+        assert max(cosine, key=lambda s: cosine[s]) == sids["ses_pipe_save"]  # control: by cosine alone
+        score = recallmeaning.uncrowded(conn, model, cosine, scope)
+        assert max(score, key=lambda s: score[s]) == sids["ses_logging"]
+        assert history.card_crowding(conn, model.model_id, scope, scope[:1]) == {}  # a crowd of one: nothing
+    finally:
+        conn.close()

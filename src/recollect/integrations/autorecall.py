@@ -28,10 +28,11 @@ crowd behind it); else meaning decides alone.
 Words alone miss a paraphrase, an English question about a Chinese session and a Chinese question
 whose bigrams cut across words. So when no session that answered covers 40 %, or the words' winner
 is doubted, meaning decides: the index's card vectors propose the sessions nearest the message's
-topic, within the same scope, and the one that stands out by its card and by what it said comes back
-(`propose`, recallmeaning.py: its lead measured against the spread of the crowd when there is one);
-without card vectors, the static model checks the best session the words proposed, if it covers at
-least 10 % (`rescue`). Nothing here syncs or waits on a model server: it runs on the message's
+topic, within the same scope (a card's cosine discounted by how crowded it is among the scope's cards:
+a templated crowd lies near every question on its topic), and the one that stands out by its card and
+by what it said comes back (`propose`, recallmeaning.py: its lead measured against the spread of the
+crowd when there is one); without card vectors, the static model checks the best session the words
+proposed, if it covers at least 10 % (`rescue`). Nothing here syncs or waits on a model server: it runs on the message's
 critical path. Cue detection is in cues.py, the message's words and topic in recallwords.py.
 """
 
@@ -62,6 +63,7 @@ from recollect.integrations.recallmeaning import (
     Remembered,
     said_meaning,
     stands_out,
+    uncrowded,
 )
 from recollect.integrations.recallmeaning import RESCUE_MEANING as RESCUE_MEANING
 from recollect.integrations.recallmeaning import card_meaning as card_meaning
@@ -224,16 +226,17 @@ def find(
 class Meaning:
     """What the card vectors say about a cue message's topic within the scope: the sessions nearest it."""
 
-    near: dict[int, float]  # session -> its card's cosine to the topic, nearest first
+    near: dict[int, float]  # session -> its card's cosine to the topic, less CROWDING times its crowding
     tries: list[int]  # the nearest PROPOSE sessions that answered, nearest first
     evidence: dict[int, Evidence]
     cards: dict[int, sqlite3.Row]
     topic: str
     model: Any
+    cosine: dict[int, float] = field(default_factory=dict)  # the cosines themselves (MEANING_FLOOR is of them)
 
     @property
     def spread(self) -> float:
-        """How far apart the cosines of the crowd behind the nearest session that answered lie (their
+        """How far apart the scores of the crowd behind the nearest session that answered lie (their
         standard deviation); MEANING_MARGIN while there are too few to tell (a young store)."""
         behind = [self.near[sid] for sid in self.tries[1:]]
         if len(behind) < CROWD:
@@ -253,9 +256,10 @@ def meaning_of(conn: sqlite3.Connection, text: str, filters: Filters, card_model
     session_where, session_params = predicate(filters, chunk_alias=None)
     scope = [r[0] for r in conn.execute(f"SELECT s.sid FROM session s WHERE {session_where}", session_params)]
     topic = message_topic(text)
-    near = card_meaning(conn, model, topic, scope) if scope and topic else None
-    if not near:
+    cosine = card_meaning(conn, model, topic, scope) if scope and topic else None
+    if not cosine:
         return None if not scope or not topic else Meaning({}, [], {}, {}, topic, model)
+    near = uncrowded(conn, model, cosine, scope)
     order = sorted(near, key=lambda sid: -near[sid])[:PROPOSE]
     chunk_where, chunk_params = predicate(filters)
     classes = sorted(ANSWER_CLASSES | QUESTION_CLASSES)
@@ -268,7 +272,7 @@ def meaning_of(conn: sqlite3.Connection, text: str, filters: Filters, card_model
     ).fetchall()
     evidence, cards = _evidence(conn, text, rows, order)
     tries = [sid for sid in order if sid in cards and evidence[sid].answer]
-    return Meaning(near, tries, evidence, cards, topic, model)
+    return Meaning(near, tries, evidence, cards, topic, model, cosine)
 
 
 def agrees(winner: Entry, meaning: Meaning | None) -> bool:
@@ -295,7 +299,8 @@ def propose(meaning: Meaning | None, text: str, units: list[Unit]) -> list[Entry
     said = {sid: [cards[sid]["first_human"] or "", evidence[sid].answer[0][1]] for sid in tries}
     by_said = said_meaning(meaning.model, meaning.topic, said) if tries else None
     margin = min(MEANING_MARGIN, CROWD_LEAD * meaning.spread)
-    best = stands_out({sid: meaning.near[sid] for sid in tries}, by_said or {}, margin)
+    cosines = {sid: meaning.cosine.get(sid, meaning.near[sid]) for sid in tries}
+    best = stands_out({sid: meaning.near[sid] for sid in tries}, by_said or {}, margin, cosines)
     if best is None:
         return []
     sid, cosine = best

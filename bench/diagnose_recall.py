@@ -116,6 +116,9 @@ def record(trace: Trace, names: dict[int, str], slugs: dict[str, str]) -> dict[s
         out["card"] = {who(s): round(v, 4) for s, v in card.items()}
         out["said"] = {who(s): round(v, 4) for s, v in said.items()}
         out["margin"] = kwargs.get("margin", rest[0] if rest else None)
+        cosines = kwargs.get("cosines", rest[1] if len(rest) > 1 else None)
+        if cosines:  # the cards' cosines themselves, when `card` holds scores discounted for crowding
+            out["cosine"] = {who(s): round(v, 4) for s, v in cosines.items()}
         out["stands_out"] = who(result[0]) if result else None
     proposed = trace.first("propose")
     if proposed:

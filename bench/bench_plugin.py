@@ -24,6 +24,7 @@ Needs node on PATH. Nothing outside a temporary directory is touched. Results: d
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -241,10 +242,10 @@ def _loop_sessions(world: dict[str, Any]) -> list[tuple[str, str, list[tuple[str
     return world_sessions(world, {"cue": [], "ordinary": []})
 
 
-def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
+def ask_loop(directories: dict[str, str], sets: list[Path], digest: Path | None = None) -> None:
     """Every message of `sets` to the real helper (hookd, its JSON-lines protocol), each as the first
     message of a new session in its project; then recall_block in-process for its CPU time, and the plain
-    BM25 baseline (`bm25_sessions`) beside it."""
+    BM25 baseline (`bm25_sessions`) beside it. `digest`: where to write each message's decision (`decision`)."""
     from bench.bench_loop import hit_sessions
     from bench.eval.build_corpus import _conv_id
     from recollect.integrations.hooks import HookService
@@ -258,6 +259,7 @@ def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
     service = HookService()
     counts: dict[str, dict[str, list[int]]] = {"recollect": {}, "BM25": {}}
     cpus: list[float] = []
+    decisions: list[str] = []
     n = 0
 
     def count(who: str, name: str, ok: bool) -> None:
@@ -277,8 +279,9 @@ def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
                 answer = json.loads(helper.stdout.readline())
                 block = answer.get("recall") or ""
                 c0 = time.process_time()
-                service.recall_block(session + "x", directory, m["text"])
+                again, _ = service.recall_block(session + "x", directory, m["text"])
                 cpus.append((time.process_time() - c0) * 1000)
+                decisions.append(f"{path.stem}\t{m['id']}\t{kind}\t{decision(answer.get('cue'), block, again)}")
                 named = {
                     "recollect": hit_sessions(block),
                     "BM25": bm25_sessions(service, session + "y", directory, m["text"]),
@@ -296,6 +299,9 @@ def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
                         print(f"  miss {path.stem} {m['id']:8} {kind:8} {m['text'][:80]}")
     helper.stdin.close()
     helper.wait(timeout=60)
+    if digest is not None:
+        digest.write_text("".join(d + "\n" for d in decisions), encoding="utf-8")
+        print(f"decisions of {len(decisions)} messages written to {digest}")
     end_group(helper.pid)  # and whatever it started, before the scratch home is removed
     print(f"{'':26}{'recollect':>16}{'plain BM25':>16}")
     for name, (k, d) in counts["recollect"].items():
@@ -303,6 +309,20 @@ def ask_loop(directories: dict[str, str], sets: list[Path]) -> None:
         print(f"{name:26}{f'{k}/{d} ({100 * k / max(d, 1):.0f}%)':>16}{f'{b}/{d} ({100 * b / max(d, 1):.0f}%)':>16}")
     if cpus:
         print(f"recall_block cpu per message p50 / p95: {statistics.median(cpus):.1f} / {pct(cpus, 0.95):.1f} ms")
+
+
+def decision(cue: str | None, block: str, again: str) -> str:
+    """One message's recall decision for --digest: its cue, silence or the sessions the block names in
+    order, and a hash of the block's whole text (the helper's; the in-process call must give the same)."""
+    named = ",".join(hit_sessions_of(block)) or "silent"
+    same = "" if again == block else "\tIN-PROCESS BLOCK DIFFERS"
+    return f"cue={cue!r}\t{named}\t{hashlib.sha1(block.encode()).hexdigest()[:12]}{same}"
+
+
+def hit_sessions_of(block: str) -> list[str]:
+    from bench.bench_loop import hit_sessions
+
+    return hit_sessions(block)
 
 
 def bm25_sessions(service: Any, session: str, directory: str, text: str) -> list[str]:
@@ -385,7 +405,14 @@ def main() -> None:
         nargs="*",
         type=Path,
         help="Instead: plant bench/loop_world.json's sessions (into --sessions generated ones; 0: alone) "
-        "and ask the helper these message sets' cue, unknown and ordinary messages.",
+        "and ask the helper these message sets' cue, unknown and ordinary messages. With --keep, a world "
+        "already built there for the same --sessions is reused.",
+    )
+    parser.add_argument(
+        "--digest",
+        type=Path,
+        help="With --loop: write each message's recall decision (cue, block or silence) and the sessions it "
+        "names, one line per message, to this file (diff two runs to prove a speed change exact).",
     )
     args = parser.parse_args()
     if not shutil.which("node"):
@@ -404,11 +431,18 @@ def main() -> None:
         from recollect import history
 
         if args.loop is not None:
-            directories = loop_world(tmp, args.sessions, args.seed)
-            started = time.perf_counter()
-            report = history.index()
-            print(f"indexed in {time.perf_counter() - started:.1f} s: {report.summary()}")
-            ask_loop(directories, args.loop)
+            made = tmp / "loop-world.json"  # a --keep dir's world, reused as it is (5,000 sessions take long)
+            if made.exists() and json.loads(made.read_text())["sessions"] == args.sessions:
+                directories = json.loads(made.read_text())["directories"]
+                print(f"reusing the {args.sessions}-session loop world and its index in {tmp}")
+            else:
+                directories = loop_world(tmp, args.sessions, args.seed)
+                started = time.perf_counter()
+                report = history.index()
+                print(f"indexed in {time.perf_counter() - started:.1f} s: {report.summary()}")
+                if args.keep:
+                    made.write_text(json.dumps({"sessions": args.sessions, "directories": directories}))
+            ask_loop(directories, args.loop, args.digest)
             return
         db, _ = make_store(tmp, args.sessions, args.seed)
 
@@ -456,11 +490,15 @@ def main() -> None:
 
         service = HookService()
         cue_cpu: list[float] = []
+        plain_cpu: list[float] = []  # a message without a cue: the memory blocks only (on_message)
         for i, text in enumerate(messages[args.warmup :]):
+            c0 = time.process_time()
             if text.startswith(CUES):
-                c0 = time.process_time()
                 service.recall_block(f"ses_cpu{i:05d}", str(project), text)
                 cue_cpu.append((time.process_time() - c0) * 1000)
+            else:
+                service.on_message(f"ses_cpu{i:05d}", str(project), text)
+                plain_cpu.append((time.process_time() - c0) * 1000)
 
     cold = samples[0]["first"]
     timed = samples[args.warmup :]
@@ -475,6 +513,7 @@ def main() -> None:
     print(line("  with a cue (history search)", cue))
     print(line("  system + messages transforms (cached)", [s["system"] for s in timed]))
     print(line("  cue: recall_block CPU in process", cue_cpu))
+    print(line("  no cue: on_message CPU in process", plain_cpu))
     recalled = sum(1 for s in timed if s["recall"])
     injected = [s["injected"] for s in timed if s["injected"]]
     print(f"recall blocks added: {recalled} of {len(cue)} cue messages")

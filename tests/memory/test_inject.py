@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from recollect.memory import (
@@ -17,6 +18,9 @@ from recollect.memory import (
     standing_block,
     turn_block,
 )
+from recollect.memory.tombstones import add_tombstone
+
+NOW = datetime(2030, 6, 1, 12, tzinfo=UTC)
 
 
 def test_empty_memory_injects_nothing(space: MemorySpace) -> None:
@@ -145,3 +149,44 @@ def test_hard_rules_are_never_left_out_silently(project: Path) -> None:
     standing = standing_block(space)
     assert len(standing) + len(turn_block(space, "pnpm detail", standing=standing)) <= 600
     assert "more hard rules not shown" in standing or "the hard rules" in standing
+
+
+def test_a_memory_edited_by_hand_shows_in_the_next_standing_block(space: MemorySpace, project: Path) -> None:
+    # The standing block is kept between messages: every edit must still show at the next one. Files
+    # edited in place are noticed within rescan_seconds; 0 here, so at once.
+    space = replace(space, settings=MemorySettings(rescan_seconds=0))
+    remember(space, "No force-push", category="rules", summary="Never force-push main")
+    path = remember(space, "Deploys use pnpm.", category="pitfalls", summary="Deploy uses pnpm").memory.path
+    first = standing_block(space)
+    assert "Deploy uses pnpm" in first  # positive control
+    path.write_text(path.read_text().replace("Deploy uses pnpm", "Deploy uses pnpm 9 via corepack"))  # in place
+    assert "Deploy uses pnpm 9 via corepack" in standing_block(space)
+    # A tombstone alone (a forgotten file brought back by a sync), without the file changing:
+    memory = open_memory(project).project_root
+    assert memory is not None
+    add_tombstone(memory, memory_id="pitfalls/deploy-uses-pnpm", terms=["pnpm"], by="person", reason="", now=NOW)
+    assert "Deploy uses pnpm" not in standing_block(space) and "Never force-push main" in standing_block(space)
+    root_md = project / ".memory" / "ROOT.md"
+    root_md.write_text(root_md.read_text().replace("## Current goals\n", "## Current goals\n\nShip v1.\n"))
+    assert "Ship v1." in standing_block(space)
+
+
+def test_an_unchanged_standing_block_is_not_rebuilt(space: MemorySpace) -> None:
+    remember(space, "No force-push", category="rules", summary="Never force-push main")
+    first = standing_block(space)
+    again = standing_block(space)
+    assert again == first and again is first  # the very string kept, not a new one built alike
+    remember(space, "Releases are tagged vX.Y.Z", category="facts", summary="Release tags")
+    changed = standing_block(space)
+    assert changed is not first and "Release tags" in changed  # negative: a change builds anew
+    assert standing_block(space) is changed
+
+
+def test_a_kept_standing_block_ends_at_a_validity_boundary(space: MemorySpace) -> None:
+    remember(space, "No force-push", category="rules", summary="Never force-push main")
+    remember(space, "Staging is frozen", category="facts", summary="Staging freeze", valid_to=NOW + timedelta(hours=1))
+    during = standing_block(space, now=NOW)
+    assert "Staging freeze" in during  # positive control
+    assert standing_block(space, now=NOW + timedelta(minutes=30)) is during  # nothing crossed: kept
+    after = standing_block(space, now=NOW + timedelta(hours=2))
+    assert "Staging freeze" not in after and "Never force-push main" in after

@@ -64,20 +64,21 @@ class Trace:
         self.steps: dict[str, Any] = {}
 
     def install(self) -> None:
-        from recollect.integrations import autorecall
+        from recollect.integrations import autorecall, recallmeaning
 
-        def wrap(name: str) -> None:
-            real = getattr(autorecall, name)
+        def wrap(module: Any, name: str) -> None:
+            real = getattr(module, name)
 
             def recorded(*args: Any, **kwargs: Any) -> Any:
                 out = real(*args, **kwargs)
                 self.steps.setdefault(name, []).append((args, kwargs, out))
                 return out
 
-            setattr(autorecall, name, recorded)
+            setattr(module, name, recorded)
 
-        for name in ("candidates", "meaning_of", "agrees", "propose", "rescue", "stands_out", "said_meaning"):
-            wrap(name)
+        for name in ("candidates", "meaning_of", "agrees", "propose", "rescue", "said_meaning"):
+            wrap(autorecall, name)
+        wrap(recallmeaning, "stands_out")  # called by recallmeaning.stands_out_crowded, once or twice
 
     def first(self, name: str) -> tuple[Any, Any, Any] | None:
         calls = self.steps.get(name)
@@ -116,9 +117,12 @@ def record(trace: Trace, names: dict[int, str], slugs: dict[str, str]) -> dict[s
         out["card"] = {who(s): round(v, 4) for s, v in card.items()}
         out["said"] = {who(s): round(v, 4) for s, v in said.items()}
         out["margin"] = kwargs.get("margin", rest[0] if rest else None)
-        cosines = kwargs.get("cosines", rest[1] if len(rest) > 1 else None)
-        if cosines:  # the cards' cosines themselves, when `card` holds scores discounted for crowding
-            out["cosine"] = {who(s): round(v, 4) for s, v in cosines.items()}
+        floor = kwargs.get("floor", rest[1] if len(rest) > 1 else None)
+        if len(trace.steps["stands_out"]) > 1:  # asked again with what it said discounted for crowding
+            out["said_discounted"] = {who(s): round(v, 4) for s, v in trace.steps["stands_out"][1][0][1].items()}
+            out["second_result"] = who(trace.steps["stands_out"][1][2][0]) if trace.steps["stands_out"][1][2] else None
+        if floor:  # the mean of the two cosines themselves, when the views hold scores discounted for crowding
+            out["floor"] = {who(s): round(v, 4) for s, v in floor.items()}
         out["stands_out"] = who(result[0]) if result else None
     proposed = trace.first("propose")
     if proposed:

@@ -235,3 +235,18 @@ def test_a_templated_card_is_more_crowded_than_one_that_stands_alone(semantic: N
         assert history.card_crowding(conn, model.model_id, scope, scope[:1]) == {}  # a crowd of one: nothing
     finally:
         conn.close()
+
+
+def test_what_a_crowded_session_said_is_discounted_as_its_card_is() -> None:
+    # Session 1 stands alone (its card's cosine discounted by 0.05); 2 and 3 are templated (by 0.20): their
+    # first questions sit as near any question on their topic as their cards do.
+    cosines = {1: 0.45, 2: 0.40, 3: 0.39}
+    by_card = {1: 0.40, 2: 0.20, 3: 0.19}
+    by_said = {1: 0.40, 2: 0.42, 3: 0.30}
+    assert recallmeaning.stands_out(by_card, by_said, 0.05) is None  # control: by what it said, 2 is nearer
+    best = recallmeaning.stands_out_crowded(by_card, cosines, by_said, 0.05)
+    assert best == (1, pytest.approx((0.45 + 0.40) / 2))  # the floor is of the cosines themselves
+    # discounted alike, what was said shows 1 ahead: its card must then lead by CROWDED_LEAD times the margin
+    close = {1: 0.26, 2: 0.20, 3: 0.19}  # 0.06 ahead: more than the margin, less than 1.5 times it
+    assert recallmeaning.stands_out(close, {1: 0.50, 2: 0.42, 3: 0.30}, 0.05) is not None  # control
+    assert recallmeaning.stands_out_crowded(close, {1: 0.31, 2: 0.40, 3: 0.39}, by_said, 0.05) is None

@@ -62,7 +62,7 @@ from recollect.integrations.recallmeaning import (
     RESCUE_TRIES,
     Remembered,
     said_meaning,
-    stands_out,
+    stands_out_crowded,
     uncrowded,
 )
 from recollect.integrations.recallmeaning import RESCUE_MEANING as RESCUE_MEANING
@@ -300,7 +300,7 @@ def propose(meaning: Meaning | None, text: str, units: list[Unit]) -> list[Entry
     by_said = said_meaning(meaning.model, meaning.topic, said) if tries else None
     margin = min(MEANING_MARGIN, CROWD_LEAD * meaning.spread)
     cosines = {sid: meaning.cosine.get(sid, meaning.near[sid]) for sid in tries}
-    best = stands_out({sid: meaning.near[sid] for sid in tries}, by_said or {}, margin, cosines)
+    best = stands_out_crowded({sid: meaning.near[sid] for sid in tries}, cosines, by_said or {}, margin)
     if best is None:
         return []
     sid, cosine = best

@@ -56,6 +56,10 @@ CROWD, CROWD_LEAD = 8, 2.5
 # A card's cosine to the topic is discounted by CROWDING times its crowding (`uncrowded`), measured for the
 # CROWDING_POOL nearest cards.
 CROWDING, CROWDING_POOL = 0.25, 64
+# When only what a session said, discounted for crowding as its card is, makes it stand out, its card must
+# lead by CROWDED_LEAD times the margin: 1 fired on 3 more never-discussed topics of the tuning sets, 1.5
+# on none, 2 and more answered fewer cues (docs/loop.md, "At scale, tenth session").
+CROWDED_LEAD = 1.5
 CLAUSE_CHARS = 200
 # A clause ends at a sentence's end or a line's, in either script ("1.5" and "a.b" do not end one; a
 # colon does not: "Decision: use TOML" is one).
@@ -189,14 +193,16 @@ def stands_out(
     by_card: dict[int, float],
     by_said: dict[int, float],
     margin: float = MEANING_MARGIN,
-    cosines: dict[int, float] | None = None,
+    floor: dict[int, float] | None = None,
+    card_margin: float | None = None,
 ) -> tuple[int, float] | None:
     """(sid, mean cosine) of the session that answers by meaning, among the few nearest that answered
     (`by_card`: their cards' cosines to the topic; `by_said`: their opening clauses'): the nearest by
     its card must be the nearest by what it said too, lead the next one by MEANING_MARGIN in both, and
     its two cosines must average MEANING_FLOOR (alone, it must lead MEANING_ALONE). `margin`: the lead
-    asked for (MEANING_MARGIN, or less against a crowd: autorecall.propose). `cosines`: the cards' cosines
-    when `by_card` holds scores discounted for crowding (autorecall.uncrowded); the floor is of cosines.
+    asked for (MEANING_MARGIN, or less against a crowd: autorecall.propose). `floor`: per session, the mean
+    of its two cosines when the views hold scores discounted for crowding (autorecall.uncrowded): the
+    floor is of cosines. `card_margin`: the lead asked of the card, when it is not `margin`.
     None otherwise: two views that disagree, or a session only a little nearer than the rest, is how a
     topic never discussed looks."""
     if not by_card:
@@ -204,9 +210,24 @@ def stands_out(
     first = max(by_card, key=lambda sid: by_card[sid])
     if first not in by_said or max(by_said, key=lambda sid: by_said[sid]) != first:
         return None
-    lead = min(
-        by_card[first] - max((v for sid, v in by_card.items() if sid != first), default=MEANING_ALONE),
-        by_said[first] - max((v for sid, v in by_said.items() if sid != first), default=MEANING_ALONE),
-    )
-    mean = ((cosines or by_card).get(first, by_card[first]) + by_said[first]) / 2
-    return (first, mean) if lead >= margin and mean >= MEANING_FLOOR else None
+    card_lead = by_card[first] - max((v for sid, v in by_card.items() if sid != first), default=MEANING_ALONE)
+    said_lead = by_said[first] - max((v for sid, v in by_said.items() if sid != first), default=MEANING_ALONE)
+    leads = card_lead >= (margin if card_margin is None else card_margin) and said_lead >= margin
+    mean = floor[first] if floor and first in floor else (by_card[first] + by_said[first]) / 2
+    return (first, mean) if leads and mean >= MEANING_FLOOR else None
+
+
+def stands_out_crowded(
+    by_card: dict[int, float], cosines: dict[int, float], by_said: dict[int, float], margin: float
+) -> tuple[int, float] | None:
+    """`stands_out` on cards' scores discounted for crowding (`by_card`; `cosines`: their cosines) and
+    what the sessions said (`by_said`). A templated session's first question is as crowded as its card:
+    when what it said does not show one standing out, what it said discounted alike may; then its card
+    must lead by CROWDED_LEAD times the margin. The floor is of cosines in both cases."""
+    discount = {sid: cosines.get(sid, v) - v for sid, v in by_card.items()}
+    floor = {sid: (cosines.get(sid, v) + by_said.get(sid, -1.0)) / 2 for sid, v in by_card.items()}
+    best = stands_out(by_card, by_said, margin, floor)
+    if best is None:
+        uncrowded_said = {sid: v - discount.get(sid, 0.0) for sid, v in by_said.items()}
+        best = stands_out(by_card, uncrowded_said, margin, floor, CROWDED_LEAD * margin)
+    return best

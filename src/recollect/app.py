@@ -112,6 +112,7 @@ class Recollect:
             card_encoder=self.card_encoder,
             prune_vectors=False,
             embed_batches=1,  # a few hundred texts at most: a whole history is `recollect index`'s job
+            locked_is_busy=True,  # another process writing: read the index as it is, at once (WAL)
         )
         if not report.lease_busy:
             apply_summaries(conn, self.config.paths, resynced=report.changed > 0)

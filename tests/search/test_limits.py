@@ -80,5 +80,7 @@ def test_scope_time_window_and_the_literal_scan_in_words(crowded: Path) -> None:
 def test_a_limit_that_is_already_a_sentence_is_kept_and_unknown_ones_pass_through() -> None:
     from recollect.search.results import CLI_OPTIONS, Coverage, SearchResult
 
-    cov = Coverage(limited_by=["literal retry", "index being updated by another process"])
-    assert SearchResult("q", [], [], cov).limits(CLI_OPTIONS) == ["index being updated by another process"]
+    cov = Coverage(limited_by=["literal retry", "a limit the engine has no sentence for"])
+    assert SearchResult("q", [], [], cov).limits(CLI_OPTIONS) == ["a limit the engine has no sentence for"]
+    busy = Coverage(limited_by=["index being updated by another process"])
+    assert SearchResult("q", [], [], busy).limits(CLI_OPTIONS)[0].startswith("another process is writing to the index")

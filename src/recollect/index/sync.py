@@ -35,6 +35,7 @@ BATCH_SESSIONS = 50
 BATCH_BYTES = 8_000_000
 LEASE_WAIT_SECONDS = 60.0
 LOCK_WAIT_SECONDS = 600.0  # `--wait`: how long to wait for another process's write lock on the index
+NO_WAIT_LOCK_MS = 200  # without --wait: a write lock held longer than this is another process's sync
 
 _Part = tuple[list[Session], dict[str, str], int | None]  # sessions read, their marks, sessions done
 
@@ -88,7 +89,10 @@ class SyncReport:
 
     def summary(self) -> str:
         if self.lease_busy:
-            return "another recollect process is updating the index; searched the index as it is"
+            return (
+                "another process is writing to the index, so this sync changed nothing; "
+                "'recollect index --wait' waits for it"
+            )
         parts = []
         for s in self.sources:
             if s.status != "ok":
@@ -378,16 +382,19 @@ def _sync(
     prune_vectors: bool = True,
     embed_batches: int | None = None,
     read_sources: bool = True,
+    locked_is_busy: bool = False,
 ) -> SyncReport:
     """Bring the index up to date with every enabled source in `specs`, then embed what is new: chunks
     and cards with `embedder`, cards with `card_encoder`. With `prune_vectors`, vectors of other
     models and of text no longer indexed are dropped. `embed_batches` caps the embedding work (a
     search's sync must not embed a whole history: what is left waits for `recollect index`). Without
-    `read_sources`, no store is scanned: only the embedding passes run (cards that gained a summary)."""
+    `read_sources`, no store is scanned: only the embedding passes run (cards that gained a summary).
+    With `locked_is_busy` (a search's sync), another process's write lock on the index skips the sync
+    as a held lease does, at once."""
     started = time.perf_counter()
     report = SyncReport()
     lease = Lease(conn)
-    if not _acquire(lease, wait):
+    if not _acquire(lease, wait, locked_is_busy and not wait):
         report.lease_busy = True
         report.seconds = time.perf_counter() - started
         return report
@@ -434,14 +441,31 @@ def _sync(
     return report
 
 
-def _acquire(lease: Lease, wait: bool) -> bool:
-    """Take the writer lease, waiting up to LEASE_WAIT_SECONDS with `wait`; False if another holds it."""
+def _acquire(lease: Lease, wait: bool, locked_is_busy: bool) -> bool:
+    """Take the writer lease, waiting up to LEASE_WAIT_SECONDS with `wait`; False if another holds it.
+    With `locked_is_busy`, a write lock another process holds on the index (a sync of an older recollect,
+    a `sqlite3` shell in a transaction) is as busy as a held lease: a search's sync lets it read the index
+    as it is at once (WAL readers do not block) instead of waiting SQLite's busy timeout and failing."""
     deadline = time.monotonic() + (LEASE_WAIT_SECONDS if wait else 0)
-    while not lease.acquire():
+    while not _try_lease(lease, locked_is_busy):
         if time.monotonic() >= deadline:
             return False
         time.sleep(0.2)
     return True
+
+
+def _try_lease(lease: Lease, locked_is_busy: bool) -> bool:
+    if not locked_is_busy:
+        return lease.acquire()
+    lease.conn.execute(f"PRAGMA busy_timeout={NO_WAIT_LOCK_MS}")
+    try:
+        return lease.acquire()
+    except sqlite3.OperationalError as exc:
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            raise
+        return False
+    finally:
+        lease.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
 
 def _drop_unconfigured(conn: sqlite3.Connection, specs: list[SourceSpec], report: SyncReport) -> None:

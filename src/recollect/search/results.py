@@ -138,6 +138,8 @@ class SearchResult:
             "literal retry": "",
             "literal retry (newest chunks)": f"only the newest {LITERAL_SCAN_CHUNKS:,} passages were scanned for the "
             "text as typed; older sessions can hold it too: try other words",
+            "index being updated by another process": "another process is writing to the index, so it was "
+            "searched as it is: what that process is adding is not in it yet; search again in a moment",
             "deep character budget": f"the deep search stopped after reading {MAX_CHARS // 1_000_000} million "
             f"characters of tool output; narrow it ({names.narrow})",
         }

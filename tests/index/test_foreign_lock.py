@@ -1,0 +1,62 @@
+"""A write lock another process holds on index.db (BEGIN IMMEDIATE or EXCLUSIVE, as an older recollect's
+sync or a `sqlite3` shell would) costs a search no wait: WAL readers do not block, so it answers from the
+index as it is, at once, and says the index is being updated."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from recollect.config import load_config
+
+HOLD = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN " + sys.argv[2])
+conn.execute("CREATE TABLE IF NOT EXISTS held_by_another(x)")  # a write under way
+print("held", flush=True)
+sys.stdin.read()  # until the test closes stdin
+conn.execute("ROLLBACK")
+"""
+
+
+def _recollect(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "recollect.cli", *args], capture_output=True, text=True, env=os.environ, timeout=120
+    )
+    return done, time.monotonic() - started
+
+
+@pytest.mark.parametrize("mode", ["IMMEDIATE", "EXCLUSIVE"])
+def test_search_answers_at_once_from_an_index_another_process_is_writing(sample_db: Path, mode: str) -> None:
+    indexed, _ = _recollect("index")
+    assert indexed.returncode == 0, indexed.stderr
+    free, _ = _recollect("search", "readme", "-n", "2")
+    assert free.returncode == 0 and "1. " in free.stdout, free.stderr  # positive control: no lock, no note
+    assert "another process is writing" not in free.stdout
+    index = load_config().index_path
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(index), mode], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        time.sleep(2.1)  # past a search's freshness window (2 s): each call below tries to sync first
+        found, took = _recollect("search", "readme", "-n", "2")
+        assert found.returncode == 0, found.stderr
+        assert "1. " in found.stdout and "another process is writing to the index, so it was searched as it is" in (
+            found.stdout
+        ), found.stdout
+        # It did not sit out SQLite's 10 s busy timeout (the old code then failed: "the index is locked").
+        assert took < 8, took
+        listed, took = _recollect("sessions", "-n", "1")
+        assert listed.returncode == 0 and "1. " in listed.stdout and took < 8, (listed.stderr, took)
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)

@@ -60,3 +60,33 @@ def test_search_answers_at_once_from_an_index_another_process_is_writing(sample_
         assert holder.stdin is not None
         holder.stdin.close()
         holder.wait(timeout=30)
+
+
+def test_an_index_to_upgrade_under_a_foreign_lock_is_not_called_unreadable(
+    sample_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    from recollect.index import store
+
+    indexed, _ = _recollect("index")
+    assert indexed.returncode == 0, indexed.stderr
+    index = load_config().index_path
+    store.connect(index).close()  # positive control: an index of this schema opens
+    with sqlite3.connect(index) as raw:
+        raw.execute("PRAGMA user_version = 1")  # written by an older recollect: this one must migrate it
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(index), "IMMEDIATE"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    monkeypatch.setattr(store, "BUSY_TIMEOUT_MS", 100)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(store.IndexUnavailable) as refused:
+            store.connect(index)
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    said = str(refused.value)
+    assert "another process is writing to the index" in said and "retry in a moment" in said, said
+    assert "unreadable" not in said and "delete it" not in said, said  # the file is fine: never "delete it"

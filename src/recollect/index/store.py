@@ -47,6 +47,12 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         _prepare(conn, path, readonly)
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc)):
+            # An index to create or upgrade while another process writes to it: nothing is wrong with the file.
+            raise IndexUnavailable(
+                f"another process is writing to the index at {path}, which this recollect must upgrade first; "
+                "retry in a moment"
+            ) from exc
         raise IndexUnavailable(
             f"the index at {path} is unreadable ({exc}); it is derived data: delete it and run 'recollect index'"
         ) from exc

@@ -16,7 +16,7 @@ from recollect.mcp.base import ServerSettings
 from recollect.mcp.registry import call_tool
 from tests import many_matches
 
-CAP = "these words are in more text than one search compares (its best 400 passages)"
+CAP = "these words are in so much text that the 400 passages compared (those that match best) come from only a few"
 JARGON = ("candidate cap", "limited by", "literal retry", "literally")
 
 
@@ -45,6 +45,25 @@ def test_the_cli_says_what_the_cap_and_the_limit_did_and_what_to_do(crowded: Pat
 
     data = json.loads(runner.invoke(main, ["search", many_matches.WORD, "--no-sync", "--json"]).output)
     assert data["coverage"]["limited_by"] == ["candidate cap", "limit"]  # --json keeps its stable names
+
+
+def test_the_cap_is_not_said_when_the_passages_compared_fill_the_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    # Every session says the word in many passages: the 400 compared come from more sessions than a page holds,
+    # and a session past them matched more weakly than each of those: the cap changed nothing shown.
+    claude = many_matches.write(tmp_path / "claude", project, heavy=many_matches.SESSIONS)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(claude))
+    monkeypatch.setenv("RECOLLECT_SOURCES", "claude-code")
+    history.index(load_config())
+    runner = CliRunner()
+    data = json.loads(runner.invoke(main, ["search", many_matches.WORD, "--no-sync", "--json"]).output)
+    assert data["coverage"]["limited_by"] == ["limit"], data["coverage"]  # the limit is still said
+    assert len(data["hits"]) == 10
+    text = runner.invoke(main, ["search", many_matches.WORD, "--no-sync"]).output
+    assert "showing the best" in text and "passages compared" not in text, text
 
 
 def test_the_mcp_reply_says_the_same_with_its_arguments(crowded: Path) -> None:

@@ -56,9 +56,9 @@ def test_the_page_says_what_limited_a_search_and_which_filters_narrow_it(crowded
 
     limits, coverage = _search(browser, crowded_page, many_matches.WORD)
     assert "limited by" not in coverage and "candidate cap" not in coverage
-    assert limits[0].startswith("these words are in more text than one search compares (its best 400 passages)")
+    assert limits[0].startswith("these words are in so much text that the 400 passages compared")
     assert limits[0].endswith("narrow it (the scope, since, class or tool filters)")
-    assert limits[1] == "showing the best 10 of 30 matching sessions; add a word or a filter to see others first"
+    assert limits[1] == "showing the best 17 of 30 matching sessions; add a word or a filter to see others first"
 
     limits, _ = _search(browser, crowded_page, many_matches.RARE, since="30y")
     assert limits == ["only sessions active in the time window (since/until) were searched"]

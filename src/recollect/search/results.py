@@ -130,9 +130,9 @@ class SearchResult:
         said = {
             "limit": f"showing the best {shown} of {shown + cov.skipped_by_reason.get('beyond_limit_sessions', 0)} "
             f"matching sessions; {names.more}",
-            "candidate cap": f"these words are in more text than one search compares (its best {CHUNK_CANDIDATES} "
-            f"passages), so sessions with weaker matches can be missing: add a more specific word, or narrow it "
-            f"({names.narrow})",
+            "candidate cap": f"these words are in so much text that the {CHUNK_CANDIDATES} passages compared (those "
+            f"that match best) come from only a few sessions: other sessions holding them can be missing; add a "
+            f"more specific word, or narrow it ({names.narrow})",
             "scope": f"only {_SCOPE_WORDS.get(cov.scope, 'some')} sessions were searched (scope {cov.scope!r})",
             "time window": f"only sessions active in the time window {names.window} were searched",
             "literal retry": "",

@@ -2,8 +2,9 @@
 
 bench_plugin.py --loop counts; this says why. It builds the same world as `bench_plugin.py --loop`
 (bench/loop_world.json's sessions, alone with `--sessions 0` or planted into the 3 busiest projects of
-a generated store), indexes it once into `--keep DIR` and reuses it on later runs (the 1,000-session
-store costs minutes to build on a shared machine; the loop messages never enter it). Then each message
+a generated store), indexes it once into `--keep DIR` and reuses it on later runs, as bench_plugin.py
+--loop --keep does (the two share a kept world: the 1,000-session store costs minutes to build on a
+shared machine, and the loop messages never enter it). Then each message
 goes through the helper's own `recall_block` in process, with auto-recall's steps recorded as they run
 (its functions wrapped, not re-implemented), and for every miss it prints one line of why:
 
@@ -41,9 +42,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 def world(keep: Path, sessions: int, seed: int) -> dict[str, str]:
     """The loop world in `keep`, built and indexed unless a finished one is there; its project directories."""
-    marker = keep / "directories.json"
+    marker = keep / "loop-world.json"  # as bench_plugin.py --loop --keep writes it: either reuses the other's
     if marker.exists():
-        return dict(json.loads(marker.read_text(encoding="utf-8")))
+        made = json.loads(marker.read_text(encoding="utf-8"))
+        if made["sessions"] != sessions:
+            sys.exit(f"{keep} holds a world of {made['sessions']} generated sessions, not {sessions}")
+        return dict(made["directories"])
     from bench_plugin import loop_world
 
     from recollect import history
@@ -53,7 +57,7 @@ def world(keep: Path, sessions: int, seed: int) -> dict[str, str]:
     started = time.process_time()
     report = history.index()
     print(f"indexed in {time.process_time() - started:.1f} s CPU: {report.summary()}", flush=True)
-    marker.write_text(json.dumps(directories), encoding="utf-8")
+    marker.write_text(json.dumps({"sessions": sessions, "directories": directories}), encoding="utf-8")
     return directories
 
 

@@ -250,3 +250,17 @@ def test_what_a_crowded_session_said_is_discounted_as_its_card_is() -> None:
     close = {1: 0.26, 2: 0.20, 3: 0.19}  # 0.06 ahead: more than the margin, less than 1.5 times it
     assert recallmeaning.stands_out(close, {1: 0.50, 2: 0.42, 3: 0.30}, 0.05) is not None  # control
     assert recallmeaning.stands_out_crowded(close, {1: 0.31, 2: 0.40, 3: 0.39}, by_said, 0.05) is None
+
+
+def test_a_cards_crowding_is_kept_for_its_scope_and_the_same(semantic: None) -> None:
+    model = index_of([LOGGING, *UNRELATED, *templated()])
+    conn = store.connect(load_config().index_path)
+    try:
+        scope = [sid for (sid,) in conn.execute("SELECT sid FROM session")]
+        first = history.card_crowding(conn, model.model_id, scope[:4], scope)
+        again = history.card_crowding(conn, model.model_id, scope, scope)  # the first four kept, the rest made
+        assert set(again) == set(scope) and all(again[sid] == first[sid] for sid in first)
+        fewer = history.card_crowding(conn, model.model_id, scope[:4], scope[:8])  # another scope: made anew
+        assert fewer and any(fewer[sid] != first[sid] for sid in fewer)
+    finally:
+        conn.close()

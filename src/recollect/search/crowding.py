@@ -10,11 +10,18 @@ sessions nearest a cue message's topic."""
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from recollect.index.vectors import load_matrix
 
 CROWDING_NEIGHBOURS = 10  # the nearest other cards a card's crowding is the mean cosine to
+# A card's crowding in a scope holds until the index's vectors change: kept per process for the last few
+# scopes (the plugin helper asks in the same project again and again; each card costs a row of cosines).
+SCOPES_KEPT = 8
+_KEPT: OrderedDict[tuple[int, str, int, int], tuple[Any, tuple[int, ...], dict[int, float]]] = OrderedDict()
+_KEPT_LOCK = threading.Lock()
 
 
 def card_crowding(
@@ -23,9 +30,31 @@ def card_crowding(
     """Per session of `sids` that has a card vector of `model_id`: the mean cosine of its card to the `k`
     nearest other cards of `scope` (fewer when the scope holds fewer). Empty when the scope holds fewer
     than two cards."""
+    matrix = load_matrix(conn, model_id)
+    members = tuple(sorted(scope))
+    key = (id(matrix), model_id, k, hash(members))
+    with _KEPT_LOCK:
+        kept = _KEPT.get(key)
+        # the same vectors (not an object that took their id) and the same scope (not one of equal hash)
+        if kept is None or kept[0] is not matrix or kept[1] != members:
+            kept = (matrix, members, {})
+        _KEPT[key] = kept
+        _KEPT.move_to_end(key)
+        while len(_KEPT) > SCOPES_KEPT:
+            _KEPT.popitem(last=False)
+        known = dict(kept[2])
+    missing = [sid for sid in dict.fromkeys(sids) if sid not in known]
+    if missing:
+        made = _crowding(matrix, missing, scope, k)
+        with _KEPT_LOCK:
+            kept[2].update(made)
+        known.update(made)
+    return {sid: known[sid] for sid in sids if sid in known}
+
+
+def _crowding(matrix: Any, sids: list[int], scope: list[int], k: int) -> dict[int, float]:
     import numpy as np
 
-    matrix = load_matrix(conn, model_id)
     cards = matrix.kinds == 1
     crowd_rows = np.flatnonzero(cards & np.isin(matrix.sids, np.asarray(scope, dtype=np.int64)))
     own_rows = np.flatnonzero(cards & np.isin(matrix.sids, np.asarray(sids, dtype=np.int64)))

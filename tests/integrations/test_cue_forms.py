@@ -30,9 +30,18 @@ from recollect.integrations.cues import detect_cue
             "We had a long chat about where cron jobs live. Where did they end up?",
             "We had a long outage yesterday and the logs rotated; add a retention setting.",
         ),
-        # not remembering, said: "I can't recall the command", as 我忘了 (not "I forget to …", a habit)
-        ("i can't recall", "The release needs the changelog command and I can't recall it.", None),
-        ("i forget", "I forget the flag for skipping the slow tests.", "I forget to run the linter; add a hook."),
+        # not remembering a thing of shared work, said: "I can't recall the command", as 我忘了 (not "I forget to
+        # …", a habit, nor general knowledge)
+        (
+            "i can't recall",
+            "The release needs the changelog command you gave me and I can't recall it.",
+            "I can't recall the syntax for a Rust match guard, show me an example.",
+        ),
+        (
+            "i forget",
+            "I forget the flag we used for skipping the slow tests.",
+            "I forget to run the linter; add a hook.",
+        ),
     ],
 )
 def test_english_forms_of_shared_earlier_work(cue: str, text: str, ordinary: str | None) -> None:
@@ -54,7 +63,8 @@ def test_a_request_to_bring_back_what_was_told_in_any_word_order() -> None:
     [
         # not remembering (记不清了, 步骤我忘了), not a thing left undone (我忘了把…加进去, "I forgot to")
         ("记不清了", "CI 上跳过慢测试的那个参数是什么，我记不清了", "我忘了把新模块加到 __init__.py 里，帮我导出一下"),
-        ("我忘了", "不停机改表结构的方案怎么分步上线？步骤我忘了", "别忘了。"),
+        ("记不清了", "我们给 staging 定的部署窗口，我记不清了", "Python 的海象运算符是哪个版本加的？我记不清了"),
+        ("我忘了", "不停机改表结构，我们原来打算怎么分步上线？步骤我忘了", "别忘了。"),
         # remind me (提醒我一下), not "remind me to"
         ("提醒我一下", "我们的 API 密钥轮换流程，提醒我一下。", "提醒我明天把周报交了"),
         # 我记得 of what the speakers did or of a time of earlier work, not of the code
@@ -172,3 +182,26 @@ def test_a_calendar_time_in_the_relative_clause_of_a_thing_dates_it() -> None:
     assert detect_cue("The script you wrote yesterday, where is it?") == "yesterday"
     assert detect_cue("The script you wrote yesterday is gone. Can you find it?") == "yesterday"
     assert detect_cue("The test I wrote yesterday for the signature passes locally, but can you extend it?") is None
+
+
+def test_a_deliberation_told_as_the_setting_of_a_request_is_no_cue() -> None:
+    assert detect_cue("why aren't we on redis for the mail worker? i know we talked it through") is not None  # control
+    assert detect_cue("We talked it through with the PM and want the button on the left. Move it.") is None
+    assert detect_cue("We had a long discussion in standup about naming; rename get_data to fetch_orders.") is None
+
+
+@pytest.mark.parametrize(
+    "present",
+    [
+        "Last week we switched to uv. How do I add a dev dependency with it?",  # what the speaker does now
+        "Yesterday we added a cache layer. Is it thread-safe?",  # a yes-no question about its state
+    ],
+)
+def test_a_question_about_now_after_what_the_speakers_did_is_no_cue(present: str) -> None:
+    assert detect_cue("At some point we wrote a script to rotate the keys. Where did it end up?") == "at some point"
+    assert detect_cue(present) is None
+
+
+def test_forgetting_how_something_works_is_general_knowledge() -> None:
+    assert detect_cue("I forget what we picked for the queue") is not None  # control: of shared work
+    assert detect_cue("I forget how list comprehensions with two for clauses are ordered; explain it.") is None

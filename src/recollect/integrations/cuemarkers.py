@@ -122,20 +122,26 @@ _EN_ASKED = [  # a question about what was decided or said then, or a decision n
     rf"{WH} (?:did|do|have) we (?:decide|agree|choose|pick|settle|conclude)\w*(?: on)?",
     rf"(?:did|didn't|did not|had) (?:i|you) {_FRAME_BASE}\w*(?: (?:on|with|for|about))?",
     r"our (?:earlier |previous |last )?(?:discussion|decision|conversation|chat|agreement|conclusion|choice)s?",
-    # the speakers together deliberated ("I think we talked about it", "we discussed this"): 讨论过, 聊过
-    # ("we talked it through", "we had a long chat about it")
-    rf"{_US}(?: (?:already|previously|once|have|had|'ve|'d))* (?:discussed|talked (?:(?:it|this|that|them) )?"
-    r"(?:about|through|over)|went over|had (?:a|an|the|that|this|some)(?: [\w-]+)? (?:conversation|discussion|chat"
-    r"|talk|debate|back-and-forth)s?)",
-    # not remembering, said ("I can't remember which flag we passed", "I forget the command"): 我忘了, 记不清
-    # (before a question word the question itself is the cue: "I forget what we picked")
-    r"(?:i|we)(?: (?:just|really|honestly|still))? (?:can't|cannot|can not|couldn't|don't|do not|no longer)"
-    rf" (?:remember|recall)(?! (?:to|{WH}|whether|if)\b)",
-    rf"i (?:forget|(?:have|'ve) forgotten)(?! (?:to|{WH}|whether|if)\b)",
     # a question about what a past deliberation came to ("what was the verdict on …")
     rf"{WH} (?:was|were) (?:the|our) (?:final )?(?:decision|verdict|conclusion|outcome|consensus|plan"
     r"|agreement|resolution|takeaway)s?",
 ]
+# The speakers together deliberated ("I think we talked about it", "we discussed this", "we talked it through", "we
+# had a long chat about it"): 讨论过, 聊过. Counted as `cues._Window.counts` says (not as the setting of a request).
+_EN_DELIBERATED = [
+    rf"{_US}(?: (?:already|previously|once|have|had|'ve|'d))* (?:discussed|talked (?:(?:it|this|that|them) )?"
+    r"(?:about|through|over)|went over|had (?:a|an|the|that|this|some)(?: [\w-]+)? (?:conversation|discussion|chat"
+    r"|talk|debate|back-and-forth)s?)",
+]
+# Not remembering, said ("I can't recall the command we used", 步骤我忘了, 我记不清了; before a question word the
+# question itself is the cue: "I forget what we picked"), not a thing left undone ("I forgot to", 我忘了把模块加进去):
+# counted as `cues._Window.counts` says (of shared work, not of general knowledge).
+_EN_FORGOT = [
+    r"(?:i|we)(?: (?:just|really|honestly|still))? (?:can't|cannot|can not|couldn't|don't|do not|no longer)"
+    rf" (?:remember|recall)(?! (?:to|{WH}|whether|if)\b)",
+    rf"i (?:forget|(?:have|'ve) forgotten)(?! (?:to|{WH}|whether|if)\b)",
+]
+_EN_FORGOT_WH = [rf"(?:forget|forgot|forgotten)(?: \w+){{0,2}}? (?={WH}\b|whether\b|if\b)"]  # "I forget what we …"
 # A person of the conversation with a verb of deciding or saying in the past ("we landed on", "I told
 # you"): counted as `cues._Window.counts` says.
 _EN_PERSON = [
@@ -159,7 +165,7 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
     r"(?:has|have|had|did|didn't|was|were|wasn't|weren't|hasn't|haven't|hadn't) (?P<held>[^.?!\n]{0,80}?)\balready"
     r"(?=[^.?!\n]{0,200}\?)",
     r"(?:do|can|could|did) (?:you|u) (?:remember|recall)",
-    rf"(?:remember|recall|recap|forget|forgot|forgotten)(?: \w+){{0,2}}? (?={WH}\b|whether\b|if\b)",
+    rf"(?:remember|recall|recap)(?: \w+){{0,2}}? (?={WH}\b|whether\b|if\b)",
     r"refresh my memory",
     r"(?:tell|remind) (?:me|us) again",  # repeat what was told before; not "try again"
     r"remind me(?! to\b)",  # not "remind me to update the docs": a task to come
@@ -262,9 +268,6 @@ _ZH_ASKED_PATTERNS = [
     r"记得(?P<held>[^。！？!?]{0,20})吗",
     r"回(?:忆|想)",
     r"来着",
-    # not remembering (步骤我忘了, 我记不清了, 想不起来是怎么弄的), not a thing left undone (我忘了把模块加进去:
-    # "I forgot to")
-    rf"(?:(?<![别要])我?忘(?:了|记了)|记不(?:清|太清|得)了?|想不起(?:来)?了?)(?=\s*(?:[，。？！,.?!；]|$)|[^，。？！,.?!；]{{0,4}}?(?:{_ZH_WH}|我们|咱们|你))",
     # remind me (提醒我一下; not 提醒我明天交报告, "remind me to")
     rf"提醒(?:我|一下|我一下)(?=\s*(?:[，。？！,.?!；：:]|$)|[^，。？！,.?!；]{{0,6}}?{_ZH_WH})",
     r"再(?:跟|给|和)我(?:说|讲)(?:一遍|一下|一次)",  # tell me again
@@ -278,6 +281,10 @@ _ZH_ASKED_PATTERNS = [
     r"(?:我们|咱们|咱俩)俩?(?P<held>[^，。？！,.?!；\s]{1,8}?)过(?=什么|啥|哪些|哪个|哪几|多少)",
     # why did we choose (我们为什么选择 …): the reason for a decision
     r"(?:我们|咱们|咱俩)(?:当时|当初|之前|以前)?(?:为什么|为啥)(?:要|会)?(?:选|定|决定|改用|放弃)",
+]
+_ZH_FORGOT = [  # as `_EN_FORGOT`
+    rf"(?:(?<![别要])我?忘(?:了|记了)|记不(?:清|太清|得)了?|想不起(?:来)?了?)(?=\s*(?:[，。？！,.?!；]|$)"
+    rf"|[^，。？！,.?!；]{{0,4}}?(?:{_ZH_WH}|我们|咱们|你))",
 ]
 # A first- or second-person clause with the experiential aspect 过 (我们改过, 我以前交代过), not the 过 of
 # a word (通过 via, 超过 exceed, 跳过 skip, 过期 expire, 过一会 in a while …), or a relative clause before
@@ -311,6 +318,8 @@ KINDS: list[tuple[list[re.Pattern[str]], bool, str]] = [
     (_compiled(_EN_DATED, True), True, "dated"),
     ([*_compiled(_OUTCOME, True), *_compiled(_ZH_OUTCOME, False)], True, "outcome"),
     ([*_compiled(_EN_ASKED, True), _ZH_ASKED_WORDS, *_compiled(_ZH_ASKED_PATTERNS, False)], True, "asked"),
+    (_compiled(_EN_DELIBERATED, True), True, "deliberated"),
+    ([*_compiled(_EN_FORGOT, True), *_compiled(_ZH_FORGOT, False)], True, "forgot"),
     ([*_compiled(_EN_PERSON, True), *_compiled(_ZH_PERSON, False)], True, "person"),
     # remember or recall as a verb with its object ("recall the fix …?"), not "remember to", "the recall of"
     (
@@ -319,6 +328,7 @@ KINDS: list[tuple[list[re.Pattern[str]], bool, str]] = [
         "memory",
     ),
     (_compiled(_EN_QUESTIONS, True), False, "asked"),
+    (_compiled(_EN_FORGOT_WH, True), False, "forgot"),
     (_compiled(_EN_PERSON_QUESTIONS, True), False, "person"),
 ]
-MARKED_KINDS = ("reuse", "time", "relative", "calendar", "dated", "outcome", "asked", "memory")
+MARKED_KINDS = ("reuse", "time", "relative", "calendar", "dated", "outcome", "asked", "deliberated", "forgot", "memory")

@@ -186,8 +186,13 @@ _AGAIN = re.compile(
     re.I,
 )
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_KNOWN = re.compile("那(?:个|次|套|份|些)")
+_TIMES = ("time", "relative", "calendar", "dated")
+_ASKS_WHICH = re.compile(rf"\b{WH}\b|哪|什么|啥|怎么|为什么|为啥|多少|几", re.I)
 _POLITE = re.compile(
-    r"^\W*(?:(?:can|could|would|will)\s+(?:you|u)\b|(?:你)?(?:能不能|可不可以|可以|能)(?:帮|给|把))", re.I
+    r"^\W*(?:(?:can|could|would|will)\s+(?:you|u)\b|(?:(?:how|what|where|when|why|which)\s+)?(?:do|does|can|could"
+    r"|should|shall|would|will)\s+(?:i|we)\b|(?:你)?(?:能不能|可不可以|可以|能)(?:帮|给|把))",
+    re.I,
 )
 # what a deliberation or a search gave, asked (结论是什么, 当时的理由是啥, 原因是哪个), as "what was the conclusion"
 _ZH_PRODUCT = re.compile("(?:结论|理由|原因|办法|方案|做法|思路|结果|解法|建议)(?:是|为)(?:什么|啥|哪|怎么)")
@@ -229,6 +234,12 @@ class _Clause:
     def decided(self) -> bool:
         """Whether the clause tells a decision or a deliberation (read once, when a time is found in it)."""
         return _DECIDED.search(self.text) is not None
+
+    @cached_property
+    def dated(self) -> bool:
+        """Whether the clause holds a time of earlier work, before now or of the calendar (read once, when a
+        deliberation told in it is found)."""
+        return any(p.search(self.text) for patterns, _, kind in KINDS if kind in _TIMES for p in patterns)
 
     @cached_property
     def same_screen(self) -> bool:
@@ -340,7 +351,17 @@ class _Window:
             return not (kind == "calendar" and attribute and not self._asks(i))
         if self.named or (self.pointers and (self._pointed(m) or not _SPEAKERS.search(clause.text))):
             return False  # a question or a past verb against "just now", 刚才, or the screen: the work at hand
-        if kind == "asked":
+        if kind == "deliberated" and self.context[i] and not clause.dated:
+            # "We talked it through with the PM; move the button": the setting of a request, unless it was earlier
+            # work ("We talked about this last month: keep it.", as a decision told then is what a request builds on)
+            return False
+        if kind == "forgot":
+            # not remembering a thing of shared work (the speakers or a known thing near: "we set it up earlier but
+            # I can't recall the command", 那个参数是什么，我记不清了), not general knowledge ("I can't remember the
+            # syntax for a match guard")
+            near = "".join(c.text for c in self.clauses[max(0, i - 1) : i + 2])
+            return _SPEAKERS.search(near) is not None or _KNOWN.search(near) is not None
+        if kind in ("asked", "deliberated"):
             return True  # remembering, deciding, discussing: a pointer names what it was about
         if kind == "memory":  # "recall the fix for the race?", "remember that script? run it"
             return clause.question
@@ -387,9 +408,17 @@ class _Window:
 
     def _asked_next(self, i: int) -> bool:
         """Whether a question follows clause `i` that is not anchored in the present (it asks about what clause
-        `i` told: "…; where is it?"), nor a request put as one ("Can you fix the warnings?", 能不能帮我改一下)."""
+        `i` told: "…; where is it?", 放哪了？, 哪个更快？), not a yes-no question about its state now ("Is it
+        thread-safe?"), what the speaker does now ("How do I add a dependency with it?") nor a request put as a
+        question ("Can you fix the warnings?", 能不能帮我改一下)."""
         after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
-        return after is not None and after.question and not after.present and not _POLITE.match(after.text)
+        return (
+            after is not None
+            and after.question
+            and not after.present
+            and _ASKS_WHICH.search(after.text) is not None
+            and not _POLITE.match(after.text)
+        )
 
     def _wanted(self, i: int) -> bool:
         """Whether a request follows clause `i` that is not anchored in the present: it is about the thing

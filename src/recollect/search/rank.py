@@ -247,9 +247,7 @@ def _lexical(run: _Run) -> None:
             run.chunk_rank[sid] = len(run.chunk_rank) + 1
         run.session_chunks.setdefault(sid, []).append(cid)
         run.chunk_class[cid] = klass
-    # Said only when the cap may have changed the answer: the passages compared come from fewer sessions than
-    # it has room for. (With more, a session past the cap matched these words more weakly than all of them.)
-    if len(chunk_rows) >= CHUNK_CANDIDATES and len(run.chunk_rank) < run.limit:
+    if len(chunk_rows) >= CHUNK_CANDIDATES and len(run.chunk_rank) < run.limit:  # the cap may have changed the answer
         run.coverage.limited_by.append("candidate cap")
     if not run.filters.chunk_level and stages.on("card_bm25"):
         card_weights = ", ".join(str(w) for w in _card_weights(run.plan))

@@ -15,6 +15,8 @@ from recollect.errors import RecollectError
 @dataclass
 class Part:
     id: str
+    # text, reasoning, tool, file, patch, subtask, agent, compaction, step, other; or template: the text a
+    # host made from a command's template (its `raw_type` the command's name), never indexed
     kind: str
     raw_type: str = ""
     text: str = ""

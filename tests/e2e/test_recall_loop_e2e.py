@@ -8,7 +8,9 @@ and OpenCode's own store:
 3. a later ordinary search finds the answering session (positive control) but neither the subagent's
    session nor its parent's copy of the answer; `--include-recall` finds the subagent's session, the
    parent's own words find the parent, and a read of the parent shows markers, not the answer;
-4. in a new session, cue messages: the message being answered holds exactly one auto-recall block,
+4. a session that ran OpenCode's `/init` is titled `/init` and found by what it did, never by the words
+   of the command's template (stored as the user's text);
+5. in a new session, cue messages: the message being answered holds exactly one auto-recall block,
    naming the session that answered; no block ever enters the transcript, so after four cue turns
    each request still carries one block, and the prompt grew only by the turns themselves.
 """
@@ -36,6 +38,7 @@ ANSWER_WORD = "quokkaqueue"  # the library the answering session chose
 QUESTION = "Which job queue library should the billing worker use?"
 RECALL_PROMPT = "recall-child: which queue library does the billing worker use"
 PARENT_WORD = "retrycapfive"  # the parent's own word
+INIT_WORD = "zebrawidget"  # what the /init session found, in its reply
 CUES = [
     "What did we decide last time about the job queue library for the billing worker?",
     "Same as before: which queue library does the billing worker use?",
@@ -76,6 +79,12 @@ def test_auto_recall_and_the_recall_subagent_in_opencode(opencode_world_factory:
     world.set_rules([{"match": ["billing worker"], "text": "I am not sure yet; let me look at the options."}])
     asked = world.create_session(project)
     world.prompt(asked, QUESTION)
+
+    # /init, OpenCode's own command: the session holds its whole template as the user's text, unmarked.
+    world.set_rules([{"match": ["AGENTS.md"], "text": f"Wrote AGENTS.md; {INIT_WORD} is the entry point."}])
+    init = world.create_session(project)
+    world.api("POST", f"/session/{init}/command", {"command": "init", "arguments": ""}, directory=str(project))
+    world.wait_idle(init)
 
     # --- 2. a recall-subagent run that repeats the answer -----------------------------------------------
     world.set_rules(
@@ -119,6 +128,12 @@ def test_auto_recall_and_the_recall_subagent_in_opencode(opencode_world_factory:
     found = search_sessions(world, project, ANSWER_WORD)
     assert answered in found
     assert child not in found and parent not in found, found
+    # The /init session is found by what it did, never by its template's words (OpenCode's, not the user's).
+    stored = world.query("select data from part where session_id = ? and data like '%lockfiles%'", (init,))
+    assert stored  # positive control: the template is in the store, as the user message's text
+    hits = json.loads(run(world, "search", INIT_WORD, "--json", cwd=project))["hits"]
+    assert [h["title"] for h in hits if h["session_id"] == init][:1] == ["/init"], hits
+    assert init not in search_sessions(world, project, "lockfiles manifests")
     shown = run(world, "read", parent, cwd=project)
     assert PARENT_WORD in shown and "recall agent's answer" in shown and ANSWER_WORD not in shown, shown
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -251,6 +251,30 @@ def _m013_recall_relays(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m014_command_templates(conn: sqlite3.Connection) -> None:
+    """An OpenCode slash command's template is no longer indexed as the person's words; they typed
+    `/name arguments` (sources/opencode_commands.py): the next sync re-reads the sessions whose first
+    request opens as a command's template does, or that ran a command as a subtask, not the rest."""
+    from recollect.sources.opencode_commands import PLACEHOLDER, templates_for
+
+    rows = conn.execute("SELECT DISTINCT directory, project_root FROM session WHERE agent_kind = 'opencode'")
+    openings: set[str] = set()
+    for directory, root in rows.fetchall():
+        for template in templates_for(directory or "", root):
+            first = next((line.strip() for line in template.text.splitlines() if line.strip()), "")
+            opening = PLACEHOLDER.split(first)[0].strip()  # what every use of it starts with
+            if len(opening) >= 12:
+                openings.add(opening[:300])
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS command_openings (line TEXT PRIMARY KEY)")
+    conn.executemany("INSERT OR IGNORE INTO command_openings VALUES (?)", [(o,) for o in openings])
+    conn.execute(
+        "UPDATE session SET watermark = '' WHERE agent_kind = 'opencode' AND (EXISTS (SELECT 1 FROM command_openings o "
+        "WHERE substr(session.first_human, 1, length(o.line)) = o.line) "
+        "OR sid IN (SELECT sid FROM chunk WHERE class = 'subtask'))"
+    )
+    conn.execute("DROP TABLE command_openings")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
@@ -265,6 +289,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("011_turns_and_command_titles", _m011_turns_and_command_titles),
     ("012_error_tails", _m012_error_tails),
     ("013_recall_relays", _m013_recall_relays),
+    ("014_command_templates", _m014_command_templates),
 ]
 
 

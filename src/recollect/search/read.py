@@ -143,6 +143,8 @@ def _blocks(
         if part.tool_error:
             block["error"] = _cap(redact(part.tool_error), output_cap, f"{where} tool error", notes)
         return [block]
+    if part.kind == "template":  # a slash command's template (sources/opencode_commands.py): the host's text
+        return [{"type": "note", "text": f"[OpenCode's /{part.raw_type} template, {len(part.text):,} characters]"}]
     if part.kind == "patch" and part.files:
         return [{"type": "patch", "files": part.files}]
     if part.kind == "file":

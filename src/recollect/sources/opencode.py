@@ -25,6 +25,7 @@ from recollect.jsonish import typed
 from recollect.model import Message, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
 from recollect.sources.guard import as_ms, note
+from recollect.sources.opencode_commands import mark_commands
 from recollect.sources.opencode_records import loads, message_from_data, model_name, part_from_data, v2_message
 
 KIND = "opencode"
@@ -218,6 +219,7 @@ class OpenCodeSource:
             _db_v2_messages(conn, sessions, found, marks)
         for session in sessions.values():
             session.messages.sort(key=lambda m: (m.time, m.id))
+            mark_commands(session)
         return list(sessions.values())
 
     def _db_sessions(self, conn: sqlite3.Connection, tables: dict[str, set[str]], ids: list[str]) -> dict[str, Session]:
@@ -354,6 +356,7 @@ class OpenCodeSource:
                     message.parts.append(part_from_data(part_path.stem, part_data, message.time))
                 session.messages.append(message)
             session.messages.sort(key=lambda m: (m.time, m.id))
+            mark_commands(session)
             yield session
 
 

@@ -83,6 +83,10 @@ def part_from_data(part_id: str, data: dict[str, Any], created: int | None) -> P
         name = str(data.get("filename") or path or "")
         return Part(id=part_id, kind="file", raw_type=raw_type, text=name, files=[path] if path else [], time=created)
     if raw_type == "subtask":
+        if isinstance(data.get("command"), str) and data["command"]:
+            # A command run as a subtask (/review): its prompt is the command's template, not the person's
+            # words (sources/opencode_commands.py); what they typed was the command.
+            return Part(id=part_id, kind="subtask", raw_type=raw_type, text=f"/{data['command']}", time=created)
         text = "\n".join(str(data.get(k)) for k in ("description", "prompt") if data.get(k))
         return Part(id=part_id, kind="subtask", raw_type=raw_type, text=text, time=created)
     if raw_type == "agent":

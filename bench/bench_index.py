@@ -29,6 +29,7 @@ import os
 import random
 import resource
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -62,12 +63,36 @@ def _child(code: str, env: dict[str, str]) -> dict[str, Any]:
 # writer's own is what the whole index can hold at once, at most. VmHWM, not ru_maxrss: on Linux a
 # process's ru_maxrss starts from its parent's RSS at the fork before exec (this bench's, which made
 # the store), so it overstates the indexing process.
+# Phases: the sync's progress labels (the source's id while it reads and stores, "embedding texts",
+# "embedding session cards"), "start" before the first; the last one runs to the end (pruning, summaries).
+# At each change the writer's VmHWM is its peak in the phase that ends, and is reset (clear_refs 5), so
+# each phase's peak is its own; the writer's whole peak is the largest. The sampler also keeps, per
+# phase, the largest sum of the writer's and the workers' RSS seen at one moment.
 COLD = """
 import json, threading, time, resource
 from pathlib import Path
 from recollect import history
 from recollect.config import load_config
 peaks, pss = {}, {}
+phase = {"name": "start", "at": time.process_time(), "whole_kb": 0}
+phases = []
+def status(pid="self"):
+    found = {}
+    for l in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if l.startswith(("VmHWM:", "VmRSS:")):
+            found[l.split(":")[0]] = int(l.split()[1])
+    return found
+def end_phase(name):
+    now = status()
+    phases.append({"phase": phase["name"], "writer_peak_mb": round(now["VmHWM"] / 1024, 1),
+                   "writer_rss_at_end_mb": round(now["VmRSS"] / 1024, 1),
+                   "whole_rss_sampled_peak_mb": round(max(phase["whole_kb"], now["VmHWM"]) / 1024, 1),
+                   "writer_cpu_s": round(time.process_time() - phase["at"], 2)})
+    Path("/proc/self/clear_refs").write_text("5")  # VmHWM starts again from the RSS of now
+    phase.update(name=name, at=time.process_time(), whole_kb=0)
+def progress(label, done, total):
+    if label != phase["name"]:
+        end_phase(label)
 def rollup(pid):
     for l in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
         if l.startswith("Pss:"):
@@ -78,27 +103,31 @@ def sample():
     while True:
         rolls = tick % 8 == 0  # PSS every 2 s: a read of smaps_rollup costs ~14 ms of CPU for a 250 MB worker
         tick += 1
+        whole = status().get("VmRSS", 0)
         for kids in Path("/proc/self/task").glob("*/children"):
             for pid in kids.read_text().split():
                 try:
-                    hwm = [l for l in Path(f"/proc/{pid}/status").read_text().splitlines() if l.startswith("VmHWM:")]
+                    found = status(pid)
                     if rolls:
                         pss[pid] = max(pss.get(pid, 0), rollup(pid))
                 except OSError:
                     continue
-                if hwm:
-                    peaks[pid] = max(peaks.get(pid, 0), int(hwm[0].split()[1]))
+                whole += found.get("VmRSS", 0)
+                if "VmHWM" in found:
+                    peaks[pid] = max(peaks.get(pid, 0), found["VmHWM"])
+        phase["whole_kb"] = max(phase["whole_kb"], whole)
         if rolls:
             pss["writer"] = max(pss.get("writer", 0), rollup("self"))
         time.sleep(0.25)
 threading.Thread(target=sample, daemon=True).start()
 t, c = time.perf_counter(), time.process_time()
-report = history.index(load_config())
+report = history.index(load_config(), progress=progress)
+end_phase(None)
 wall, cpu = time.perf_counter() - t, time.process_time() - c
 kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-hwm = [l for l in Path("/proc/self/status").read_text().splitlines() if l.startswith("VmHWM:")]
+writer_peak = max(p["writer_peak_mb"] for p in phases)
 print(json.dumps({"wall": wall, "cpu": cpu + kids.ru_utime + kids.ru_stime, "cpu_writer": cpu,
-                  "writer_hwm_kb": int(hwm[0].split()[1]),
+                  "writer_hwm_kb": int(writer_peak * 1024), "phases": phases,
                   "workers_maxrss_kb": kids.ru_maxrss, "workers_hwm_kb": sorted(peaks.values()),
                   "pss_kb": pss,
                   "sessions": report.sources[0].sessions}))
@@ -209,6 +238,8 @@ def compare(size: int, workdir: Path, before: Path, pairs: int) -> dict[str, obj
             "peak_rss_whole_index_mb_max": round(
                 max(r["writer_hwm_kb"] + sum(r["workers_hwm_kb"]) for r in done) / 1024, 1
             ),
+            "peak_rss_writer_mb_max": round(max(r["writer_hwm_kb"] for r in done) / 1024, 1),
+            "phases_of_last_run": done[-1]["phases"],
         }
     ratios = [a["cpu"] / b["cpu"] for a, b in zip(runs["after"], runs["before"], strict=True)]
     out["cpu_after_over_before_pairs"] = [round(r, 3) for r in ratios]
@@ -221,7 +252,57 @@ def compare(size: int, workdir: Path, before: Path, pairs: int) -> dict[str, obj
     out["same_content"] = not diff
     out["content_differences"] = diff
     out["vector_gap_steps"] = round(gap, 2)
+    # Exactly: every vector, its slot and its value, and what a few searches return. Two runs are equal
+    # bit for bit only with RECOLLECT_INDEX_WORKERS=0: with workers, which texts the full encoder embeds
+    # together depends on timing, and its vectors on that (hence VECTOR_GAP above).
+    digests = [_vectors_sha256(p) for p in indexes]
+    out["vectors_sha256"] = dict(zip(("before", "after"), digests, strict=True))
+    out["same_vectors_exactly"] = digests[0] == digests[1]
+    manifest = json.loads(Path(str(store) + ".manifest.json").read_text())
+    found = [_searches(p, queries_for(manifest, random.Random(3))[:12]) for p in indexes]
+    out["same_searches"] = found[0] == found[1]
+    out["searches_compared"] = len(found[0])
     return {**out, **_load(load_at_start)}
+
+
+def _vectors_sha256(index: Path) -> str:
+    """A digest of the vector table (hash, model, dimension, slot) and of every vector's value."""
+    import hashlib
+
+    from recollect.index import vectors
+
+    conn = sqlite3.connect(f"file:{index}?mode=ro", uri=True)
+    try:
+        h = hashlib.sha256()
+        for row in conn.execute("SELECT hash, model, dim, slot FROM vector ORDER BY hash, model"):
+            h.update(repr(row).encode())
+        for (text_hash, model), value in sorted(vectors.stored_vectors(conn).items()):
+            h.update(text_hash + model.encode() + value.tobytes())
+        return h.hexdigest()
+    finally:
+        conn.close()
+
+
+def _searches(index: Path, queries: list[str]) -> list[list[tuple[object, ...]]]:
+    """What each query finds in `index` (hybrid, with both models, at one fixed time)."""
+    from recollect.config import load_config
+    from recollect.embed import factory
+    from recollect.index import store as index_store
+    from recollect.search.rank import search
+
+    config = load_config()
+    embedder, cards = factory.embedder_for(config), factory.card_encoder_for(config)
+    conn = index_store.connect(index, readonly=True)
+    try:
+        return [
+            [
+                (h.session_id, h.message_id, h.part_id, round(h.score, 9), h.why)
+                for h in search(conn, q, embedder=embedder, card_encoder=cards, now_ms=1_800_000_000_000).hits
+            ]
+            for q in queries
+        ]
+    finally:
+        conn.close()
 
 
 def measure(size: int, workdir: Path, cold_only: bool = False) -> dict[str, object]:
@@ -331,7 +412,9 @@ def _cold_figures(size: int, cold: dict[str, Any], baseline: dict[str, Any]) -> 
         "sessions_per_s": round(size / cold["wall"], 1),
         "sessions_per_cpu_s": round(size / cold["cpu"], 1),
         "cold_vs_read_only": round(cold["wall"] / baseline["wall"], 2),
-        "peak_rss_mb": round(cold["maxrss_kb"] / 1024, 1),
+        # The writer's VmHWM is reset at each phase (COLD), so its ru_maxrss is no peak any more: the largest phase's.
+        "peak_rss_mb": round(cold["writer_hwm_kb"] / 1024, 1),
+        "phases": cold["phases"],
         # The largest worker's peak; its model tables are memory-mapped files, shared with the others.
         "peak_rss_worker_mb": round(cold["workers_maxrss_kb"] / 1024, 1),
         "workers_seen": len(cold["workers_hwm_kb"]),

@@ -12,7 +12,7 @@ import pytest
 from bench.storegen import generate_store
 from recollect import history
 from recollect.config import load_config
-from recollect.index import prepare
+from recollect.index import prepare, vectors
 from recollect.index.rows import PreparedSession
 from recollect.sources.base import SourceSpec
 from recollect.sources.opencode import OpenCodeSource
@@ -47,25 +47,26 @@ def test_workers_make_the_index_the_writer_makes_alone(tmp_path: Path, monkeypat
     monkeypatch.setenv("RECOLLECT_SOURCES", "opencode")
     monkeypatch.setattr(prepare, "JOB_SESSIONS", 3)  # several jobs per part, over both workers
     used: list[int] = []
-    made: list[int] = []
-    original, closing = prepare.Pool.outcomes, prepare.Pool.close
+    left: list[int] = []  # ready vectors an embedding pass did not write (it takes out those it writes)
+    original, backfill = prepare.Pool.outcomes, vectors.backfill
 
     def outcomes(self: prepare.Pool, ticket: list[int], prepared: Any = None) -> list[prepare.Outcome]:
         out = original(self, ticket, prepared)
         used.append(sum(isinstance(o, PreparedSession) for o in out))
         return out
 
-    def close(self: prepare.Pool) -> None:
-        made.append(sum(len(v) for v in self.ready.values()))
-        closing(self)
+    def passes(*args: Any, ready: Any = None, **kwargs: Any) -> vectors.BackfillReport:
+        report = backfill(*args, ready=ready, **kwargs)
+        left.append(len(ready or ()))
+        return report
 
     monkeypatch.setattr(prepare.Pool, "outcomes", outcomes)
-    monkeypatch.setattr(prepare.Pool, "close", close)
+    monkeypatch.setattr(vectors, "backfill", passes)
     alone = _index(tmp_path / "alone", 0, monkeypatch)
-    assert not used  # positive control: no workers when told none
+    assert not used and left == [0, 0]  # positive control: no workers when told none
     assert len(alone["session"]) == 24 and alone["chunk"] and not alone["missing"]
     pooled = _index(tmp_path / "pooled", 2, monkeypatch)
-    assert sum(used) == 24 and made == [0]  # every session came from a worker; every vector was used
+    assert sum(used) == 24 and left == [0, 0, 0, 0]  # every session came from a worker; every vector was used
     assert pooled["session"] == alone["session"]
     assert pooled["chunk"] == alone["chunk"]
     assert faults.differs(pooled, alone) == ""

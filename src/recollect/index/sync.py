@@ -130,6 +130,7 @@ class _Helpers:
         self.embedder, self.card_encoder, self.whole = embedder, card_encoder, whole
         self.pool: prepare.Pool | None = None
         self.prefetch: vectors.Prefetch | None = None
+        self.made: dict[str, dict[bytes, Any]] = {}  # by model: vectors the workers made, once they stopped
 
     def pool_for(self, sessions: int) -> prepare.Pool | None:
         """The worker pool for a source with `sessions` to read (started once per sync), or None."""
@@ -147,14 +148,22 @@ class _Helpers:
         if self.pool is None:
             _prefetch_cards(conn, self.prefetch, inserted)
 
+    def stop_workers(self) -> None:
+        """Every session is stored: take the vectors the workers made (waiting for those still being made,
+        of the texts the writer prepared) and stop them, so that they do not hold their memory (~250 MB
+        each) through the embedding passes."""
+        if self.pool is not None:
+            self.pool.drain()
+            self.made, self.pool.ready = self.pool.ready, {}
+            self.pool.close()
+            self.pool = None
+
     def ready(self, model: str, progress: vectors.Progress | None) -> dict[bytes, Any] | None:
         """Vectors of `model` made ahead, packed, by content hash (None: none)."""
         found: dict[bytes, Any] = {}
         if self.prefetch is not None and model == self.prefetch.embedder.model_id:
             found.update(self.prefetch.collect(progress))
-        if self.pool is not None:
-            self.pool.drain()  # the texts the writer prepared, still being embedded by the workers
-            found.update(self.pool.ready.pop(model, {}))
+        found.update(self.made.pop(model, {}))
         return found or None
 
     def close(self) -> None:
@@ -405,6 +414,7 @@ def _sync(
         if read_sources:
             _drop_unconfigured(conn, specs, report)
             _sync_sources(conn, specs, report, lease, progress, helpers)
+        helpers.stop_workers()
         changed = report.changed > 0 or bool(report.removed_sources) or not read_sources
         passes = [
             ("semantic", "embedding texts", embedder, False),

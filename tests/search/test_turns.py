@@ -27,3 +27,30 @@ def test_a_turn_that_asks_about_the_words_still_passes_to_its_reply_in_a_long_ch
     texts = {1: "Should I drink something warm in the evenings?", 2: "Rooibos is a good choice: no caffeine."}
     ranked = rerank_turns([1], texts, WORDS, None, {1: (2, texts[2])}, long=True)
     assert ranked[0] == 2, ranked  # the words are only in the question: the reply answers it
+
+
+def test_each_hit_of_a_session_opens_a_message_of_its_own(sample_db: object) -> None:
+    # The shipped store's read of a missing file: its tool input and its error are two chunks of one message,
+    # the two best of its session for the file's name. Shown both, the two hits led to one window.
+    from recollect import history
+    from recollect.config import load_config
+    from recollect.index import store
+
+    history.index()
+    conn = store.connect(load_config().index_path, readonly=True)
+    try:
+        twins = conn.execute(
+            "SELECT message_id, count(*) FROM chunk WHERE text LIKE '%missing-file.txt%' "
+            "GROUP BY message_id HAVING count(*) > 1"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert twins, "positive control: a message whose two chunks both hold the name"
+    hits = history.search("missing-file.txt", sync_first=False, limit=10).hits
+    by_session: dict[str, list[str]] = {}
+    for hit in hits:
+        by_session.setdefault(hit.session_id, []).append(hit.cursor)
+    assert any(len(cursors) == 2 for cursors in by_session.values()), by_session  # two hits a session still
+    for session, cursors in by_session.items():
+        assert len(set(cursors)) == len(cursors), (session, cursors)
+    assert {m for m, _ in twins} & {h.message_id for h in hits}  # the message is still shown, once

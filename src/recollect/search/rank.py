@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from recollect.search import stages
+from recollect.search import stages, turns
 from recollect.search.lexical import best_chunk_rows, best_rows
 from recollect.search.meaning import Arms, arms, arms_key, prose_share, script_gaps, uncovered_share
 from recollect.search.novelty import novel_first
@@ -478,7 +478,7 @@ def _hits(run: _Run, scored: list[tuple[float, int]], sessions: dict[int, sqlite
     """The first page: at most `per_session` hits of a session, its best turns first."""
     page = [sid for _, sid in scored[: run.limit]]
     order = _turn_order(run, page) if stages.on("turn_rerank") and not run.phrase else {}  # a reply may lack it
-    wanted = [cid for sid in page for cid in order.get(sid, run.session_chunks.get(sid, []))[: run.per_session]]
+    wanted = [c for s in page for c in order.get(s, run.session_chunks.get(s, []))[: run.per_session * turns.REACH]]
     chunks = _rows_by_id(run.conn, "chunk", "id", wanted)
     semantic_or_card = set(run.semantic) | set(run.card_meaning)
     terms = run.plan.terms
@@ -488,20 +488,21 @@ def _hits(run: _Run, scored: list[tuple[float, int]], sessions: dict[int, sqlite
         if len(hits) >= run.limit:
             break
         row = sessions[sid]
-        chunk_ids = order.get(sid, run.session_chunks.get(sid, []))
+        ranked = order.get(sid, run.session_chunks.get(sid, []))
+        chunk_ids = turns.one_per_message(ranked, chunks, run.per_session)
         returned += 1
         lexical = sid in run.chunk_rank or sid in run.card_rank
         by_meaning_only = sid in run.rescued or (sid in run.gap and not lexical)
         why = "semantic" if by_meaning_only else "both" if sid in semantic_or_card else "terms"
-        matched = _matched(run, row, [chunks[c] for c in chunk_ids[: run.per_session] if c in chunks])
+        matched = _matched(run, row, [chunks[c] for c in chunk_ids])
         if not chunk_ids:
             hits.append(card_hit(run.conn, row, score, matched, terms, why))
             continue
-        for cid in chunk_ids[: run.per_session]:
+        for cid in chunk_ids:
             if len(hits) >= run.limit:
                 break
             hits.append(chunk_hit(row, chunks[cid], score, matched, terms, why))
-        capped += max(0, len(chunk_ids) - run.per_session)
+        capped += max(0, len(ranked) - run.per_session)
     _finish_coverage(run, len(scored), returned, len(hits), capped)
     return hits
 

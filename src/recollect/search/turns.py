@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 
 TURN_CANDIDATES = 60  # chunks read for re-ranking, over all sessions of the first page
 PER_SESSION_CANDIDATES = 8
+REACH = 3  # chunks read per hit shown, for the next message when two share one (`one_per_message`)
 POSITION_WEIGHT = 0.15
 ANSWER_WEIGHT = 0.15
 QUESTION_PENALTY = 0.1  # a turn that asks back
@@ -135,3 +136,20 @@ def replies_to(
     for question, reply, text in rows:
         out.setdefault(question, (reply, text))
     return out
+
+
+def one_per_message(ranked: Sequence[int], chunks: Mapping[int, sqlite3.Row], per_session: int) -> list[int]:
+    """A session's best chunks to show, at most one of each message: a hit's cursor names its message, so
+    a second chunk of one message (a tool's input beside its error) would lead to the window the first
+    opens; the next chunk of another message takes its place."""
+    chosen: list[int] = []
+    seen: set[str] = set()
+    for cid in ranked:
+        row = chunks.get(cid)
+        if row is None or row["message_id"] in seen:
+            continue
+        seen.add(row["message_id"])
+        chosen.append(cid)
+        if len(chosen) == per_session:
+            break
+    return chosen

@@ -264,3 +264,38 @@ def test_a_cards_crowding_is_kept_for_its_scope_and_the_same(semantic: None) -> 
         assert fewer and any(fewer[sid] != first[sid] for sid in fewer)
     finally:
         conn.close()
+
+
+def test_a_lone_words_winner_is_doubted_when_meaning_points_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The answer paraphrases the question (no word in common); one session that answered about something
+    # else holds all its words, alone over the line.
+    paraphrase = make(
+        "ses_para",
+        PROJ,
+        [
+            (
+                "From now on, how should you write the summaries of your changes in this repo?",
+                "Every change summary gets an imperative subject under 72 characters and a body that says why.",
+            )
+        ],
+    )
+    conn = store.connect(load_config().index_path)
+    try:
+        for s in [paraphrase, *UNRELATED, *crowd()[:1]]:
+            insert_session(conn, s, "w", None)
+        filters = Filters(scope="project", directory=PROJ)
+        assert [e.session_id for e in autorecall.find(conn, QUESTION, filters)] == ["ses_retry_invoice"]  # control
+        lone = conn.execute("SELECT sid FROM session WHERE native_id = 'ses_retry_invoice'").fetchone()[0]
+        nearest = autorecall.Evidence(99, answer=[("decision", "Decision.", "")])
+
+        def meaning(winner_cosine: float) -> autorecall.Meaning:
+            # what the card vectors say: session 99 nearest the topic; the lone winner at `winner_cosine`
+            near = {99: 0.60, lone: winner_cosine}
+            return autorecall.Meaning(near, [99], {99: nearest}, {99: {"first_human": "q"}}, "topic", None)
+
+        monkeypatch.setattr(autorecall, "meaning_of", lambda *args: meaning(0.59))
+        assert [e.session_id for e in autorecall.find(conn, QUESTION, filters)] == ["ses_retry_invoice"]  # agrees
+        monkeypatch.setattr(autorecall, "meaning_of", lambda *args: meaning(0.20))
+        assert autorecall.find(conn, QUESTION, filters) == []  # far from where the meaning is: doubted, silent
+    finally:
+        conn.close()

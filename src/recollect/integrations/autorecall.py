@@ -20,10 +20,9 @@ each word is among the candidates; a part of an identifier counts only as far as
 missing: that is what keeps a question about a topic never discussed silent. A session must hold every
 name the question gives (`named`: Kafka, Windows, test_refresh_token_expiry; in the sentences that ask).
 
-Among hundreds of sessions, a few common words cover 40 % of a message in many of them. So when more
-than one session that answered passes, the words' winner must also be where the message's meaning is
-(`agrees`: its card as near the message's topic as the nearest card, give or take the spread of the
-crowd behind it); else meaning decides alone.
+Among hundreds of sessions, a few common words cover 40 % of a message in one or many of them. So the
+words' winner must also be where the message's meaning is (`agrees`: its card as near the message's
+topic as the nearest card, give or take the spread of the crowd behind it); else meaning decides alone.
 
 Words alone miss a paraphrase, an English question about a Chinese session and a Chinese question
 whose bigrams cut across words. So when no session that answered covers 40 %, or the words' winner
@@ -203,11 +202,10 @@ def find(
         return view[0]
 
     winner = next((e for e in kept if e.answered), None)
-    contested = sum(1 for e in kept if e.answered) > 1
-    if winner is not None and contested and not agrees(winner, meaning()):
-        # Among many sessions, a common word or two cover enough of a message ("test", "commit") in
-        # several that answered: the words' winner must be where the message's meaning is too, or
-        # meaning decides alone. One session that answered, alone over the line, is not doubted.
+    if winner is not None and not agrees(winner, meaning()):
+        # Among many sessions, a common word or two cover enough of a message ("test", "commit") in one
+        # or several that answered: the words' winner must be where the message's meaning is too (cards
+        # discounted for crowding), or meaning decides alone.
         kept, winner = [], None
     if winner is None:
         # Words do not decide (a paraphrase, a question across the language gap, or a topic never

@@ -206,6 +206,32 @@ def test_meaning_standing_in_for_uncovered_words_earns_its_place(
     assert not worse, "stage 'uncovered' made a category worse:\n  " + "\n  ".join(worse)
 
 
+def test_with_meaning_off_a_session_across_the_script_gap_keeps_its_coverage(
+    corpus: Corpus, queries: list[EvalQuery]
+) -> None:
+    """Stage `script` with meaning off: an English question about a session held in Chinese, that the words rank
+    among the first five, keeps the coverage of the best English session (its other words are said in Chinese).
+    Cross-lingual questions rise with it, to plain FTS5 or above, and no category falls."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RECOLLECT_EMBEDDINGS", "off")
+        on = run_corpus(corpus, queries, baseline=True)
+        with stages_disabled("script"):
+            off = run_corpus(corpus, queries, baseline=False).summary()["ours"]["by_category"]
+    by_cat, fts5 = on.summary()["ours"]["by_category"], on.summary()["fts5"]["by_category"]
+    assert off["cross_lingual"]["mrr"] < fts5["cross_lingual"]["mrr"]  # the control: without it, below FTS5
+    assert by_cat["cross_lingual"]["mrr"] >= fts5["cross_lingual"]["mrr"], (
+        by_cat["cross_lingual"],
+        fts5["cross_lingual"],
+    )
+    worse = [
+        f"{cat} {metric}: {by_cat[cat][metric]} < {off[cat][metric]} with the stage off"
+        for cat in off
+        for metric in ("mrr", "recall@5")
+        if by_cat[cat][metric] < off[cat][metric] - 1e-9
+    ]
+    assert not worse, "stage 'script' made a category worse with meaning off:\n  " + "\n  ".join(worse)
+
+
 # Text about nothing in the corpus: made-up words and everyday topics, English, Chinese, Spanish. Since the
 # conversation sessions (bench/eval/conversations.py) brought a cat and a dinner party into the corpus,
 # "cats like fish" and a paella recipe are no longer about nothing there: the card arm rightly finds

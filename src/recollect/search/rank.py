@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.search import stages, turns
+from recollect.search.hints import hint as _hint
+from recollect.search.hints import sources as _sources
 from recollect.search.lexical import best_chunk_rows, best_rows
 from recollect.search.meaning import Arms, arms, arms_key, prose_share, script_gaps, uncovered_share
 from recollect.search.novelty import novel_first
@@ -57,6 +59,7 @@ ACROSS_CARDS = 10  # the nearest cards by meaning whose session's script is read
 ACROSS_MIN_GAP = 0.5  # a session at least this far from the query's script can enter by meaning alone
 ACROSS_STANDIN = 2.0  # the weight of the two lexical arms, which the card's meaning stands in for across scripts
 ACROSS_MIN_COSINE = 0.165  # above what text about nothing in the history reached (0.164, see RESCUE_MIN_COSINE)
+ACROSS_WORDS_TOP = 5  # with meaning off: sessions across the script gap that the words rank this high keep coverage
 # title, head, idents, files, errors, outcome, decisions, summary (seed 000 weighs the summary 1.8 x the title)
 CARD_WEIGHTS = (3.0, 2.0, 2.0, 1.5, 1.5, 1.0, 1.5, 5.4)
 COVERAGE_EXPONENT = 1.5  # a session's fused score x (share of the query's weight it covers) ** this
@@ -68,44 +71,6 @@ LITERAL_SCAN_CHUNKS = 50_000  # how far back (newest first) a literal retry look
 def fts_match(terms: list[str]) -> str:
     # Our tokens never contain a double quote; quoting keeps joiners like '/' and ':' literal.
     return " OR ".join(f'"{t}"' for t in terms)
-
-
-def _sources(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    rows = conn.execute("SELECT id, kind, status, message, sessions, malformed, time_synced FROM source ORDER BY id")
-    return [
-        {
-            "id": r[0],
-            "kind": r[1],
-            "status": r[2],
-            "message": r[3] or "",
-            "sessions": r[4],
-            "malformed": r[5],
-            "synced": iso(r[6] or 0),
-        }
-        for r in rows
-    ]
-
-
-def _hint(filters: Filters, coverage: Coverage) -> str:
-    if coverage.hits_returned:
-        return ""
-    advice = []
-    if filters.scope != filters.widest_scope:
-        advice.append(f"widen --scope {filters.scope} to --scope {filters.widest_scope}")
-    if filters.since is not None or filters.until is not None:
-        advice.append("widen or drop --since/--until")
-    if filters.chunk_level:
-        advice.append("drop --role/--class/--tool/--author")
-    if filters.agents or filters.sources:
-        advice.append("drop --agent/--source")
-    down = [s["id"] for s in coverage.sources if s["status"] not in ("ok", None)]
-    if down:
-        advice.append(f"fix unavailable sources ({', '.join(down)}; see 'recollect doctor')")
-    if coverage.sessions_indexed == 0:
-        return "no session is indexed yet: your agents' stores hold none ('recollect doctor' says which it read)"
-    if not advice:
-        return "no session contains these words; try other words, an identifier, or an error message"
-    return "try to " + "; ".join(advice)
 
 
 @dataclass
@@ -392,6 +357,8 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
             _stand_in_uncovered(run, shortlist, shares, fused)
     spread = stages.on("coverage_span") and stages.on("long_sessions")  # long chats: coverage weighs less
     exponent = coverage_exponent(run.span, shortlist, COVERAGE_EXPONENT) if spread else COVERAGE_EXPONENT
+    across = _across_by_words(run, shortlist, shares) if shares and not found else {}
+    same_script = max((v for s, v in shares.items() if s not in across), default=0.0)
     scored: list[tuple[float, int]] = []
     for sid in shortlist:
         row = sessions[sid]
@@ -401,6 +368,9 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
             if not found:
                 gap = run.gap.get(sid, 0.0)
                 factor = (1 - gap) * factor + gap
+                if sid in across:  # without meaning: as much as the best session in the query's script
+                    gap = across[sid]
+                    factor = (1 - gap) * factor + gap * max(factor, same_script**exponent)
         if stages.on("answered") and sid not in run.rescued and _asked_only(run, sid, chunks):
             factor *= ASKED_ONLY
         if stages.on("priors"):
@@ -415,6 +385,18 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
     if stages.on("literal") and run.held and not run.plan.asks:  # pasted from a session, not asked about it
         scored = pasted_first(scored, run.held)
     return scored, sessions
+
+
+def _across_by_words(run: _Run, shortlist: list[int], shares: dict[int, float]) -> dict[int, float]:
+    """With meaning off, the sessions across the script gap (an English question, a session held in Chinese
+    with English names in it) among the first `ACROSS_WORDS_TOP` the words rank, by their gap. Such a session
+    says the rest of the question in its own script, so its coverage falls short of a same-script session's
+    for no fault of its own, and no arm by meaning can stand in (`run.gap`). Only a session the words already
+    rank that high: lifting every Chinese session that shares one common word cost the conversations."""
+    if not stages.on("script") or run.card_meaning or run.semantic:
+        return {}
+    top = [sid for sid in shortlist[:ACROSS_WORDS_TOP] if sid in shares and sid not in run.rescued]
+    return {s: g for s, g in script_gaps(run.conn, top, run.plan.text).items() if g >= ACROSS_MIN_GAP}
 
 
 def _stand_in_uncovered(run: _Run, shortlist: list[int], shares: dict[int, float], fused: dict[int, float]) -> None:

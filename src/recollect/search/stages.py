@@ -13,7 +13,8 @@ from contextvars import ContextVar
 
 STAGES: dict[str, str] = {
     "meaning": "both semantic arms (static model over chunks and cards, full encoder over cards)",
-    "script": "a session in another script than the query (Chinese question, English session) ranked by meaning",
+    "script": "a session in another script than the query (Chinese question, English session) ranked by meaning; "
+    "with meaning off, one the words rank among the first five keeps the coverage of the best same-script session",
     "uncovered": "where no session's words cover the whole query, the card's meaning stands in for what they left out",
     "card_bm25": "BM25 over session cards (title, first request, inventories)",
     "pruning": "leaving very common words out of the match when rarer ones exist",

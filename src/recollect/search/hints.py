@@ -1,0 +1,49 @@
+"""What a search says about its sources and, when it found nothing, what to try: no ranking happens here."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from recollect.search.results import Coverage, iso
+from recollect.search.scope import Filters
+
+
+def sources(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every source's state as the last sync left it, for the coverage of every result."""
+    rows = conn.execute("SELECT id, kind, status, message, sessions, malformed, time_synced FROM source ORDER BY id")
+    return [
+        {
+            "id": r[0],
+            "kind": r[1],
+            "status": r[2],
+            "message": r[3] or "",
+            "sessions": r[4],
+            "malformed": r[5],
+            "synced": iso(r[6] or 0),
+        }
+        for r in rows
+    ]
+
+
+def hint(filters: Filters, coverage: Coverage) -> str:
+    """For a search that returned nothing: which limit to widen, or why nothing matched; else ""."""
+    if coverage.hits_returned:
+        return ""
+    advice = []
+    if filters.scope != filters.widest_scope:
+        advice.append(f"widen --scope {filters.scope} to --scope {filters.widest_scope}")
+    if filters.since is not None or filters.until is not None:
+        advice.append("widen or drop --since/--until")
+    if filters.chunk_level:
+        advice.append("drop --role/--class/--tool/--author")
+    if filters.agents or filters.sources:
+        advice.append("drop --agent/--source")
+    down = [s["id"] for s in coverage.sources if s["status"] not in ("ok", None)]
+    if down:
+        advice.append(f"fix unavailable sources ({', '.join(down)}; see 'recollect doctor')")
+    if coverage.sessions_indexed == 0:
+        return "no session is indexed yet: your agents' stores hold none ('recollect doctor' says which it read)"
+    if not advice:
+        return "no session contains these words; try other words, an identifier, or an error message"
+    return "try to " + "; ".join(advice)

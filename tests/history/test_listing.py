@@ -88,7 +88,7 @@ def test_a_parents_children_are_listed_with_how_each_ended(family: dict[str, str
     reply = call_tool("history_sessions", {"parent": family["parent"]}, ServerSettings(cwd="/"))
     assert not reply.is_error
     assert {s["session_id"] for s in reply.structured["sessions"]} == set(children)
-    assert "ended cancelled" in reply.text and "ended error" in reply.text and family["stranger"] not in reply.text
+    assert "ended: cancelled" in reply.text and "ended: error" in reply.text and family["stranger"] not in reply.text
 
 
 def test_a_session_without_children_says_so(family: dict[str, str]) -> None:

@@ -216,3 +216,31 @@ def test_names_are_capitalized_or_marked_words_outside_a_sentence_start() -> Non
     assert autorecall.named("The nightly job hit a MemoryError. Fix it.") == ["memoryerror"]
     assert autorecall.named("上次 Kafka 的分区数定的是多少？") == ["kafka"]
     assert autorecall.named("What did we decide about retries last time?") == []
+
+
+def test_no_card_leading_means_the_sessions_words_are_never_embedded(
+    encoder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from collections import OrderedDict
+
+    made: list[list[str]] = []
+    real = type(encoder).embed
+    monkeypatch.setattr(type(encoder), "embed", lambda self, texts: made.append(list(texts)) or real(self, texts))
+    monkeypatch.setattr(recallmeaning, "_KEPT", OrderedDict())  # nothing kept from other tests
+    topic = autorecall.message_topic(RETRY)
+    assert found(RETRY, encoder) == ["ses_zh_retry"]  # control: the cards lead, what was said decides
+    assert made[0] == [topic] and any("Celery" in t for texts in made[1:] for t in texts)
+    made.clear()
+    monkeypatch.setattr(recallmeaning, "_KEPT", OrderedDict())
+    monkeypatch.setattr(autorecall, "MEANING_MARGIN", 0.99)  # no card can lead by that much
+    assert found(RETRY, encoder) == ["ses_asked"]  # as without meaning
+    assert made == [[topic]]  # the topic, for the cards; no clause of what the sessions said
+
+
+def test_a_card_that_does_not_lead_never_stands_out() -> None:
+    said = {1: 0.9, 2: 0.1, 3: 0.2}
+    assert recallmeaning.card_leads({1: 0.6, 2: 0.5, 3: 0.3}, 0.05)  # control
+    assert recallmeaning.stands_out({1: 0.6, 2: 0.5, 3: 0.3}, said, 0.05) == (1, 0.75)
+    for by_card, margin in [({1: 0.6, 2: 0.58, 3: 0.3}, 0.05), ({1: 0.6, 2: 0.5}, 0.2), ({1: 0.31}, 0.05), ({}, 0.05)]:
+        assert not recallmeaning.card_leads(by_card, margin)
+        assert recallmeaning.stands_out(by_card, said, margin) is None  # whatever was said

@@ -53,6 +53,7 @@ from recollect.integrations.recallblock import RECALL_TAG as RECALL_TAG
 from recollect.integrations.recallblock import file_freshness as file_freshness
 from recollect.integrations.recallblock import format_block as format_block
 from recollect.integrations.recallblock import one_line as one_line
+from recollect.integrations.recallfamily import family as family  # re-exported: hooks asks for it here
 from recollect.integrations.recallmeaning import (
     CROWD,
     CROWD_LEAD,
@@ -60,6 +61,7 @@ from recollect.integrations.recallmeaning import (
     RESCUE_COVERAGE,
     RESCUE_TRIES,
     Remembered,
+    card_leads,
     said_meaning,
     stands_out_crowded,
     uncrowded,
@@ -141,29 +143,6 @@ def _fold(text: str) -> str:
     # The message's terms come from the one tokenizer, which strips accents (müller -> muller): the
     # text they are looked for in must be folded the same way, or an accented word is never present.
     return text.lower() if text.isascii() else fold(text)
-
-
-def family(conn: sqlite3.Connection, sessions: list[str]) -> list[str]:
-    """`sessions` (the host's current session: `source::id`, or a raw id meaning any source) with their
-    parents, children and everything under the same root, qualified like the reference they came from."""
-    out: list[str] = []
-    for ref in sessions:
-        source, _, native = ref.rpartition("::")
-        out.append(ref)
-        same = "source_id = :source AND " if source else ""
-        me = f"SELECT parent_id, coalesce(root_id, native_id) FROM session WHERE {same}native_id = :id"
-        found = conn.execute(me, {"source": source, "id": native}).fetchone()
-        parent, root = found if found else (None, native)
-        # Each arm on an index (parent, root, id); an OR of them would scan the session table.
-        rows = conn.execute(
-            f"SELECT native_id FROM session WHERE {same}parent_id = :id "
-            f"UNION SELECT native_id FROM session WHERE {same}root_id = :root "
-            f"UNION SELECT :root UNION SELECT :parent",
-            {"source": source, "id": native, "root": root, "parent": parent},
-        ).fetchall()
-        rows = [r for r in rows if r[0]]
-        out.extend(f"{source}::{r[0]}" if source else r[0] for r in rows)
-    return list(dict.fromkeys(out))
 
 
 def _idf(n: float, df: float) -> float:
@@ -294,11 +273,14 @@ def propose(meaning: Meaning | None, text: str, units: list[Unit]) -> list[Entry
         return None
     tries = meaning.tries[:RESCUE_TRIES]
     evidence, cards = meaning.evidence, meaning.cards
-    said = {sid: [cards[sid]["first_human"] or "", evidence[sid].answer[0][1]] for sid in tries}
-    by_said = said_meaning(meaning.model, meaning.topic, said) if tries else None
     margin = min(MEANING_MARGIN, CROWD_LEAD * meaning.spread)
+    by_card = {sid: meaning.near[sid] for sid in tries}
+    if not card_leads(by_card, margin):
+        return []  # `stands_out` would say no whatever the sessions said: not embedded
+    said = {sid: [cards[sid]["first_human"] or "", evidence[sid].answer[0][1]] for sid in tries}
+    by_said = said_meaning(meaning.model, meaning.topic, said)
     cosines = {sid: meaning.cosine.get(sid, meaning.near[sid]) for sid in tries}
-    best = stands_out_crowded({sid: meaning.near[sid] for sid in tries}, cosines, by_said or {}, margin)
+    best = stands_out_crowded(by_card, cosines, by_said or {}, margin)
     if best is None:
         return []
     sid, cosine = best

@@ -231,3 +231,17 @@ def stands_out_crowded(
         uncrowded_said = {sid: v - discount.get(sid, 0.0) for sid, v in by_said.items()}
         best = stands_out(by_card, uncrowded_said, margin, floor, CROWDED_LEAD * margin)
     return best
+
+
+def card_leads(by_card: dict[int, float], margin: float = MEANING_MARGIN) -> bool:
+    """Whether the nearest session by its card leads the next one by `margin` (alone: MEANING_ALONE), or by
+    CROWDED_LEAD times it if that is less, as `stands_out_crowded` asks of it whatever the sessions said:
+    when it does not, what they said need not be embedded (the card encoder's few ms a clause, on the
+    message's path)."""
+    return bool(by_card) and _lead(by_card, max(by_card, key=lambda sid: by_card[sid])) >= min(
+        margin, CROWDED_LEAD * margin
+    )
+
+
+def _lead(cosines: dict[int, float], first: int) -> float:
+    return cosines[first] - max((v for sid, v in cosines.items() if sid != first), default=MEANING_ALONE)

@@ -72,7 +72,7 @@ from recollect.integrations.recallmeaning import rescue as rescue
 from recollect.integrations.recallwords import META_WORDS as META_WORDS
 from recollect.integrations.recallwords import Unit, holds_term, message_topic, message_units, named, present
 from recollect.integrations.recallwords import word_count as word_count
-from recollect.integrations.replies import is_answer
+from recollect.integrations.replies import answers
 
 if TYPE_CHECKING:
     from recollect.history import Filters
@@ -394,7 +394,7 @@ def _evidence(
         # A reply that tells nothing ("I don't know which format was chosen") is no answer: its words are
         # the question's (replies.py).
         asked = "\n".join(q[0] for q in ev.question)
-        told = [is_answer(a[0], asked, STOPWORDS) for a in ev.answer]
+        told = answers([a[0] for a in ev.answer], asked, STOPWORDS)
         ev.question.extend(a for a, ok in zip(ev.answer, told, strict=True) if not ok)
         ev.answer = [a for a, ok in zip(ev.answer, told, strict=True) if ok]
     return evidence, cards

@@ -17,6 +17,7 @@ assistant does not know. Both are read from the reply's structure, not from a li
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _WORD = re.compile(rf"[{_CJK}]|[^\W\d_{_CJK}]{{3,}}|\d[\w.]*")
@@ -32,11 +33,21 @@ _NOT_KNOWING = re.compile(
 def new_words(reply: str, asked: str, stop: frozenset[str] = frozenset()) -> float:
     """Words of `reply` that `asked` does not hold (lower-cased), a CJK character counting half; words in
     `stop` (the tokenizer's function words) do not count."""
-    seen = set(_WORD.findall(asked.lower())) | stop
-    fresh = set(_WORD.findall(reply.lower())) - seen
+    return _fresh(reply, set(_WORD.findall(asked.lower())), stop)
+
+
+def _fresh(reply: str, seen: set[str], stop: frozenset[str]) -> float:
+    fresh = {w for w in _WORD.findall(reply.lower()) if w not in seen and w not in stop}
     return sum(0.5 if w[0] >= "\u3400" and len(w) == 1 else 1.0 for w in fresh)
 
 
 def is_answer(reply: str, asked: str, stop: frozenset[str] = frozenset()) -> bool:
     """Whether `reply` answers the questions in `asked` (the session's own), see the module's docstring."""
-    return not _NOT_KNOWING.match(reply) and new_words(reply, asked, stop) >= NEW_WORDS
+    return answers([reply], asked, stop)[0]
+
+
+def answers(replies: Sequence[str], asked: str, stop: frozenset[str] = frozenset()) -> list[bool]:
+    """`is_answer` for each of `replies` against the same `asked`, whose words are read once (auto-recall
+    asks it for every reply of some 80 sessions per cue message)."""
+    seen = set(_WORD.findall(asked.lower()))
+    return [not _NOT_KNOWING.match(r) and _fresh(r, seen, stop) >= NEW_WORDS for r in replies]

@@ -304,7 +304,7 @@ class Plan:
 def plan(conn: sqlite3.Connection, text: str, units: list[Unit] | None = None) -> Plan | None:
     """The words of `text` to look for (`units`: its `message_units`, when known), or None when the index
     holds none of them."""
-    from recollect.history import document_frequencies
+    from recollect.integrations.recallstats import document_frequencies
 
     units = message_units(text) if units is None else units
     terms = list(dict.fromkeys(t for u in units for t in u.terms))
@@ -443,7 +443,8 @@ def candidates(
 ) -> list[Entry]:
     """The sessions covering at least MIN_COVERAGE of `text`'s weighted words, best first, at most `limit`;
     when none does, the best that answered among those covering at least `floor` (for `rescue`)."""
-    from recollect.history import chunk_count, predicate
+    from recollect.history import predicate
+    from recollect.integrations.recallstats import chunk_count
 
     p = plan(conn, text, units)
     if p is None:

@@ -351,9 +351,10 @@ def gather(
         )
     ]
     order = list(dict.fromkeys([*(r[0] for r in rows), *card_sids]))
-    evidence, cards = _evidence(conn, text, rows, order)
-    shortlist = set(order[:SHORTLIST])  # in rank order: chunk matches first, then card matches
-    evidence = {sid: ev for sid, ev in evidence.items() if sid in shortlist and sid in cards}
+    shortlist = order[:SHORTLIST]  # in rank order: chunk matches first, then card matches
+    kept = set(shortlist)  # only these are read (each session's evidence is its own)
+    evidence, cards = _evidence(conn, text, [r for r in rows if r[0] in kept], shortlist)
+    evidence = {sid: ev for sid, ev in evidence.items() if sid in cards}
     return evidence, cards, len(rows) < CHUNK_ROWS and len(order) <= SHORTLIST
 
 

@@ -43,10 +43,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from recollect.history import STOPWORDS, display_title, fold, query_terms
+from recollect.history import STOPWORDS, display_title, fold
 from recollect.integrations.cues import derive_query as derive_query
 from recollect.integrations.cues import detect_cue as detect_cue
-from recollect.integrations.cues import strip_cues
+from recollect.integrations.cues import strip_cues as strip_cues
 from recollect.integrations.recallblock import RECALL_END as RECALL_END  # re-exported: hooks and tests
 from recollect.integrations.recallblock import RECALL_MAX_CHARS as RECALL_MAX_CHARS  # name them here
 from recollect.integrations.recallblock import RECALL_TAG as RECALL_TAG
@@ -71,6 +71,7 @@ from recollect.integrations.recallmeaning import card_meaning as card_meaning
 from recollect.integrations.recallmeaning import rescue as rescue
 from recollect.integrations.recallwords import META_WORDS as META_WORDS
 from recollect.integrations.recallwords import Unit, holds_term, message_topic, message_units, named, present
+from recollect.integrations.recallwords import question_terms as question_terms
 from recollect.integrations.recallwords import word_count as word_count
 from recollect.integrations.replies import answers
 
@@ -537,7 +538,7 @@ def _entry(
         score=score,
         coverage=covered,
         files=[f for f in card["files"].splitlines() if f],
-        question_terms=frozenset(query_terms(strip_cues(card["first_human"] or card["title"] or ""))),
+        question_terms=question_terms(card["first_human"] or card["title"] or ""),
         gist="\n".join(card[k] or "" for k in ("title", "first_human", "decisions", "last_outcome"))[:GIST_CHARS],
         shown_from=(ev, units, weights),
     )

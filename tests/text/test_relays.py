@@ -178,24 +178,31 @@ def _call(answer: str) -> Part:
 
 def test_only_sentences_that_restate_the_answer_are_relays() -> None:
     answer = "上次决定 billing worker 用 quokkaqueue，不用 celery，因为我们没有 broker。"
+    person = Part(id="p", kind="text", text="billing worker 用 quokkaqueue 还是 celery？")
     before = Part(id="b", kind="text", text="我去问一下 recall。")
     said = Part(
         id="a",
         kind="text",
-        text="billing worker 用的是 quokkaqueue，不用 celery，因为没有 broker。我把重试次数改成了五次。",
+        text="billing worker 用的是 quokkaqueue，不用 celery，因为没有 broker。我把重试次数改成了五次。好的。",
     )
-    person = Part(id="p", kind="text", text="quokkaqueue 不用 celery")
+    again = Part(id="n", kind="text", text="billing worker 用的是 quokkaqueue，不用 celery。")
     later = Message(id="m3", role="assistant", time=3, parts=[said])
+    next_turn = Message(id="m5", role="assistant", time=5, parts=[again])
     s = _session(
-        Message(id="m1", role="assistant", time=1, parts=[before, _call(answer)]),
-        Message(id="m2", role="user", time=2, parts=[person]),
+        Message(id="m1", role="user", time=1, parts=[person]),
+        Message(id="m2", role="assistant", time=2, parts=[before, _call(answer)]),
         later,
+        Message(id="m4", role="user", time=4, parts=[Part(id="q", kind="text", text="再确认一下？")]),
+        next_turn,
     )
     found_relays = relays(s)
-    assert found_relays.is_call(s.messages[0], s.messages[0].parts[1])
-    # Written before the answer came back, or typed by a person: never a relay.
-    assert found_relays.left(s.messages[0], before) is None and found_relays.left(s.messages[1], person) is None
-    assert found_relays.text(later, said) == "我把重试次数改成了五次。"
+    assert found_relays.is_call(s.messages[1], s.messages[1].parts[1])
+    # The sentence restating the answer goes; the parent's own step, and a sentence too short to tell, stay.
+    assert found_relays.text(later, said) == "我把重试次数改成了五次。好的。"
+    # Typed by a person, or written before the answer came back: never a relay.
+    assert found_relays.left(s.messages[0], person) is None and found_relays.left(s.messages[1], before) is None
+    # After the person speaks again the model answers them, in its own words: not judged.
+    assert found_relays.left(next_turn, again) is None
     # A session that never called the recall agent relays nothing.
     plain = _session(Message(id="m1", role="assistant", time=1, parts=[said]))
     assert not relays(plain) and relays(plain).text(plain.messages[0], said) == said.text

@@ -9,9 +9,10 @@ the subagent's answer, a paraphrase of our own tool output, comes back twice in 
 Both are ours, not the parent's work, so neither may make the parent session match a later search
 (the parent would outrank the session that did the work). `relays` finds them by structure: the
 calls by their input (`markers.is_recall_tool_call`), and the relayed sentences as the parent's own
-text *after* such an answer whose words are mostly the answer's words (the answer's tokens, by the
-one tokenizer). A sentence that says something of its own (a step the parent took next, a file it
-changed) keeps its own words and is kept. Never a phrase list, never the session's title.
+text *after* such an answer, in the same turn (until the person speaks again), whose words are mostly
+the answer's words (the answer's tokens, by the one tokenizer; a sentence of at least three). A
+sentence that says something of its own (a step the parent took next, a file it changed) keeps its
+own words and is kept. Never a phrase list, never the session's title.
 
 The indexer leaves both out of chunks, cards, inventories and vectors; reads, deep search and
 extraction show or use a short marker instead (`RECALL_ANSWER_OMITTED`, `RELAYED_OMITTED`).
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 # restatement keeps most of the answer's words (a paraphrase changes a few); a sentence of the
 # parent's own (what it did next) brings words of its own.
 RELAY_SHARE = 0.6
+# A shorter sentence is too short to tell ("Done.", "Let me check."): any long answer holds its words.
+RELAY_MIN_TOKENS = 3
 RECALL_ANSWER_OMITTED = "[the recall agent's answer omitted: recollect's own text; ask @recall again to see it]"
 RELAYED_OMITTED = "[the recall agent's answer, relayed here, omitted]"
 # Sentence ends: Latin punctuation before a space, CJK punctuation anywhere (no space follows it).
@@ -64,7 +67,7 @@ class Relays:
 
 def _relayed(sentence: str, answer: set[str]) -> bool:
     tokens = set(tokenize(sentence))
-    return bool(tokens) and len(tokens & answer) >= RELAY_SHARE * len(tokens)
+    return len(tokens) >= RELAY_MIN_TOKENS and len(tokens & answer) >= RELAY_SHARE * len(tokens)
 
 
 def without_relayed(text: str, answer: set[str]) -> str | None:
@@ -83,7 +86,11 @@ def without_relayed(text: str, answer: set[str]) -> str | None:
             continue
         changed = True
         if kept:
-            kept_lines.append(" ".join(p.strip() for p in kept))
+            # CJK sentence ends take no space after them; Latin ones had one.
+            joined = kept[0].strip()
+            for piece in kept[1:]:
+                joined += ("" if joined[-1:] in "。！？；" else " ") + piece.strip()
+            kept_lines.append(joined)
     return "\n".join(kept_lines).strip() if changed else None
 
 
@@ -94,6 +101,10 @@ def relays(session: Session) -> Relays:
     found = Relays()
     answer: set[str] = set()
     for message in session.messages:
+        if message.role == "user" and any(p.kind == "text" and not p.synthetic for p in message.parts):
+            # A person spoke: what the model says from here on answers them, in its own words. (Over a
+            # whole session a long answer's words cover too many of the model's later sentences.)
+            answer = set()
         for part in message.parts:
             if part.kind == "tool":
                 if is_recall_tool_call(part.tool, part.tool_input):

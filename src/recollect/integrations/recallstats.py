@@ -1,7 +1,7 @@
 """The index statistics auto-recall reads on every cue message (autorecall.py), kept between messages
 until the index changes: how many chunks hold each word (an fts5vocab lookup reads the word's whole
-posting list, ~13 % of a cue's CPU at 5,000 sessions) and how many chunks there are (a count over the
-chunk table).
+posting list, ~13 % of a cue's CPU at 5,000 sessions), how many chunks there are (a count over the
+chunk table), and whether any session has a root but no parent (recallfamily.py).
 
 "Until the index changes": per connection (the plugin helper keeps one for its life), while SQLite's
 `data_version` (bumped by every commit of another connection, such as the idle sync's) and the
@@ -23,6 +23,7 @@ class _Kept:
     stamp: tuple[int, int]
     frequencies: dict[str, int] = field(default_factory=dict)
     chunks: int | None = None
+    orphans: int | None = None
 
 
 _KEPT: list[_Kept] = []  # the one connection kept (the helper's)
@@ -69,3 +70,13 @@ def chunk_count(conn: sqlite3.Connection) -> int:
     if kept.chunks is None:
         kept.chunks = count(conn)
     return kept.chunks
+
+
+def roots_without_parent(conn: sqlite3.Connection) -> int:
+    """How many sessions have a root but no parent (none, as the indexer writes them: recallfamily.py
+    reads only sessions with a parent for a root's family while this is 0), counted once per index state."""
+    kept = _kept(conn)
+    if kept.orphans is None:
+        query = "SELECT count(*) FROM session WHERE root_id IS NOT NULL AND parent_id IS NULL"
+        kept.orphans = int(conn.execute(query).fetchone()[0])
+    return kept.orphans

@@ -38,6 +38,15 @@ A message is a cue when its request is about the past. Two steps, the same in bo
      whether something was ever done or met ("have we seen the error above before?", 上面这个报错以前遇到
      过吗？). A time that names earlier work or a calendar time still counts ("is the error below the one
      we had last week?"). The pointer is looked for only once a marker is found.
+   - **Each form counts as its twin in the other language** (what the speakers did, deliberated, agreed or
+     cannot remember; a time before now as an attribute; then against now), each with the licence of its kind:
+     not remembering only of shared work ("we set it up earlier but I can't recall the command", 那个参数…
+     我记不清了; not "I can't remember the syntax for …"); the speakers' deliberation told as the setting of a
+     request is context unless dated ("We talked it through with the PM; move it"); what the speakers did
+     at a time of earlier work is what a following question asks about when it asks which, where or what
+     ("At some point we wrote a benchmark. Where is it?", 上个月我们对比过两个库，哪个更快？; not "Is it
+     thread-safe?", "How do I …?", "Can you fix …?"); 以前的写法 is what a thing was (as "the previous
+     version"), and 以前…，现在帮我… is then against now, the setting of a present request.
 
 Cues are looked for in the first 2,000 and the last 500 characters of a message, and every pattern is
 bounded: a pasted log costs the same as a short message.
@@ -324,9 +333,8 @@ class _Window:
         if kind == "relative" and self._then_now(i):
             return False  # 以前用的是 setup.py，现在帮我迁到…: then against now, the setting of a present request
         if kind == "relative" and self._attribute(m) and not self._asks(i):
-            return (
-                False  # 以前的写法, 之前的版本: what a thing was, as "the previous version" (之前的那套 is one of then)
-            )
+            # 以前的写法, 之前的版本: what a thing was, as "the previous version" (之前的那套 is one of then)
+            return False
         if kind in ("time", "relative", "calendar", "dated"):
             # a setting that tells a decision of earlier work ("after we agreed last time …", 上回说好…以后) is
             # what the request builds on, not mere context

@@ -60,6 +60,11 @@ class Template:
                 out.append(r"\s+".join(re.escape(word) for word in piece.split()) if piece.strip() else r"\s*")
                 if piece[:1].isspace() or piece[-1:].isspace():
                     out[-1] = r"\s*" + out[-1] + r"\s*"
+                if 0 < i < len(pieces) - 1:
+                    # A placeholder and the words after it, but the last, are matched once, at the first place
+                    # those words occur (an atomic group): retried at every later place, k placeholders cost
+                    # O(n^k) on a text that nearly matches (a 160-character message, 18 s at k = 6).
+                    out[-2:] = [f"(?>{out[-2]}{out[-1]})"]
         if len(pieces) == 1:
             out.append(r"(?:\s+(.*))?")  # no placeholder: OpenCode appends the arguments after a blank line
         return re.compile("".join(out) + r"\s*", re.DOTALL)

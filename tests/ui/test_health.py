@@ -36,3 +36,22 @@ def test_health_shows_the_index_size_doctor_shows(world: World, browser: Any) ->
     wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#index-size"))
     assert browser.find_element(By.CSS_SELECTOR, "#index-size").text == said.group(1)
     shot(browser, world, "health")
+
+
+def test_health_lists_the_opencode_problems_doctor_lists(world: World, browser: Any, tmp_path: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    config_dir = tmp_path / "opencode-config"
+    runner = CliRunner()
+    assert runner.invoke(main, ["install", "opencode", "--config-dir", str(config_dir), "--no-npm"]).exit_code == 0
+    browser.get(world.url)
+    browser.get(world.base + "/health")
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#index-size"))
+    fine = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "ul.problems li")]
+    assert not [p for p in fine if p.startswith("OpenCode")], fine  # positive control: installed, all there
+    (config_dir / "plugin" / "recollect.js").unlink()
+    said = [p for p in json.loads(runner.invoke(main, ["doctor", "--json"]).output)["problems"] if "OpenCode" in p]
+    assert len(said) == 1 and "plugin" in said[0], said
+    browser.get(world.base + "/health")
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "ul.problems li"))
+    assert said[0] in [li.text for li in browser.find_elements(By.CSS_SELECTOR, "ul.problems li")]

@@ -427,10 +427,10 @@ def unhide_cmd(session: str, as_json: bool) -> None:
 def doctor_cmd(as_json: bool) -> None:
     """Say what recollect found (config, index, sources) and what is wrong. Changes nothing."""
     d = history.doctor(current_app().config)
-    from recollect.integrations.opencode import checkup
+    from recollect.integrations.opencode import checkup, problems_of
 
     connected = checkup(current_app().config.paths)
-    d.problems.extend(f"OpenCode: {p}" for c in connected for p in c.problems)
+    d.problems.extend(problems_of(connected))
     if as_json:
         print_json({**asdict(d), "opencode": [c.to_dict() for c in connected]})
     else:

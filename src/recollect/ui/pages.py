@@ -229,7 +229,10 @@ class Site:
         return RedirectResponse("/review?" + urlencode({"project": project, "done": done}), status_code=303)
 
     def health(self, request: Request) -> Response:
+        from recollect.integrations.opencode import checkup, problems_of
+
         diagnosis = history.doctor(self.config)
+        diagnosis.problems.extend(problems_of(checkup(self.config.paths)))  # what `recollect doctor` lists too
         return self.render("health.html", d=diagnosis, meaning=diagnosis.semantic)
 
 

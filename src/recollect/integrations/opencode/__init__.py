@@ -36,7 +36,7 @@ from recollect.integrations.opencode.base import (
     opencode_config_dir,
     save_manifest,
 )
-from recollect.integrations.opencode.checkup import Checkup, checkup
+from recollect.integrations.opencode.checkup import Checkup, checkup, problems_of
 from recollect.integrations.opencode.installer import detect_opencode_version, install
 from recollect.integrations.opencode.npm import NpmProgress, NpmStatus
 from recollect.integrations.opencode.removal import uninstall
@@ -67,6 +67,7 @@ __all__ = [
     "mcp_entry",
     "opencode_config_dir",
     "plugin_text",
+    "problems_of",
     "save_manifest",
     "uninstall",
 ]

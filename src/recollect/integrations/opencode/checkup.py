@@ -47,6 +47,11 @@ class Checkup:
         return {"config_dir": self.config_dir, "fine": self.fine, "problems": self.problems}
 
 
+def problems_of(checks: list[Checkup]) -> list[str]:
+    """The checks' problems as doctor lists them beside its own (the CLI and the Health page alike)."""
+    return [f"OpenCode: {p}" for c in checks for p in c.problems]
+
+
 def checkup(paths: Paths | None = None, *, config_dir: Path | None = None) -> list[Checkup]:
     """One `Checkup` per config dir recollect is (or was) installed into; none when it never was."""
     try:

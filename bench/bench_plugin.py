@@ -387,6 +387,10 @@ def _holds(terms: tuple[str, ...], folded: str) -> bool:
 
 
 def main() -> None:
+    # The helper holds OpenBLAS to one thread (integrations/hookd.py); what is measured in process here must too.
+    from recollect import blas
+
+    blas.hold_to_one_thread()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--memories", type=int, default=1000)

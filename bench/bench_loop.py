@@ -77,6 +77,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench.heldout import refuse_held_out  # noqa: E402
 from tests.e2e.fake_llm import Rule, content_text  # noqa: E402
 from tests.e2e.opencode import OpenCodeWorld, ensure_opencode  # noqa: E402
 
@@ -98,17 +99,11 @@ def recollect_cmd() -> list[str]:
     return [sys.executable, "-m", "recollect.cli"]
 
 
-# The held-out set kept for the session's one final measurement: opened only when that run says so
-# (--final), so a tuning run cannot read it by accident.
-NEVER_READ = "heldout8"
-
-
 def load_data(
     directory: Path = DATA, messages_file: Path | None = None, final: bool = False
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     path = messages_file or directory / "loop_messages.json"
-    if NEVER_READ in path.name.lower() and not final:
-        raise SystemExit(f"{path.name} is a held-out set: bench_loop reads it only for the final run (--final)")
+    refuse_held_out(path, "bench_loop", final)  # only the session's final run opens the held-out set
     world = json.loads((directory / "loop_world.json").read_text(encoding="utf-8"))
     messages = json.loads(path.read_text(encoding="utf-8"))
     return world, messages
@@ -885,7 +880,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--final",
         action="store_true",
-        help="the one final measurement of the held-out set (a name holding 'heldout8'), refused without this",
+        help="the one final measurement of the held-out set (bench/heldout.py), refused without this",
     )
     a = ap.parse_args(argv)
     if a.meaning:

@@ -418,7 +418,16 @@ def main() -> None:
         help="With --loop: write each message's recall decision (cue, block or silence) and the sessions it "
         "names, one line per message, to this file (diff two runs to prove a speed change exact).",
     )
+    parser.add_argument(
+        "--final",
+        action="store_true",
+        help="the one final measurement of the held-out set (bench/heldout.py), refused without this",
+    )
     args = parser.parse_args()
+    from bench.heldout import refuse_held_out
+
+    for path in args.loop or []:
+        refuse_held_out(path, "bench_plugin", args.final)  # only the session's final run opens the held-out set
     if not shutil.which("node"):
         sys.exit("bench_plugin needs node on PATH (it runs the plugin file as OpenCode would)")
     rng = random.Random(args.seed)

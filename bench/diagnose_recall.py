@@ -218,9 +218,10 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="Print every cue message, not only the misses.")
     parser.add_argument("--dump", type=Path, help="Write every message's steps here, as JSON lines.")
     args = parser.parse_args()
+    from bench.heldout import refuse_held_out
+
     for path in args.loop:
-        if "heldout8" in path.name:
-            sys.exit("held-out 8 is held out: it is run once, by the lead, and never diagnosed")
+        refuse_held_out(path, "diagnose_recall")  # run once, at the session's end, and never diagnosed
     keep = args.keep.expanduser().absolute()
     os.environ.update(
         RECOLLECT_HOME=str(keep / "home"), OPENCODE_DB=str(keep / "opencode.db"), RECOLLECT_SOURCES="opencode"

@@ -40,8 +40,8 @@ def test_a_miss_says_which_path_decided(
     assert "words: 1 answered >= 0.4 [atlas.queue" in out and "answer not among" in out
 
 
-def test_held_out_8_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    argv = ["diagnose_recall", "--keep", str(tmp_path), "--loop", "bench/loop_messages_heldout8.json"]
+def test_the_held_out_set_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ["diagnose_recall", "--keep", str(tmp_path), "--loop", "bench/loop_messages_heldout9.json"]
     monkeypatch.setattr(sys, "argv", argv)
-    with pytest.raises(SystemExit, match="held out"):
+    with pytest.raises(SystemExit, match="held-out set"):
         diagnose_recall.main()

@@ -1,9 +1,11 @@
-"""The cue benches never open a held-out set that is being written (its figures are for the final
-measurement): any file whose name holds "heldout8" is refused before it is read."""
+"""The benches never open the held-out set kept for a session's final measurement (bench/heldout.py):
+a file whose name holds its name is refused before it is read, but by the final run of bench_loop and
+bench_plugin."""
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,11 +16,11 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 def test_bench_cues_reads_a_tuning_set() -> None:
-    # positive control: held-out 7 is a tuning set now and is read
-    assert bench_cues.main(["--sets", "loop_messages_heldout7.json", "--repeat", "1"]) == 0
+    # positive control: held-out 8 had its final run and is a tuning set now, read like the others
+    assert bench_cues.main(["--sets", "loop_messages_heldout8.json", "--repeat", "1"]) == 0
 
 
-@pytest.mark.parametrize("name", ["loop_messages_heldout8.json", "cue_HeldOut8_extra.json"])
+@pytest.mark.parametrize("name", ["loop_messages_heldout9.json", "cue_HeldOut9_extra.json"])
 def test_bench_cues_refuses_held_out_8(name: str) -> None:
     # the file does not exist: a refusal that came from opening it would be FileNotFoundError
     with pytest.raises(SystemExit, match="held-out set"):
@@ -31,13 +33,26 @@ def test_bench_loop_loads_a_tuning_set() -> None:
 
 
 def test_bench_loop_refuses_held_out_8(tmp_path: Path) -> None:
-    bait = tmp_path / "loop_messages_heldout8.json"
+    bait = tmp_path / "loop_messages_heldout9.json"
     bait.write_text("not json", encoding="utf-8")  # read, it would fail with a JSON error instead
     with pytest.raises(SystemExit, match="held-out set"):
         bench_loop.load_data(messages_file=bait)
 
 
 def test_bench_loop_reads_held_out_8_for_the_final_run(tmp_path: Path) -> None:
-    held = tmp_path / "loop_messages_heldout8.json"
+    held = tmp_path / "loop_messages_heldout9.json"
     held.write_text(json.dumps({"cue": []}), encoding="utf-8")
     assert bench_loop.load_data(messages_file=held, final=True)[1] == {"cue": []}
+
+
+def test_bench_plugin_refuses_the_held_out_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench import bench_plugin, heldout
+
+    # positive control: a tuning set, and the held-out set in a final run, pass the guard
+    heldout.refuse_held_out(BENCH / "loop_messages_heldout8.json", "bench_plugin")
+    heldout.refuse_held_out(tmp_path / "loop_messages_heldout9.json", "bench_plugin", final=True)
+    bait = tmp_path / "loop_messages_heldout9.json"
+    bait.write_text("not json", encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["bench_plugin", "--loop", str(bait)])
+    with pytest.raises(SystemExit, match="held-out set: bench_plugin reads it only for the final run"):
+        bench_plugin.main()

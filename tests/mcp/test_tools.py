@@ -175,7 +175,8 @@ def test_memory_round_trip_with_the_trust_rules(project: Path) -> None:
     back = call_tool("memory_remember", {"body": body, "category": "pitfalls"}, settings)
     assert back.structured["outcome"] == "forgotten" and back.structured["memory"] is None  # stays forgotten
     # This tool has no force: the reply says who can re-add it, and names no argument it does not have.
-    assert "only they can re-add it ('recollect memory add --force')" in back.text, back.text
+    assert "only the user can re-add it ('recollect memory add --force')" in back.text, back.text
+    assert "by model" in back.text and "the user forgot" not in back.text  # the model forgot it, above
     assert back.structured["forceable"] is None
 
 

@@ -179,7 +179,8 @@ def run_remember(args: dict[str, Any], settings: ServerSettings) -> Reply:
     lines = [result.message]
     if result.outcome == "forgotten":
         # This tool has no force: say who can write past the tombstone, so the model does not retry.
-        lines[0] += "; the user forgot it on purpose, and only they can re-add it ('recollect memory add --force')"
+        # Who forgot it is on the line already ("forgotten … by model" or by a person): say only who may undo it.
+        lines[0] += "; it was forgotten on purpose, and only the user can re-add it ('recollect memory add --force')"
     if result.outcome in ("written", "proposed"):
         lines.append(f"id: {result.scope}:{result.id}")
     elif result.similar_to:

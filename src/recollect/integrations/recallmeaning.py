@@ -144,9 +144,11 @@ def uncrowded(conn: sqlite3.Connection, model: Any, cosine: dict[int, float], sc
     from recollect.history import card_crowding
 
     pool = sorted(cosine, key=lambda sid: -cosine[sid])[:CROWDING_POOL]
+    # Only the index's own errors fall back to the cosines as they are; a bug here is not hidden as a
+    # silent change of decision: HookService.on_message logs it and the message gets no block.
     try:
         crowd = card_crowding(conn, model.model_id, pool, scope)
-    except Exception:  # a second signal's refinement: without it, the cosines as they are
+    except sqlite3.Error:
         crowd = {}
     if not crowd:
         return cosine

@@ -81,7 +81,7 @@ def store_batch(
     inserted = store_sessions(conn, source, sessions, marks, plan, report, outcomes, stored, bad, fts)
     try:
         write_fts(conn, fts)
-    except Exception:  # which session's rows failed is found by storing the batch again, one at a time
+    except sqlite3.Error:  # SQLite refused a row: which session's is found by storing the batch again, one at a time
         conn.execute("ROLLBACK TO one_batch")
         report.added, report.updated, report.skipped_workers, report.not_sessions = counts
         bad = dict(getattr(source, "bad", {}))

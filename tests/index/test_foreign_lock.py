@@ -25,19 +25,17 @@ conn.execute("ROLLBACK")
 """
 
 
-def _recollect(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    started = time.monotonic()
-    done = subprocess.run(
+def _recollect(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-m", "recollect.cli", *args], capture_output=True, text=True, env=os.environ, timeout=120
     )
-    return done, time.monotonic() - started
 
 
 @pytest.mark.parametrize("mode", ["IMMEDIATE", "EXCLUSIVE"])
 def test_search_answers_at_once_from_an_index_another_process_is_writing(sample_db: Path, mode: str) -> None:
-    indexed, _ = _recollect("index")
+    indexed = _recollect("index")
     assert indexed.returncode == 0, indexed.stderr
-    free, _ = _recollect("search", "readme", "-n", "2")
+    free = _recollect("search", "readme", "-n", "2")
     assert free.returncode == 0 and "1. " in free.stdout, free.stderr  # positive control: no lock, no note
     assert "another process is writing" not in free.stdout
     index = load_config().index_path
@@ -47,15 +45,15 @@ def test_search_answers_at_once_from_an_index_another_process_is_writing(sample_
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         time.sleep(2.1)  # past a search's freshness window (2 s): each call below tries to sync first
-        found, took = _recollect("search", "readme", "-n", "2")
+        found = _recollect("search", "readme", "-n", "2")
         assert found.returncode == 0, found.stderr
         assert "1. " in found.stdout and "another process is writing to the index, so it was searched as it is" in (
             found.stdout
         ), found.stdout
-        # It did not sit out SQLite's 10 s busy timeout (the old code then failed: "the index is locked").
-        assert took < 8, took
-        listed, took = _recollect("sessions", "-n", "1")
-        assert listed.returncode == 0 and "1. " in listed.stdout and took < 8, (listed.stderr, took)
+        # The old code sat out SQLite's 10 s busy timeout and then failed ("the index is locked"): the return
+        # codes and the note tell it apart, not a clock (the note comes only from the 200 ms writer-lease try).
+        listed = _recollect("sessions", "-n", "1")
+        assert listed.returncode == 0 and "1. " in listed.stdout, listed.stderr
     finally:
         assert holder.stdin is not None
         holder.stdin.close()
@@ -69,7 +67,7 @@ def test_an_index_to_upgrade_under_a_foreign_lock_is_not_called_unreadable(
 
     from recollect.index import store
 
-    indexed, _ = _recollect("index")
+    indexed = _recollect("index")
     assert indexed.returncode == 0, indexed.stderr
     index = load_config().index_path
     store.connect(index).close()  # positive control: an index of this schema opens

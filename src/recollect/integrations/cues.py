@@ -190,7 +190,7 @@ _AGAIN = re.compile(
     r"\b(?:again|that one|those|same)\b|(?<!不)再|又|一遍|同样|照着|照搬|那(?:个|套|份|些|样|种)"
     # a request to find the thing told ("find it", 找一下), not a new thing ("find the bug in it")
     r"|\b(?:find|dig\s+up|pull\s+up|look\s+up|bring\s+back|fetch)\s+(?:it|that|them)\b|找(?:一下|找|出来|回来)?\W*$"
-    # ... its particle after the thing ("pull that up", "dig it out", 把那次的结论翻出来)
+    # ... its particle after the thing ("pull that up", "dig it out", 把上回写的迁移脚本翻出来)
     r"|\b(?:pull|dig|look|bring|call|fish)\s+(?:it|that|this|them|those)\s+(?:up|back|out)\b|(?:找|翻|调)(?:出来|回来)",
     re.I,
 )

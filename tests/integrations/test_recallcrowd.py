@@ -11,7 +11,7 @@ import pytest
 from recollect import history
 from recollect.config import load_config
 from recollect.embed import factory
-from recollect.index import store
+from recollect.index import store, vectors
 from recollect.index.sync import insert_session
 from recollect.index.vectors import backfill
 from recollect.integrations import autorecall, recallmeaning
@@ -262,6 +262,32 @@ def test_a_cards_crowding_is_kept_for_its_scope_and_the_same(semantic: None) -> 
         assert set(again) == set(scope) and all(again[sid] == first[sid] for sid in first)
         fewer = history.card_crowding(conn, model.model_id, scope[:4], scope[:8])  # another scope: made anew
         assert fewer and any(fewer[sid] != first[sid] for sid in fewer)
+    finally:
+        conn.close()
+
+
+def test_what_is_kept_of_crowding_holds_no_old_generation_of_vectors(semantic: None) -> None:
+    import gc
+    import weakref
+
+    from recollect.search import crowding
+
+    model = index_of([LOGGING, *UNRELATED, *templated()])
+    conn = store.connect(load_config().index_path)
+    try:
+        scope = [sid for (sid,) in conn.execute("SELECT sid FROM session")]
+        history.card_crowding(conn, model.model_id, scope, scope)
+        old = weakref.ref(vectors.load_matrix(conn, model.model_id))
+        # control: what is kept is of the current vectors, which the index's cache holds alive
+        assert sum(entry[0]() is old() for entry in crowding._KEPT.values()) == 1
+        insert_session(conn, make("ses_new", PROJ, [("which queue?", "Decision: RQ, not Celery.")]), "w", None)
+        backfill(conn, model, cards_only=True)  # a new generation of vectors
+        scope = [sid for (sid,) in conn.execute("SELECT sid FROM session")]
+        history.card_crowding(conn, model.model_id, scope, scope)
+        gc.collect()
+        assert old() is None  # nothing kept holds the old generation's arrays
+        current = vectors.load_matrix(conn, model.model_id)
+        assert sum(entry[0]() is current for entry in crowding._KEPT.values()) == 1  # kept anew for them
     finally:
         conn.close()
 

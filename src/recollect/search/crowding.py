@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import weakref
 from collections import OrderedDict
 from typing import Any
 
@@ -19,8 +20,13 @@ from recollect.index.vectors import load_matrix
 CROWDING_NEIGHBOURS = 10  # the nearest other cards a card's crowding is the mean cosine to
 # A card's crowding in a scope holds until the index's vectors change: kept per process for the last few
 # scopes (the plugin helper asks in the same project again and again; each card costs a row of cosines).
+# Only for vectors still current: the entry holds its matrix weakly, and an entry whose matrix
+# `load_matrix` has let go (the index's vectors changed) is dropped, so that what is kept never holds
+# an old generation's arrays alive.
 SCOPES_KEPT = 8
-_KEPT: OrderedDict[tuple[int, str, int, int], tuple[Any, tuple[int, ...], dict[int, float]]] = OrderedDict()
+_KEPT: OrderedDict[tuple[int, str, int, int], tuple[weakref.ref[Any], tuple[int, ...], dict[int, float]]] = (
+    OrderedDict()
+)
 _KEPT_LOCK = threading.Lock()
 
 
@@ -34,10 +40,12 @@ def card_crowding(
     members = tuple(sorted(scope))
     key = (id(matrix), model_id, k, hash(members))
     with _KEPT_LOCK:
+        for old in [stale for stale, entry in _KEPT.items() if entry[0]() is None]:
+            del _KEPT[old]  # its vectors are gone: a new generation replaced them
         kept = _KEPT.get(key)
         # the same vectors (not an object that took their id) and the same scope (not one of equal hash)
-        if kept is None or kept[0] is not matrix or kept[1] != members:
-            kept = (matrix, members, {})
+        if kept is None or kept[0]() is not matrix or kept[1] != members:
+            kept = (weakref.ref(matrix), members, {})
         _KEPT[key] = kept
         _KEPT.move_to_end(key)
         while len(_KEPT) > SCOPES_KEPT:

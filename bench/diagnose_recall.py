@@ -28,37 +28,31 @@ bench_plugin.py --loop's recollect column (the same recall_block), without the B
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sqlite3
 import sys
-import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def world(keep: Path, sessions: int, seed: int) -> dict[str, str]:
-    """The loop world in `keep`, built and indexed unless a finished one is there; its project directories."""
-    marker = keep / "loop-world.json"  # as bench_plugin.py --loop --keep writes it: either reuses the other's
-    if marker.exists():
-        made = json.loads(marker.read_text(encoding="utf-8"))
-        if made["sessions"] != sessions:
-            sys.exit(f"{keep} holds a world of {made['sessions']} generated sessions, not {sessions}")
-        return dict(made["directories"])
-    from bench_plugin import loop_world
-
-    from recollect import history
+    """The loop world in `keep`, built and indexed unless a finished one is there (bench_plugin.py --loop
+    --keep's, the same for the same --sessions and --seed; another stops the run); its project directories."""
+    from bench_plugin import kept_loop_world
 
     keep.mkdir(parents=True, exist_ok=True)
-    directories = loop_world(keep, sessions, seed)
-    started = time.process_time()
-    report = history.index()
-    print(f"indexed in {time.process_time() - started:.1f} s CPU: {report.summary()}", flush=True)
-    marker.write_text(json.dumps({"sessions": sessions, "directories": directories}), encoding="utf-8")
-    return directories
+    return kept_loop_world(keep, sessions, seed, kept=True)
+
+
+# `find`'s steps recorded (autorecall's functions), and recallmeaning.stands_out (called by
+# stands_out_crowded, once or twice)
+WRAPPED = ("candidates", "meaning_of", "agrees", "propose", "rescue", "said_meaning")
 
 
 class Trace:
@@ -67,22 +61,30 @@ class Trace:
     def __init__(self) -> None:
         self.steps: dict[str, Any] = {}
 
-    def install(self) -> None:
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        """Auto-recall's functions wrapped to record their calls while the block runs, and put back after:
+        a caller in the same process (a test, the next bench) gets the real ones."""
         from recollect.integrations import autorecall, recallmeaning
 
-        def wrap(module: Any, name: str) -> None:
-            real = getattr(module, name)
+        wrapped = [(autorecall, name) for name in WRAPPED] + [(recallmeaning, "stands_out")]
+        real = [(module, name, getattr(module, name)) for module, name in wrapped]
 
+        def recording(name: str, function: Any) -> Any:
             def recorded(*args: Any, **kwargs: Any) -> Any:
-                out = real(*args, **kwargs)
+                out = function(*args, **kwargs)
                 self.steps.setdefault(name, []).append((args, kwargs, out))
                 return out
 
-            setattr(module, name, recorded)
+            return recorded
 
-        for name in ("candidates", "meaning_of", "agrees", "propose", "rescue", "said_meaning"):
-            wrap(autorecall, name)
-        wrap(recallmeaning, "stands_out")  # called by recallmeaning.stands_out_crowded, once or twice
+        try:
+            for module, name, function in real:
+                setattr(module, name, recording(name, function))
+            yield
+        finally:
+            for module, name, function in real:
+                setattr(module, name, function)
 
     def first(self, name: str) -> tuple[Any, Any, Any] | None:
         calls = self.steps.get(name)
@@ -208,42 +210,19 @@ def _f(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sessions", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--keep", type=Path, required=True, help="The world's directory: built once, then reused.")
-    parser.add_argument("--model-cache", type=Path, help="An already built embedding model (RECOLLECT_MODEL_CACHE).")
-    parser.add_argument("--loop", nargs="+", type=Path, required=True, help="Message sets (bench/loop_messages*.json).")
-    parser.add_argument("--all", action="store_true", help="Print every cue message, not only the misses.")
-    parser.add_argument("--dump", type=Path, help="Write every message's steps here, as JSON lines.")
-    args = parser.parse_args()
-    from bench.heldout import refuse_held_out
-
-    for path in args.loop:
-        refuse_held_out(path, "diagnose_recall")  # run once, at the session's end, and never diagnosed
-    keep = args.keep.expanduser().absolute()
-    os.environ.update(
-        RECOLLECT_HOME=str(keep / "home"), OPENCODE_DB=str(keep / "opencode.db"), RECOLLECT_SOURCES="opencode"
-    )
-    if args.model_cache:
-        os.environ["RECOLLECT_MODEL_CACHE"] = str(args.model_cache.expanduser().absolute())
-    directories = world(keep, args.sessions, args.seed)
-
+def diagnose(
+    args: argparse.Namespace, directories: dict[str, str], trace: Trace, slugs: dict[str, str], dump: IO[str] | None
+) -> dict[str, list[int]]:
+    """Every message of `args.loop` through the helper's `recall_block`, the misses printed with why; the
+    counts of bench_plugin's recollect column."""
     from bench.bench_loop import hit_sessions
     from bench.eval.build_corpus import _conv_id
-    from bench.eval.loop_search import WORLD
     from recollect.integrations.hooks import HookService
 
-    topics = json.loads(WORLD.read_text(encoding="utf-8"))["topics"]
-    slugs = {_conv_id("ses", f"answer-{t['id']}"): t["id"] for t in topics}
-    trace = Trace()
-    trace.install()
     service = HookService()
     counts: dict[str, list[int]] = {}
     n = 0
     names: dict[int, str] = {}
-    dump = args.dump.open("w", encoding="utf-8") if args.dump else None
     for path in args.loop:
         data = json.loads(path.read_text(encoding="utf-8"))
         for kind in ("cue", "unknown", "ordinary"):
@@ -279,8 +258,44 @@ def main() -> None:
                     pass
                 else:
                     print("       " + why(trace, gold, names, slugs, m["text"]))
-    if dump is not None:
-        dump.close()
+    return counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--keep", type=Path, required=True, help="The world's directory: built once, then reused.")
+    parser.add_argument("--model-cache", type=Path, help="An already built embedding model (RECOLLECT_MODEL_CACHE).")
+    parser.add_argument("--loop", nargs="+", type=Path, required=True, help="Message sets (bench/loop_messages*.json).")
+    parser.add_argument("--all", action="store_true", help="Print every cue message, not only the misses.")
+    parser.add_argument("--dump", type=Path, help="Write every message's steps here, as JSON lines.")
+    args = parser.parse_args()
+    from bench.heldout import refuse_held_out
+
+    for path in args.loop:
+        refuse_held_out(path, "diagnose_recall")  # run once, at the session's end, and never diagnosed
+    keep = args.keep.expanduser().absolute()
+    os.environ.update(
+        RECOLLECT_HOME=str(keep / "home"), OPENCODE_DB=str(keep / "opencode.db"), RECOLLECT_SOURCES="opencode"
+    )
+    if args.model_cache:
+        os.environ["RECOLLECT_MODEL_CACHE"] = str(args.model_cache.expanduser().absolute())
+    directories = world(keep, args.sessions, args.seed)
+
+    from bench.eval.build_corpus import _conv_id
+    from bench.eval.loop_search import WORLD
+
+    topics = json.loads(WORLD.read_text(encoding="utf-8"))["topics"]
+    slugs = {_conv_id("ses", f"answer-{t['id']}"): t["id"] for t in topics}
+    trace = Trace()
+    dump = args.dump.open("w", encoding="utf-8") if args.dump else None
+    try:
+        with trace.installed():
+            counts = diagnose(args, directories, trace, slugs, dump)
+    finally:
+        if dump is not None:
+            dump.close()
     for name, (k, d) in counts.items():
         print(f"{name:26}{k}/{d} ({100 * k / max(d, 1):.0f}%)")
 

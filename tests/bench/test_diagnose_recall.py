@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench import diagnose_recall
+from recollect.integrations import autorecall, recallmeaning
 
 ASK = "What did we decide last time about the background job queue?"
 
@@ -29,9 +30,13 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureF
 def test_a_miss_says_which_path_decided(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    real = [getattr(autorecall, name) for name in diagnose_recall.WRAPPED] + [recallmeaning.stands_out]
     # Positive control: the queue session answers the queue question, found by its words; no miss line.
     out = run(tmp_path, monkeypatch, capsys, "atlas.queue")
     assert "cue: answer in block      1/1" in out and "MISS" not in out
+    # What it wrapped to record the steps is put back: the rest of the process gets the real functions.
+    after = [getattr(autorecall, name) for name in diagnose_recall.WRAPPED] + [recallmeaning.stands_out]
+    assert all(a is b for a, b in zip(after, real, strict=True))
     # The same world, reused (not built again), and an answer the block does not name: a miss, and why.
     out = run(tmp_path, monkeypatch, capsys, "atlas.errors")
     assert "indexed in" not in out
@@ -45,3 +50,12 @@ def test_the_held_out_set_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(sys, "argv", argv)
     with pytest.raises(SystemExit, match="held-out set"):
         diagnose_recall.main()
+
+
+def test_the_functions_are_put_back_when_the_run_fails() -> None:
+    trace = diagnose_recall.Trace()
+    real = autorecall.candidates
+    with pytest.raises(RuntimeError), trace.installed():
+        assert autorecall.candidates is not real  # control: wrapped while it runs
+        raise RuntimeError("a message failed")
+    assert autorecall.candidates is real

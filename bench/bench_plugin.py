@@ -236,6 +236,35 @@ def loop_world(tmp: Path, sessions: int, seed: int) -> dict[str, str]:
     return {p: d for p, (_, d) in where.items()}
 
 
+def kept_loop_world(tmp: Path, sessions: int, seed: int, kept: bool) -> dict[str, str]:
+    """`loop_world` in `tmp`, indexed, unless a world kept there (`kept`: --keep; its loop-world.json) is
+    reused; the loop projects' directories. A kept world is reused only as what was asked for: the same
+    number of generated sessions and, when there are any, the same seed; else the run stops and says what
+    the directory holds (building another over it would mix two stores in one index)."""
+    from recollect import history
+
+    made = tmp / "loop-world.json"
+    if kept and made.exists():
+        held = json.loads(made.read_text(encoding="utf-8"))
+        held_seed = held.get("seed") if held["sessions"] else None
+        if held["sessions"] != sessions or (sessions and held_seed != seed):
+            made_with = f" made with seed {held_seed}" if held_seed is not None else " (its seed unrecorded)"
+            sys.exit(
+                f"{tmp} holds a loop world of {held['sessions']} generated sessions"
+                f"{made_with if held['sessions'] else ''}, not {sessions}{f' with seed {seed}' if sessions else ''}: "
+                "ask for the world it holds, or give another --keep directory"
+            )
+        print(f"reusing the {sessions}-session loop world and its index in {tmp}")
+        return dict(held["directories"])
+    directories = loop_world(tmp, sessions, seed)
+    started = time.process_time()
+    report = history.index()
+    print(f"indexed in {time.process_time() - started:.1f} s CPU: {report.summary()}", flush=True)
+    if kept:
+        made.write_text(json.dumps({"sessions": sessions, "seed": seed, "directories": directories}), encoding="utf-8")
+    return directories
+
+
 def _loop_sessions(world: dict[str, Any]) -> list[tuple[str, str, list[tuple[str, str]], int]]:
     from bench.eval.loop_search import world_sessions
 
@@ -410,7 +439,7 @@ def main() -> None:
         type=Path,
         help="Instead: plant bench/loop_world.json's sessions (into --sessions generated ones; 0: alone) "
         "and ask the helper these message sets' cue, unknown and ordinary messages. With --keep, a world "
-        "already built there for the same --sessions is reused.",
+        "already built there is reused, for the same --sessions and --seed only (else the run stops).",
     )
     parser.add_argument(
         "--digest",
@@ -444,17 +473,7 @@ def main() -> None:
         from recollect import history
 
         if args.loop is not None:
-            made = tmp / "loop-world.json"  # a --keep dir's world, reused as it is (5,000 sessions take long)
-            if made.exists() and json.loads(made.read_text())["sessions"] == args.sessions:
-                directories = json.loads(made.read_text())["directories"]
-                print(f"reusing the {args.sessions}-session loop world and its index in {tmp}")
-            else:
-                directories = loop_world(tmp, args.sessions, args.seed)
-                started = time.perf_counter()
-                report = history.index()
-                print(f"indexed in {time.perf_counter() - started:.1f} s: {report.summary()}")
-                if args.keep:
-                    made.write_text(json.dumps({"sessions": args.sessions, "directories": directories}))
+            directories = kept_loop_world(tmp, args.sessions, args.seed, kept=args.keep is not None)
             ask_loop(directories, args.loop, args.digest)
             return
         db, _ = make_store(tmp, args.sessions, args.seed)

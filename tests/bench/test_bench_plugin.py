@@ -1,9 +1,10 @@
 """bench/bench_plugin.py ends what the plugin left running before it removes its scratch directory: node exits
 while the plugin's helper (unref'd, so that node may exit) goes on writing there, and the removal failed
-with "OSError: Directory not empty: 'home'"."""
+with "OSError: Directory not empty: 'home'"; and a kept --loop world is reused only as it was made (its seed)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -11,7 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from bench.bench_plugin import end_group, group_alive, run_whole
+import pytest
+
+from bench.bench_plugin import end_group, group_alive, kept_loop_world, run_whole
 
 # Starts a child that outlives it and writes into DIR for ~10 s (as the helper does after node exits),
 # prints the child's pid, and exits at once.
@@ -66,3 +69,20 @@ def test_a_child_left_running_is_ended_before_the_directory_goes(tmp_path: Path)
     writer = int(done.stdout)
     assert done.returncode == 0 and not _runs(writer)  # ended (and waited for) before run_whole returned
     assert _removed_for_good(scratch)
+
+
+def test_a_kept_world_is_reused_only_for_the_seed_it_was_made_with(tmp_path: Path) -> None:
+    made = tmp_path / "loop-world.json"
+    made.write_text(json.dumps({"sessions": 1000, "seed": 7, "directories": {"atlas": "/w/atlas"}}))
+    # control: the same sessions and seed reuse it, without building anything
+    assert kept_loop_world(tmp_path, 1000, 7, kept=True) == {"atlas": "/w/atlas"}
+    with pytest.raises(SystemExit, match="1000 generated sessions made with seed 7, not 1000 with seed 8"):
+        kept_loop_world(tmp_path, 1000, 8, kept=True)
+    with pytest.raises(SystemExit, match="not 5000 with seed 7"):
+        kept_loop_world(tmp_path, 5000, 7, kept=True)
+    made.write_text(json.dumps({"sessions": 1000, "directories": {"atlas": "/w/atlas"}}))  # kept before seeds were
+    with pytest.raises(SystemExit, match="its seed unrecorded"):
+        kept_loop_world(tmp_path, 1000, 7, kept=True)
+    # the loop world alone is generated from no seed: any seed is the same world
+    made.write_text(json.dumps({"sessions": 0, "seed": 7, "directories": {"atlas": "/w/atlas"}}))
+    assert kept_loop_world(tmp_path, 0, 8, kept=True) == {"atlas": "/w/atlas"}

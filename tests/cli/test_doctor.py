@@ -97,3 +97,22 @@ def test_doctor_checks_what_install_opencode_wrote(tmp_path: Path, sample_db: Pa
     again = runner.invoke(main, ["install", "opencode", "--config-dir", str(config_dir), "--no-npm", "--force"])
     assert again.exit_code == 0, again.output
     assert runner.invoke(main, ["doctor"]).exit_code == 0
+
+
+def test_a_deleted_config_dir_points_at_uninstall(tmp_path: Path, sample_db: Path) -> None:
+    import shutil
+
+    config_dir = tmp_path / "xdg" / "opencode-elsewhere"
+    runner = CliRunner()
+    assert runner.invoke(main, ["install", "opencode", "--config-dir", str(config_dir), "--no-npm"]).exit_code == 0
+    assert not [p for p in problems(runner) if p.startswith("OpenCode")]  # positive control
+    shutil.rmtree(config_dir)
+    said = [p for p in problems(runner) if p.startswith("OpenCode")]
+    # One problem, naming the command that drops the leftover record; installing again only if wanted.
+    uninstall = f"recollect uninstall opencode --config-dir {config_dir}"
+    assert len(said) == 1 and f"run '{uninstall}' to drop the record" in said[0], said
+    assert f"or run 'recollect install opencode --config-dir {config_dir}' to install there again" in said[0]
+    # The fix it names is the fix: the record goes, and doctor has nothing left to say of OpenCode.
+    assert runner.invoke(main, uninstall.split()[1:]).exit_code == 0
+    assert not [p for p in problems(runner) if p.startswith("OpenCode")]
+    assert not config_dir.exists()

@@ -3,7 +3,8 @@
 For each OpenCode config dir recollect installed into (the manifest), and OpenCode's own config dir when
 its config names our server: is the `mcp.recollect` entry there, does the Python its command runs exist
 and import recollect and the MCP SDK, are the plugin (with its own Python) and the recall agent there and
-ours. Every problem names its fix, nearly always `recollect install opencode`, which rewrites all three.
+ours. Every problem names its fix, nearly always `recollect install opencode`, which rewrites all three;
+for a config dir that is gone, `recollect uninstall opencode`, which drops the record of installing there.
 """
 
 from __future__ import annotations
@@ -87,6 +88,13 @@ def _check(config_dir: Path) -> Checkup:
     report = Checkup(display(config_dir))
     elsewhere = "" if config_dir == opencode_config_dir() else f" --config-dir {config_dir}"
     fix = f"run 'recollect install opencode{elsewhere}'"
+    if not config_dir.is_dir():
+        # Deleted on purpose, most likely: what is left is our record of the install, not a broken one.
+        report.problems.append(
+            f"{display(config_dir)} is gone, but recollect's record of installing there is not; run "
+            f"'recollect uninstall opencode{elsewhere}' to drop the record, or {fix} to install there again"
+        )
+        return report
     config_file = choose_config_file(config_dir)
     entry, unreadable = _entry(config_file)
     if unreadable is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from recollect.integrations.cues import detect_cue
+from recollect.integrations.cues import detect_cue, strip_cues
 
 
 @pytest.mark.parametrize(
@@ -205,3 +205,90 @@ def test_a_question_about_now_after_what_the_speakers_did_is_no_cue(present: str
 def test_forgetting_how_something_works_is_general_knowledge() -> None:
     assert detect_cue("I forget what we picked for the queue") is not None  # control: of shared work
     assert detect_cue("I forget how list comprehensions with two for clauses are ordered; explain it.") is None
+
+
+# Eleventh session: a thing the speakers used, a past change asked why or how, and what the speakers found or
+# decided asked after 了. Each form beside a control of the same surface that must stay silent.
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # the thing the speakers together used, named as a topic: a choice of then, as "the convention we landed on"
+        (
+            "we used",
+            "The retry wrapper we used for the S3 uploads, can we reuse it for GCS?",
+            "Delete the temp directory you used for the build.",  # what the agent ran
+        ),
+        (
+            "we used",
+            "the deploy script we used for staging, send it to me again",
+            "The tool we used to generate the client is outdated, switch to openapi-generator.",  # its state now
+        ),
+        ("我们用的", "我们用的那套 eslint 规则，能不能也放到前端仓库里？", "我们用的这个库有内存泄漏，帮我换成别的"),
+        # ... asked what it was, as "which time zone did we use?"
+        ("我们用的", "导出报表我们用的时区是哪个？", "我们现在用的是 Python 3.12，帮我把依赖升级一下"),
+        ("我们采用的", "压测我们采用的工具是 k6 还是 locust？", "我们用的 ORM 支持异步吗？"),  # a yes-no question
+        ("我们用的", "我们用的哪个 CI 缓存方案？", "你用的是什么命令跑的测试？"),  # what the agent ran
+        # a verb of deciding ("standardised on") and the typed "whats" of a question
+        ("we standardized on", "whats the naming scheme we standardized on for feature branches", None),
+    ],
+)
+def test_a_thing_the_speakers_used_is_a_choice_of_then(cue: str, text: str, ordinary: str | None) -> None:
+    assert detect_cue(text) == cue
+    if ordinary is not None:
+        assert detect_cue(ordinary) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # why or how a thing was changed or mended: the reason of a past decision, the way of a past repair
+        (
+            "why was the batch size lowered",
+            "Why was the batch size lowered to 64 in the trainer config?",
+            "Why is the batch size 64 in the trainer config?",  # its state now
+        ),
+        ("how was the flaky login test fixed", "How was the flaky login test fixed?", "How was this value computed?"),
+        (
+            "why was redis swapped out",
+            "Why was redis swapped out for memcached in the session store?",
+            "Why was the test skipped? Check the pytest output.",  # not a change, and the screen pointed at
+        ),
+        ("是怎么解决的", "登录页那个白屏问题是怎么解决的？", "这个函数是怎么实现的？"),  # how it works
+        ("为什么被调成 4 了", "批处理的并发数为什么被调成 4 了？", "进程被杀掉了，帮我看看是不是 OOM"),
+        ("是因为什么被关掉的", "CI 里的 e2e 测试是因为什么被关掉的？", "这个接口的异常是怎么处理的？"),  # handled now
+        # whether it was changed is in the code; why is not
+        ("是怎么绕过去的", "图片上传超时的问题是怎么绕过去的？", "文件被删了吗？"),
+    ],
+)
+def test_why_or_how_a_thing_was_changed_is_asked_about_then(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None
+
+
+def test_stripping_keeps_what_was_changed() -> None:
+    kept = "the timeout bumped to 30 seconds?"
+    assert strip_cues("Why was the timeout bumped to 30 seconds?").split() == kept.split()
+    assert "解决" in strip_cues("登录页那个白屏问题是怎么解决的？")
+    assert "默认超时" in strip_cues("我们把默认超时改成了多少？")
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # what the speakers found out, decided or set a thing to, asked after 了 (as "what did we find out?"), not the
+        # work itself after 了 (the work at hand, `test_what_we_did_after_le_is_the_work_at_hand`)
+        ("查出了", "缓存穿透那个问题我们查出了什么结论？", "你查出了什么？"),  # the agent's search, just now
+        ("发现了", "关于构建变慢，咱们发现了哪些原因？", "测试跑完了，发现了哪些失败？"),  # no speakers
+        # ... dropped in the clause after the speakers; not anchored in the present
+        ("得出了", "我们对比了几种序列化方式，得出了什么结果？", "我们现在发现了几个 bug 了？"),
+        ("定了", "关于日志采样，我们定了什么规则？", "这个函数我们传了什么参数？"),
+        ("把默认超时改成了", "我们把默认超时改成了多少？", "你把默认超时改成了多少？"),  # the agent, just now
+        # ... or what a deliberation gave (a policy, a plan), asked after any verb
+        ("了什么", "我们给队列消费者加了什么重试策略？", "我们改了哪些文件？先 git status 看看。"),
+    ],
+)
+def test_what_the_speakers_found_or_decided_is_asked_after_le(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None

@@ -26,7 +26,7 @@ DEV_ORDINARY = [m for corpus in CORPORA for m in corpus["ordinary"] if m["split"
 # me" (find is also the work at hand: "find the bug you introduced"); 那个项目里 … 拿过来用;
 # 把我们这几次…做的事总结一下; a question word after 了 (我们俩查出了什么？): 了 is the aspect of the work at hand
 # as much as of earlier work.
-UNDETECTED = {"dz25", "fe25", "fz25", "fz33", "fz03", "ge07", "ge13", "ge27", "gz21", "gz25"}
+UNDETECTED = {"dz25", "fz03", "ge27", "gz25"}
 CONTROL = "We had a script to dump prod data into staging, how did that work?"
 
 

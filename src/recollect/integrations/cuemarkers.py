@@ -36,12 +36,12 @@ GUO = "过(?![期滤程度去来后渡多于年]|一会|一下)"
 # Verbs of deciding, choosing, agreeing and saying: about the conversation, not its topic (stripped).
 _FRAME_BASE = (
     r"(?:decide|agree|choose|pick|settle|conclude|land|go|come up|end up|opt|say|tell|ask|want|prefer|mention"
-    r"|discuss|talk|suggest|recommend|insist|request|specify|plan|propose)"
+    r"|discuss|talk|suggest|recommend|insist|request|specify|plan|propose|standardi[sz]e)"
 )
 FRAME_PAST = (
     r"(?:decided|agreed|chose|chosen|picked|settled|concluded|landed|went|gone|came up|ended up|opted|said|told"
     r"|asked|wanted|preferred|mentioned|discussed|talked|suggested|recommended|insisted|requested|specified"
-    r"|planned|proposed)(?: (?:on|with|for|about|to))?"
+    r"|planned|proposed|standardi[sz]ed)(?: (?:on|with|for|about|to))?"
 )
 # Any verb in the past: a regular -ed form (not need, feed, proceed …) or a common irregular one.
 ANY_PAST = (
@@ -248,6 +248,7 @@ _ZH_CALENDAR = [
 # verbs of deciding, saying and asking for; the question words of 是…的 and of "is which"
 _ZH_SAID = "(?:定|说|选|决定|商量|讨论|约|聊|交代|要求|吩咐|嘱咐|规定|敲定|确定|建议|推荐|答应|提)"
 _ZH_WH = "(?:怎么|如何|为什么|为啥|什么|啥|哪|多少|几)"
+_ZH_USED = "(?:用|采用|选用|使用)"  # a thing used by the speakers together: chosen (我们用的那个方案)
 _ZH_ASKED_PATTERNS = [
     # agreed, settled (说好的, 商量好, 约好, 约定)
     r"(?:说|商量|约|定)好(?:了|的)",
@@ -263,6 +264,10 @@ _ZH_ASKED_PATTERNS = [
     # 你当时是怎么说的？), or as the thing a question asks for (我跟你交代的是什么？ 我们定的方案是哪个？)
     rf"(?:我们|咱们|咱俩|你|我)(?P<held>[^，。？！,.?!；\s]{{0,10}}?){_ZH_SAID}的"
     rf"(?=\s*(?:[？?吗呢]|$)|[^，。？！,.?!；]{{0,12}}?是(?:{_ZH_WH}|[^，。？！,.?!；]{{1,20}}?还是))",
+    # ... and what the speakers together used, as the thing a question asks for (导出我们用的时区是哪个？ as "which time
+    # zone did we use?"; not 我们现在用的是…, 我们用的这个库…, the work at hand, nor 你用的, what the agent ran)
+    rf"(?:我们|咱们|咱俩)(?P<held>(?:(?!现在|目前|这)[^，。？！,.?!；]){{0,12}}?){_ZH_USED}的(?!这)"
+    rf"(?=哪|什么|啥|[^，。？！,.?!；]{{0,12}}?(?:是(?:{_ZH_WH}|[^，。？！,.?!；]{{1,20}}?还是)|叫(?:什么|啥)))",
     # the past-focus 是…的 of what we did ("我们是怎么处理的", 咱们当时是为什么改的)
     rf"(?:我们|咱们|咱俩)[^，。？！,.?!；\s]{{0,4}}?是(?P<held>{_ZH_WH}[^，。？！,.?!；]{{1,12}}?)的(?![^，。？！,.?!；\s])",
     r"记得(?P<held>[^。！？!?]{0,20})吗",
@@ -281,6 +286,45 @@ _ZH_ASKED_PATTERNS = [
     r"(?:我们|咱们|咱俩)俩?(?P<held>[^，。？！,.?!；\s]{1,8}?)过(?=什么|啥|哪些|哪个|哪几|多少)",
     # why did we choose (我们为什么选择 …): the reason for a decision
     r"(?:我们|咱们|咱俩)(?:当时|当初|之前|以前)?(?:为什么|为啥)(?:要|会)?(?:选|定|决定|改用|放弃)",
+]
+# what the speakers' investigation found, asked: a verb of finding out with its result, then 了 and a question
+# word (我们查出了什么？ 咱们发现了哪些原因？), as "what did we find out?"; a finding, unlike the work itself after 了
+# (我们改了哪些文件？, the work at hand). Counted as `cues._Window.counts` says (the speakers its subject). Also
+# what they decided (咱们定了什么规则？ as "what rules did we settle on?"), or set a thing to (我们把超时改成了多少？
+# as "what did we set the timeout to?")
+_ZH_FOUND_WH = r"(?=\s*(?:什么|啥|哪些|哪个|哪几|哪种|多少|几))"
+_ZH_FOUND = [
+    r"(?:(?:查|找|分析|总结|研究|测|讨论|商量|排查|定位|调查|对比|比较)(?:出|到)|发现|得出|确认|确定|(?:弄|搞|查|摸)(?:清楚?|明白)"
+    rf"|(?<![一确肯规])定|决定|商定|约定|敲定|选定?)了{_ZH_FOUND_WH}",
+    rf"把(?P<held>[^，。？！,.?!；]{{1,16}}?)(?:改|调|设|定|换|升|降|配)(?:成|为|到)了{_ZH_FOUND_WH}",
+    # ... or what a deliberation gave, asked after any verb (我们给消费者加了什么重试策略？ as "what retry policy did
+    # we add?"; not 我们改了哪些文件？, 传了什么参数？: the things of the work at hand)
+    r"(?<=[\u4e00-\u9fff])了\s*(?:什么|啥|哪些|哪个|哪种|哪几种)(?=[^，。？！,.?!；]{0,6}?"
+    r"(?:策略|方案|规则|规范|约定|标准|办法|做法|思路|结论|原因|理由|解法|建议|流程|取舍))",
+]
+# Why or how a thing was changed or mended, asked without a person ("Why was the timeout bumped?", "How was the flaky
+# test fixed?"; 这个问题是怎么解决的？ 并发数为什么被调成 4 了？): the reason for a past decision or the way of a past
+# repair, not how a thing works now ("How is it computed?", 这个函数是怎么实现的？) nor a thing just gone ("Why was
+# the file deleted?"). Counted as `cues._Window.counts` says (a question, not against the screen).
+_EN_CHANGE = (
+    r"(?:changed|bumped|raised|lowered|increased|reduced|decreased|switched|swapped(?: out)?|replaced|moved|renamed"
+    r"|removed|dropped|disabled|enabled|turned (?:off|on)|pinned|unpinned|downgraded|upgraded|reverted|rolled back"
+    r"|rewritten|refactored|deprecated|fixed|solved|resolved|worked around|set up|configured|split|merged|added"
+    r"|introduced|chosen|picked|capped|limited|tuned)"
+)
+_EN_CHANGED = [
+    rf"(?:why|how)(?: exactly)? (?:was|were|has|have|had) (?P<held>(?:[\w'./-]+ ){{1,6}}?(?:been )?{_EN_CHANGE})",
+]
+_ZH_CHANGE = (
+    "(?:解决|修|搞定|改|换|调|关|去掉|移除|升级|降级|回滚|禁用|停用|启用|替换|重构|重写|拆|合并|加|定|选|弃用|废弃|绕)"
+)
+_ZH_WHY = "(?:怎么|如何|为什么|为啥|因为什么|因为啥|咋)"
+_ZH_CHANGED = [
+    # the past focus 是…的 (是怎么解决的, 是因为什么被关掉的) or the passive 被…了 (为什么被调成 4 了), at a clause end
+    rf"是{_ZH_WHY}(?P<held>(?:(?!会|要|能)[^，。？！,.?!；]){{0,6}}?{_ZH_CHANGE}[^，。？！,.?!；的]{{0,6}}?)的"
+    r"(?=\s*(?:[？?吗呢]|$|[，。,；;]))",
+    rf"{_ZH_WHY}(?P<held>(?:(?!会|要|能)[^，。？！,.?!；]){{0,6}}?被[^，。？！,.?!；]{{0,8}}?{_ZH_CHANGE}"
+    r"[^，。？！,.?!；了的]{0,8}?)(?:了|的)(?=\s*(?:[？?吗呢]|$|[，。,；;]))",
 ]
 _ZH_FORGOT = [  # as `_EN_FORGOT`
     rf"(?:(?<![别要])我?忘(?:了|记了)|记不(?:清|太清|得)了?|想不起(?:来)?了?)(?=\s*(?:[，。？！,.?!；]|$)"
@@ -330,5 +374,20 @@ KINDS: list[tuple[list[re.Pattern[str]], bool, str]] = [
     (_compiled(_EN_QUESTIONS, True), False, "asked"),
     (_compiled(_EN_FORGOT_WH, True), False, "forgot"),
     (_compiled(_EN_PERSON_QUESTIONS, True), False, "person"),
+    (_compiled(_ZH_FOUND, False), False, "found"),
+    ([*_compiled(_EN_CHANGED, True), *_compiled(_ZH_CHANGED, False)], False, "changed"),
 ]
-MARKED_KINDS = ("reuse", "time", "relative", "calendar", "dated", "outcome", "asked", "deliberated", "forgot", "memory")
+MARKED_KINDS = (
+    "reuse",
+    "time",
+    "relative",
+    "calendar",
+    "dated",
+    "outcome",
+    "asked",
+    "deliberated",
+    "forgot",
+    "memory",
+    "found",
+    "changed",
+)

@@ -123,8 +123,14 @@ _PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(?
 # … 吗), asks what was decided or said then.
 _FRAME_VERB = re.compile(rf"\b{FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过|决定", re.I)
 _WE = re.compile(r"we\b", re.I)
+_US_ZH = re.compile("我们|咱们|咱俩")
+# a thing the speakers together used, named ("the approach we used", 我们用的那套规则): a choice of then, as "the
+# convention we landed on" (not "the directory you used", what the agent ran); after it, a Chinese clause that
+# tells more than the thing
+_ZH_TOLD = re.compile("[了过有是在要会能把给帮]")
+_USED = re.compile(r"we\b.*\b(?:used|adopted)$|(?:我们|咱们|咱俩).*(?:用|采用|选用|使用)的$", re.I)
 _SETTLED = re.compile(
-    r"\b(?:decided|agreed|chose|chosen|picked|settled|concluded|landed|ended up|opted|planned)\b"
+    r"\b(?:decided|agreed|chose|chosen|picked|settled|concluded|landed|ended up|opted|planned|standardi[sz]ed)\b"
     r"|决定|商量|约定|(?:说|定|约|讲)好|(?:定|选)过",
     re.I,
 )
@@ -167,7 +173,7 @@ _BOUNDARY = re.compile(
 # A question opens with a question word, or with an auxiliary before its subject ("did we", "is it"; not
 # the imperative "Do the migration …").
 _QUESTION_START = re.compile(
-    r"^\W*(?:(?:hey|hmm+|ok|okay|so|and|also|btw|oh|wait)\W+)*(?:(?:how|why|where|which|what|when|who|whose)\b"
+    r"^\W*(?:(?:hey|hmm+|ok|okay|so|and|also|btw|oh|wait)\W+)*(?:(?:how|why|where|which|what|when|who|whose)s?\b"
     r"|(?:is|are|was|were|do|does|did|didn'?t|have|has|had|hadn'?t|can|could|should|would|will|weren'?t|wasn'?t"
     r"|isn'?t|aren'?t)\s+(?:you|u|we|i|they|it|he|she|this|that|there|the|our|my|your)\b)",
     re.I,
@@ -357,8 +363,15 @@ class _Window:
             # unless what was made is asked for
             attribute = attribute or (not made and _TOPIC.match(clause.text) is not None)
             return not (kind == "calendar" and attribute and not self._asks(i))
+        if kind == "found":
+            # 我们查出了什么？ (what did we find out?): the speakers its subject, in its clause or, dropped, in the
+            # one before (我们对比了几种写法，得出了什么结果？); not what is found so far here (现在, 刚, 上面)
+            said = self.part[self.clauses[max(0, i - 1)].start : m.start()]
+            return not (clause.present or self.current) and _US_ZH.search(said) is not None
         if self.named or (self.pointers and (self._pointed(m) or not _SPEAKERS.search(clause.text))):
             return False  # a question or a past verb against "just now", 刚才, or the screen: the work at hand
+        if kind == "changed":  # "Why was the timeout bumped?", 是怎么解决的？: asked, and not of its state now
+            return clause.question and not clause.present
         if kind == "deliberated" and self.context[i] and not clause.dated:
             # "We talked it through with the PM; move the button": the setting of a request, unless it was earlier
             # work ("We talked about this last month: keep it.", as a decision told then is what a request builds on)
@@ -466,10 +479,23 @@ class _Window:
             return (
                 _FRAME_VERB.search(m.group(0)) is not None
                 or _PRO_VERB.search(m.group(0)) is not None
+                or self._topic_used(m, i)
                 or self._asks(i)
                 or _RETRIEVE.search(clause.text) is not None
             )
         return bool(_ZH_DONE_QUESTION.search(self.part[m.start() : min(clause.end, m.start() + NEAR)]))
+
+    def _topic_used(self, m: re.Match[str], i: int) -> bool:
+        """Whether `m` is what the speakers used, in a thing named as the topic of the clause after it ("The retry
+        wrapper we used for S3, can we reuse it?", 我们用的那套规则，能不能…): a choice of then, as "the convention we
+        landed on"; not the object of a request ("Fix the approach we used in this file") nor with its state now
+        told ("The tool we used is outdated")."""
+        clause, rest = self.clauses[i], self.part[m.end() : self.clauses[i].end]
+        if _USED.match(m.group(0)) is None or i + 1 >= len(self.clauses):
+            return False
+        if _HAN.search(m.group(0)):
+            return _ZH_TOLD.search(rest) is None
+        return _TOPIC.match(clause.text) is not None and _PRESENT_AUX.search(rest) is None
 
     def matches(self, pattern: re.Pattern[str], kind: str) -> list[re.Match[str]]:
         return [m for m in pattern.finditer(self.part) if self.counts(m, kind)]

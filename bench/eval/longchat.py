@@ -22,6 +22,7 @@ changed: both sessions are gold). Gold turns are the turns marked `*` in the sto
     .venv/bin/python -m bench.eval.longchat            # the table, per category, beside FTS5
     .venv/bin/python -m bench.eval.longchat --ablate   # also every ranking stage off in turn
     .venv/bin/python -m bench.eval.longchat --heldout2 # the second held-out set (longchat_heldout2.py)
+    .venv/bin/python -m bench.eval.longchat --heldout3 # the third held-out set (longchat_heldout3.py)
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ FOLLOW_UPS = [
     "Okay, '{}'. And what if that doesn't work?",
 ]
 LIFE_UPDATE = 0.12  # of a person's turns that mention someone else's news in passing
-HELD_OUT = {1: ("longchat_heldout", "lh"), 2: ("longchat_heldout2", "lh2-")}  # --heldout N: material, name prefix
+# --heldout N: the material, the haystacks' name prefix
+HELD_OUT = {1: ("longchat_heldout", "lh"), 2: ("longchat_heldout2", "lh2-"), 3: ("longchat_heldout3", "lh3-")}
 
 
 @dataclass
@@ -281,9 +283,9 @@ def evaluate_longchat(
     real: Path | None = None,
     heldout: int = 0,
 ) -> EvalReport:
-    """Index every haystack alone and score its questions; one report over all of them. `heldout` 1 or 2:
-    the held-out haystacks of `longchat_heldout.py` or `longchat_heldout2.py` (each with its own seed),
-    written before they were first run."""
+    """Index every haystack alone and score its questions; one report over all of them. `heldout` 1, 2 or 3:
+    the held-out haystacks of `longchat_heldout.py`, `longchat_heldout2.py` or `longchat_heldout3.py` (each
+    with its own seed), written before they were first run."""
     from bench.eval.build_corpus import write_conversation_store
 
     started = time.perf_counter()
@@ -342,6 +344,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_const",
         const=2,
         help="the second held-out haystacks (longchat_heldout2.py) instead",
+    )
+    held.add_argument(
+        "--heldout3",
+        dest="heldout",
+        action="store_const",
+        const=3,
+        help="the third held-out haystacks (longchat_heldout3.py) instead",
     )
     ap.add_argument("--haystacks", type=int, default=HAYSTACKS, help=f"how many haystacks [{HAYSTACKS}]")
     ap.add_argument("--category", action="append", default=[], help="only this category (repeatable)")

@@ -121,12 +121,22 @@ def test_the_second_held_out_set_shares_nothing_with_either_earlier_set() -> Non
     assert _shared(held2, tuning) == NOTHING and _shared(held2, held) == NOTHING
 
 
-def test_the_second_held_out_haystacks_generate_with_their_gold_lures_and_times() -> None:
-    """`--heldout2` builds 10 haystacks of 40 sessions from longchat_heldout2.py (no ranking here)."""
-    name, prefix = HELD_OUT[2]
-    held2 = importlib.import_module(f"bench.eval.{name}")
-    hays = build_haystacks(held2.SEED, real=None, world=held2, prefix=prefix)
-    again = build_haystacks(held2.SEED, real=None, world=held2, prefix=prefix)
+def test_the_third_held_out_set_shares_nothing_with_any_earlier_set() -> None:
+    """longchat_heldout3.py (eleventh session) against longchat_world.py, longchat_heldout.py and
+    longchat_heldout2.py (the positive control of `_shared` is in the test above)."""
+    earlier = [importlib.import_module(f"bench.eval.{m}") for m in ("longchat_world", HELD_OUT[1][0], HELD_OUT[2][0])]
+    held3 = importlib.import_module(f"bench.eval.{HELD_OUT[3][0]}")
+    assert len(_said(held3)) > 400 and len(held3.TOPICS) >= 12
+    assert all(_shared(held3, other) == NOTHING for other in earlier)
+
+
+@pytest.mark.parametrize("heldout", [2, 3])
+def test_the_later_held_out_haystacks_generate_with_their_gold_lures_and_times(heldout: int) -> None:
+    """`--heldout2` and `--heldout3` build 10 haystacks of 40 sessions from their material (no ranking here)."""
+    name, prefix = HELD_OUT[heldout]
+    world = importlib.import_module(f"bench.eval.{name}")
+    hays = build_haystacks(world.SEED, real=None, world=world, prefix=prefix)
+    again = build_haystacks(world.SEED, real=None, world=world, prefix=prefix)
     assert [c.turns for h in hays for c in h.conversations] == [c.turns for h in again for c in h.conversations]
     assert len(hays) == 10 and len({c.slug for h in hays for c in h.conversations}) == 10 * SESSIONS
     questions = [q for h in hays for q in h.questions]
@@ -134,12 +144,12 @@ def test_the_second_held_out_haystacks_generate_with_their_gold_lures_and_times(
     assert len(questions) >= 40 and set(categories) == CATEGORIES and min(categories.values()) >= 6
     assert max(len(q.gold) for q in questions if q.category == "lc_multi") == 3
     assert all(len(q.gold) == 2 for q in questions if q.category == "lc_update")
-    _check_gold(hays, held2)
+    _check_gold(hays, world)
     # A question that says when has its gold sessions at the ages its words mean.
-    assert len(held2.WHEN) >= 5
+    assert len(world.WHEN) >= 5
     ages = {_conv_id("ses", c.slug): c.days_ago for h in hays for c in h.conversations}
     for q in questions:
-        spans = held2.WHEN.get(q.note.removeprefix("story "))
+        spans = world.WHEN.get(q.note.removeprefix("story "))
         if spans:
             assert len(spans) == len(q.gold), q.id
             assert all(any(lo <= ages[g] <= hi for lo, hi in spans) for g in q.gold), (q.id, [ages[g] for g in q.gold])
@@ -148,4 +158,7 @@ def test_the_second_held_out_haystacks_generate_with_their_gold_lures_and_times(
 def test_the_held_out_flags_are_one_or_the_other() -> None:
     with pytest.raises(SystemExit) as raised:
         longchat.main(["--heldout", "--heldout2", "--no-real"])
+    assert raised.value.code == 2
+    with pytest.raises(SystemExit) as raised:
+        longchat.main(["--heldout2", "--heldout3", "--no-real"])
     assert raised.value.code == 2

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
+
+import pytest
 
 from recollect.search.query import understand
 from recollect.search.terms import PRUNE_MIN_DF, plan_terms
+from recollect.text.tokenize import FTS_TOKENIZE, tokenize
 
 
 def _index(rows: list[str]) -> sqlite3.Connection:
@@ -80,3 +84,24 @@ def test_the_language_words_are_the_whole_word_pieces_of_the_shipped_model() -> 
     sample += ["", "a", "plantx", "zzqxj", "cert-manger", "部署脚本吗", "\ud800x"]
     assert [w for w in sample if language_knows(w)] == [w for w in sample if w in words]
     assert any(language_knows(w) for w in sample) and not all(language_knows(w) for w in sample)
+
+
+def test_a_pasted_test_ids_bare_name_covers_only_where_it_stands_apart() -> None:
+    node = "tests/test_payout.py::test_compute_payout_expired[large_batch-58]"
+    listing = "tests/test_payout.py::test_compute_payout_expired[negative-90] PASSED  [ 96%]"
+    failed = "____ test_compute_payout_expired ____  def test_compute_payout_expired():"
+    conn = sqlite3.connect(":memory:")  # the index's own tokens, as index/fts.py stores them
+    conn.execute("CREATE TABLE chunk (id INTEGER PRIMARY KEY)")
+    conn.execute(f'CREATE VIRTUAL TABLE chunk_fts USING fts5(text, tokenize="{FTS_TOKENIZE}")')
+    for i, text in enumerate([listing, failed, "filler one", "filler two"], 1):
+        conn.execute("INSERT INTO chunk (id) VALUES (?)", (i,))
+        conn.execute("INSERT INTO chunk_fts (rowid, text) VALUES (?, ?)", (i, " ".join(tokenize(text))))
+    plan = plan_terms(conn, understand(node))
+    name = next(w for vs, w in plan.words if vs == ["test_compute_payout_expired"])
+    # The failure header holds the name apart: added to a run's listing, it earns the name's weight.
+    assert plan.covered(f"{listing} {failed}") == pytest.approx(plan.covered(listing) + name)
+    # Control: read by plain substrings (no term kept apart), the listing alone earned it already.
+    assert replace(plan, apart=frozenset()).covered(listing) == pytest.approx(plan.covered(listing) + name)
+    # Negative: the same name typed alone is a word like any other, and a substring of the listing counts.
+    alone = plan_terms(conn, understand("test_compute_payout_expired"))
+    assert alone.apart == frozenset() and alone.covered(listing) == alone.total_weight

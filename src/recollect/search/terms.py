@@ -8,6 +8,7 @@ original, never in its place (the original still goes into the match).
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -108,6 +109,7 @@ class TermPlan:
     # For choosing a session's turn every known word counts at its idf: "what did we decide" asks for
     # the turn where something was decided, even though "decide" does not pick the session.
     turn_words: list[tuple[list[str], float]] = field(default_factory=list)
+    apart: frozenset[str] = frozenset()  # terms found only where they stand apart (QueryPlan's `Word.apart`)
 
     @property
     def total_weight(self) -> float:
@@ -115,13 +117,21 @@ class TermPlan:
 
     def covered(self, haystack: str) -> float:
         """The coverage weight `haystack` earns: per word, its weight scaled by the most specific of its
-        variants found (a session with only the stem "fail" earns the stem's idf for "failing")."""
-        total = 0.0
+        variants found (a session with only the stem "fail" earns the stem's idf for "failing"). A term
+        of `apart` counts only where it stands apart: a pasted test id's bare name is in every run's
+        `path::name[param] PASSED` listing as a substring, and the word arms already leave those out."""
+        total, apart = 0.0, stands_apart
         for variants, weight in self.words:
-            found = next((v for v in variants if v in haystack), None)
+            found = next((v for v in variants if v in haystack and (v not in self.apart or apart(v, haystack))), None)
             if found is not None:
                 total += weight * self.idf[found] / self.idf[variants[0]]
         return total
+
+
+def stands_apart(term: str, haystack: str) -> bool:
+    """Whether `haystack` holds `term` as the tokenizer reads it on its own, not inside a longer name
+    (`tests/test_x.py::test_y[p]`, `TestA.test_y`, `test_y_two`): where a person or a failure header wrote it."""
+    return re.search(rf"(?<![\w./:-]){re.escape(term)}(?!\w)", haystack) is not None
 
 
 def chunk_count(conn: sqlite3.Connection) -> int:
@@ -176,7 +186,8 @@ def plan_terms(conn: sqlite3.Connection, plan: QueryPlan, *, correct: bool = Tru
     # Terms the index has never seen still go into the match: the card arm may know them.
     unknown = [t for t in terms if df.get(t, 0) == 0 and t not in corrections and t not in derived]
     turn_words = [(vs, w) for vs, w in turn_words if vs]
-    return TermPlan(keep + unknown, {t: idf[t] for t in keep}, words, corrections, turn_words)
+    apart = frozenset(v for w in plan.words if w.apart for v in w.variants)
+    return TermPlan(keep + unknown, {t: idf[t] for t in keep}, words, corrections, turn_words, apart)
 
 
 # A term in fewer chunks than this is never left out as common: scoring it costs nothing, and in a small

@@ -292,3 +292,29 @@ def test_stripping_keeps_what_was_changed() -> None:
 def test_what_the_speakers_found_or_decided_is_asked_after_le(cue: str, text: str, ordinary: str) -> None:
     assert detect_cue(text) == cue
     assert detect_cue(ordinary) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # a warning told earlier is a saying, as "didn't you say"
+        ("didn't you warn", "didn't you warn me about something with sqlite and WAL mode", "Warn me before you go."),
+        ("你是不是提醒过", "你是不是提醒过我 sqlite 的 WAL 模式有坑", "这个 API 会提醒过期的 token 吗？"),
+        # our conclusion about a thing, as "our conclusions about the flaky suite"
+        ("咱们对 e2e 不稳定的结论", "把咱们对 e2e 不稳定的结论再过一遍", "咱们对 e2e 的测试覆盖太低了，补一下"),
+        # "as I said" where the saying took place (above) is this conversation's, as "we discussed above"
+        ("as i said", "As I said last week, keep the handler thin.", "As I said above, keep the handler thin."),
+        # a person's past verb in a temporal clause of a past question dates it; a sentence of its own does not
+        (
+            "you ran",
+            "How did the two parsers compare, when you ran them?",
+            "Why did the build fail? When I ran it locally it passed.",
+        ),
+        # a calendar time in the relative clause of a thing whose state now is told dates the thing (as "the test I
+        # wrote yesterday passes locally"); asked where it is, it is a cue
+        ("昨天", "昨天加的那个测试在哪？", "昨天加的那个测试现在挂了，帮我看看"),
+    ],
+)
+def test_more_sayings_and_times_of_then(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None

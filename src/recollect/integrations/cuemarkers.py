@@ -36,12 +36,12 @@ GUO = "过(?![期滤程度去来后渡多于年]|一会|一下)"
 # Verbs of deciding, choosing, agreeing and saying: about the conversation, not its topic (stripped).
 _FRAME_BASE = (
     r"(?:decide|agree|choose|pick|settle|conclude|land|go|come up|end up|opt|say|tell|ask|want|prefer|mention"
-    r"|discuss|talk|suggest|recommend|insist|request|specify|plan|propose|standardi[sz]e)"
+    r"|discuss|talk|suggest|recommend|insist|request|specify|plan|propose|standardi[sz]e|warn|promise|advise)"
 )
 FRAME_PAST = (
     r"(?:decided|agreed|chose|chosen|picked|settled|concluded|landed|went|gone|came up|ended up|opted|said|told"
     r"|asked|wanted|preferred|mentioned|discussed|talked|suggested|recommended|insisted|requested|specified"
-    r"|planned|proposed|standardi[sz]ed)(?: (?:on|with|for|about|to))?"
+    r"|planned|proposed|standardi[sz]ed|warned|promised|advised)(?: (?:on|with|for|about|to))?"
 )
 # Any verb in the past: a regular -ed form (not need, feed, proceed …) or a common irregular one.
 ANY_PAST = (
@@ -280,7 +280,8 @@ _ZH_ASKED_PATTERNS = [
     r"(?:你|我们|咱们|咱俩)不是(?:说|讲|答应|提)(?=[^，。？！]{0,30}[吗么])",
     # our conclusion, decision (我们的结论; "our conclusion" in English)
     # (我们决定 without 的 is the verb "we decided": a person's past verb, below)
-    r"(?:我们|咱们|咱俩)(?:的(?:结论|决定|约定|共识|讨论结果)|(?:结论|共识|讨论结果))",
+    # ... also of a thing (咱们对 e2e 不稳定的结论, as "our conclusions about the flaky e2e suite")
+    r"(?:我们|咱们|咱俩)(?:(?:对|关于)[^，。？！,.?!；]{1,16}?)?(?:的(?:结论|决定|约定|共识|讨论结果)|(?:结论|共识|讨论结果))",
     # what the speakers did, asked with a question word after the verb's experiential 过 (咱们改过哪些接口？):
     # "what did we ever change"; not after 了, an aspect of the work at hand too (我们改了哪些文件？ git status 看看)
     r"(?:我们|咱们|咱俩)俩?(?P<held>[^，。？！,.?!；\s]{1,8}?)过(?=什么|啥|哪些|哪个|哪几|多少)",

@@ -121,8 +121,13 @@ _PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(?
 # A verb of deciding, choosing or saying: a person's past verb of this kind in a question, or after a
 # question word ("is there a reason we chose …", "do you know what port we ended up using", 我们不是说过
 # … 吗), asks what was decided or said then.
-_FRAME_VERB = re.compile(rf"\b{FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐)过|决定", re.I)
+_FRAME_VERB = re.compile(
+    rf"\b{FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐|提醒|告诉|警告|解释)过|决定", re.I
+)
 _WE = re.compile(r"we\b", re.I)
+_ZH_RELATIVE_TIME = re.compile("(?:(?!我们|咱们|咱俩|你)[^，。？！,.?!；的]){1,6}的")  # 昨天加的: a thing's time
+_WHEN = re.compile(r"^\W*(?:back\s+)?(?:when|while)\b", re.I)
+_PERSON_WORD = re.compile(r"\b(?:we|you|i)\b", re.I)
 _US_ZH = re.compile("我们|咱们|咱俩")
 # a thing the speakers together used, named ("the approach we used", 我们用的那套规则): a choice of then, as "the
 # convention we landed on" (not "the directory you used", what the agent ran); after it, a Chinese clause that
@@ -325,7 +330,10 @@ class _Window:
             # "like last time", 跟上次一样: a reference to earlier work, whatever the clause; "as before", 跟之前一样
             # against this session or its screen compares with earlier in it ("the same error as before",
             # 刚才…跟之前一样)
-            return not (self._earlier_here(clause) and _BEFORE_NOW.search(m.group(0)) is not None)
+            # ... and "as I said", "like we discussed" there, where the saying took place ("as I said above"), is this
+            # conversation's, as "we discussed above" is
+            said_here = _PERSON_WORD.search(m.group(0)) is not None and (self.named or self._pointed(m))
+            return not (said_here or (self._earlier_here(clause) and _BEFORE_NOW.search(m.group(0)) is not None))
         if kind == "outcome":  # "what was the fix in the end?", 最后是怎么修好的？ (not "…in the end? see above")
             told = clause.past or re.search("[了过的]", clause.text) is not None
             return clause.question and told and not self.current
@@ -342,27 +350,7 @@ class _Window:
             # 以前的写法, 之前的版本: what a thing was, as "the previous version" (之前的那套 is one of then)
             return False
         if kind in ("time", "relative", "calendar", "dated"):
-            # a setting that tells a decision of earlier work ("after we agreed last time …", 上回说好…以后) is
-            # what the request builds on, not mere context
-            decided = kind in ("time", "relative") and clause.decided
-            # ... and so does what the agent made then ("in a previous session you wrote a parser; where is it?",
-            # 上次你帮我写了一个函数，在哪个文件里？): the request is about that thing
-            made = kind in ("time", "calendar") and _AGENT.search(clause.text) is not None and self._wanted(i)
-            # ... and what the speakers did then, asked about ("at some point we wrote a benchmark; where is it?",
-            # 前几天我们加了个脚本，放哪了？; not "…; fix the tests", a request about the present)
-            made = made or (
-                kind != "relative"
-                and not clause.present
-                and _SPEAKERS.search(clause.text) is not None
-                and self._asked_next(i)
-            )
-            if (self.context[i] and not (decided or made)) or (kind == "dated" and not clause.past):
-                return False
-            attribute = re.match(r"\s*(?:'s|’s|的)", self.part[m.end() : m.end() + 3]) is not None
-            # ... and so does one inside the relative clause of a thing ("the test I wrote yesterday passes locally"),
-            # unless what was made is asked for
-            attribute = attribute or (not made and _TOPIC.match(clause.text) is not None)
-            return not (kind == "calendar" and attribute and not self._asks(i))
+            return self._time_counts(m, kind, i)
         if kind == "found":
             # 我们查出了什么？ (what did we find out?): the speakers its subject, in its clause or, dropped, in the
             # one before (我们对比了几种写法，得出了什么结果？); not what is found so far here (现在, 刚, 上面)
@@ -392,6 +380,35 @@ class _Window:
             # how we agreed to do it?")
             return False
         return self._person_counts(m, i)
+
+    def _time_counts(self, m: re.Match[str], kind: str, i: int) -> bool:
+        """Whether a time of earlier work (`kind` time, relative, calendar or dated) counts in clause `i`."""
+        clause = self.clauses[i]
+        # a setting that tells a decision of earlier work ("after we agreed last time …", 上回说好…以后) is
+        # what the request builds on, not mere context
+        decided = kind in ("time", "relative") and clause.decided
+        # ... and so does what the agent made then ("in a previous session you wrote a parser; where is it?",
+        # 上次你帮我写了一个函数，在哪个文件里？): the request is about that thing
+        made = kind in ("time", "calendar") and _AGENT.search(clause.text) is not None and self._wanted(i)
+        # ... and what the speakers did then, asked about ("at some point we wrote a benchmark; where is it?",
+        # 前几天我们加了个脚本，放哪了？; not "…; fix the tests", a request about the present)
+        made = made or (
+            kind != "relative"
+            and not clause.present
+            and _SPEAKERS.search(clause.text) is not None
+            and self._asked_next(i)
+        )
+        if (self.context[i] and not (decided or made)) or (kind == "dated" and not clause.past):
+            return False
+        attribute = re.match(r"\s*(?:'s|’s|的)", self.part[m.end() : m.end() + 3]) is not None
+        # ... and so does one inside the relative clause of a thing ("the test I wrote yesterday passes locally"),
+        # unless what was made is asked for
+        # (昨天加的那个测试现在挂了, as "the test I added yesterday fails now": the time, a verb and 的, no speaker,
+        # and the thing's state now told)
+        now = clause.present or (i + 1 < len(self.clauses) and self.clauses[i + 1].present)
+        relative = now and _ZH_RELATIVE_TIME.match(self.part, m.end(), clause.end) is not None
+        attribute = attribute or (not made and (_TOPIC.match(clause.text) is not None or relative))
+        return not (kind == "calendar" and attribute and not self._asks(i))
 
     def _then_now(self, i: int) -> bool:
         """Whether clause `i`, told before now and no question, is followed by a clause anchored in the present
@@ -460,6 +477,11 @@ class _Window:
         # the licences lie near the verb: its clause, at most NEAR characters either side (bounded per match)
         before = self.part[max(clause.start, m.start() - NEAR) : m.start()]
         if self.marked or _PAST_QUESTION_BEFORE.search(before):
+            return True
+        # the time of a past question ("How did the two parsers compare, when you ran them?")
+        ask = self.clauses[i - 1] if i > 0 else None
+        told = ask is not None and ask.past and ask.text.rstrip().endswith(",")
+        if told and clause.question and _WHEN.match(clause.text):
             return True
         words = before[-48:]  # a question word or a definite noun at most four words before the verb
         if _FRAME_VERB.search(m.group(0)) and (clause.question or _WH_BEFORE.search(words)):

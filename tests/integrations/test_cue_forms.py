@@ -318,3 +318,24 @@ def test_what_the_speakers_found_or_decided_is_asked_after_le(cue: str, text: st
 def test_more_sayings_and_times_of_then(cue: str, text: str, ordinary: str) -> None:
     assert detect_cue(text) == cue
     assert detect_cue(ordinary) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # a hedged belief about what the speakers did once reaches for earlier work, as remembering does
+        (
+            "we already wrote",
+            "I think we already wrote a helper for parsing ISO durations somewhere",
+            "I think we broke the build.",  # no once: the work at hand
+        ),
+        ("我们好像写过", "解析 ISO 时长的工具函数我们好像写过一个", "你应该跑过这个测试吧"),  # 应该: "should have"
+        # compared with a thing a person made then ("the same trick you used"), not a thing of the screen
+        ("you used", "Use the same trick you used for the thumbnails on the avatars.", "I get the same error you got."),
+        # like what a person did, as "like we did"; not against this session
+        ("像你处理缩略图那样", "像你处理缩略图那样处理头像", "跟你刚才那样改一下"),
+    ],
+)
+def test_a_belief_or_a_comparison_about_what_was_done_then(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None

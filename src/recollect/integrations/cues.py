@@ -127,7 +127,15 @@ _FRAME_VERB = re.compile(
 _WE = re.compile(r"we\b", re.I)
 _ZH_RELATIVE_TIME = re.compile("(?:(?!我们|咱们|咱俩|你)[^，。？！,.?!；的]){1,6}的")  # 昨天加的: a thing's time
 _WHEN = re.compile(r"^\W*(?:back\s+)?(?:when|while)\b", re.I)
-_PERSON_WORD = re.compile(r"\b(?:we|you|i)\b", re.I)
+_PERSON_WORD = re.compile(r"\b(?:we|you|i)\b|我们|咱们|咱俩|你", re.I)
+# a belief about what the speakers did once, hedged ("I think we wrote one somewhere", 我们好像写过一个): reaching for
+# earlier work, as remembering does; not "I think we broke the build" (no once)
+_HEDGE = re.compile(
+    r"\b(?:i\s+think|i\s+believe|(?:i'm\s+)?(?:pretty|fairly|quite)\s+sure|iirc|if\s+i\s+remember)\b|好像|似乎|大概|印象里|貌似",
+    re.I,
+)
+_ONCE = re.compile(rf"\b(?:once|somewhere|at\s+one\s+point)\b|{GUO}", re.I)
+_SAME_BEFORE = re.compile(r"\bsame(?:\s+[\w'-]+){1,3}\s*$", re.I)
 _US_ZH = re.compile("我们|咱们|咱俩")
 # a thing the speakers together used, named ("the approach we used", 我们用的那套规则): a choice of then, as "the
 # convention we landed on" (not "the directory you used", what the agent ran); after it, a Chinese clause that
@@ -478,6 +486,10 @@ class _Window:
         before = self.part[max(clause.start, m.start() - NEAR) : m.start()]
         if self.marked or _PAST_QUESTION_BEFORE.search(before):
             return True
+        if _HEDGE.search(self.part, max(clause.start, m.start() - NEAR), m.end()) and _ONCE.search(
+            self.part, m.start(), min(clause.end, m.end() + NEAR)
+        ):
+            return True  # a belief about what was done once ("I think we wrote a helper for it somewhere", 好像写过)
         # the time of a past question ("How did the two parsers compare, when you ran them?")
         ask = self.clauses[i - 1] if i > 0 else None
         told = ask is not None and ask.past and ask.text.rstrip().endswith(",")
@@ -494,6 +506,8 @@ class _Window:
         after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
         if after is not None and after.continues and (after.past or _SHARED.match(m.group(0))):
             return True  # "…, how did that work?"; "you gave me a command for it, send it again" (not "I …")
+        if _SAME_BEFORE.search(words) and not clause.same_screen:
+            return True  # compared with a thing of then ("use the same trick you used for the thumbnails")
         if _DEFINITE_BEFORE.search(words) or m.group(0).endswith("的") or self.part.startswith("的那", m.end()):
             # a thing of earlier work when decided, done as a whole or asked about ("the convention we landed
             # on", "the way we did it", "what does the script you gave me do?"); "delete the file you

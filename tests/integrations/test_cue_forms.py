@@ -339,3 +339,29 @@ def test_more_sayings_and_times_of_then(cue: str, text: str, ordinary: str) -> N
 def test_a_belief_or_a_comparison_about_what_was_done_then(cue: str, text: str, ordinary: str) -> None:
     assert detect_cue(text) == cue
     assert detect_cue(ordinary) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # Chinese twins of English forms the grammar knew: what a person gave, asked for again
+        ("你给我的", "你给我的那段 nginx 配置再贴一下", "把这段 nginx 配置贴到 README 里"),
+        # what was decided, asked (定的多少, as "what was it set to?"), after a time of earlier work as its topic
+        ("上礼拜", "上礼拜的方案里，缓存过期时间定的多少", "缓存过期时间设成多少合适"),
+        # "didn't we already …?"; not where we are now
+        ("咱们不是已经", "关于 API 版本号，咱们不是已经有结论了吗", "咱们不是已经在 main 上了吗"),
+        # the experiential 过 of the speakers, asked: "have we ever met it?" (not the agent's: 你跑过…吗)
+        ("我们是不是遇到过", "这个 bug 我们是不是遇到过？", "你跑过这个测试吗？"),
+        # a deliberation's thing, as "the log format we discussed"
+        ("我们讨论的", "我们讨论的那个日志格式，帮我落到代码里", "我们的日志格式，帮我落到代码里"),
+        # how far the speakers got, as "where did we leave off"
+        ("我们做到哪", "登录重构那块我们做到哪一步了？", "登录重构做到哪一步了？看一下 TODO.md"),
+        # what was said, asked to be confirmed, as "we said X, right?"
+        ("咱们说的", "咱们说的是先灰度再全量吧？", "说的是先灰度再全量吧？"),
+        # what the speakers set, asked which, as what they used
+        ("我们给 redis 设的", "我们给 redis 设的过期策略是 lru 还是 lfu", "redis 过期策略是什么？看一下 redis.conf"),
+    ],
+)
+def test_chinese_twins_of_known_english_forms(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None

@@ -254,7 +254,8 @@ _ZH_CALENDAR = [
 # verbs of deciding, saying and asking for; the question words of 是…的 and of "is which"
 _ZH_SAID = "(?:定|说|选|决定|商量|讨论|约|聊|交代|要求|吩咐|嘱咐|规定|敲定|确定|建议|推荐|答应|提)"
 _ZH_WH = "(?:怎么|如何|为什么|为啥|什么|啥|哪|多少|几)"
-_ZH_USED = "(?:用|采用|选用|使用)"  # a thing used by the speakers together: chosen (我们用的那个方案)
+# a thing used or set by the speakers together: chosen (我们用的那个方案, 我们给 redis 设的过期策略)
+_ZH_USED = "(?:用|采用|选用|使用|设|设置|配|配置)"
 _ZH_ASKED_PATTERNS = [
     # agreed, settled (说好的, 商量好, 约好, 约定)
     r"(?:说|商量|约|定)好(?:了|的)",
@@ -269,7 +270,9 @@ _ZH_ASKED_PATTERNS = [
     # what a person decided, said or asked for, asked about: with the past-focus 是…的 (我们最后怎么定的？
     # 你当时是怎么说的？), or as the thing a question asks for (我跟你交代的是什么？ 我们定的方案是哪个？)
     rf"(?:我们|咱们|咱俩|你|我)(?P<held>[^，。？！,.?!；\s]{{0,10}}?){_ZH_SAID}的"
-    rf"(?=\s*(?:[？?吗呢]|$)|[^，。？！,.?!；]{{0,12}}?是(?:{_ZH_WH}|[^，。？！,.?!；]{{1,20}}?还是))",
+    rf"(?=\s*(?:[？?吗呢]|$)|[^，。？！,.?!；]{{0,12}}?是(?:{_ZH_WH}|[^，。？！,.?!；]{{1,20}}?还是)"
+    # ... or what it was, asked to be confirmed (咱们说的是先灰度再全量吧？ as "we said X, right?")
+    r"|是[^，。？！,.?!；]{1,30}?[吧吗]\s*(?:[？?]|$))",
     # ... and what the speakers together used, as the thing a question asks for (导出我们用的时区是哪个？ as "which time
     # zone did we use?"; not 我们现在用的是…, 我们用的这个库…, the work at hand, nor 你用的, what the agent ran)
     rf"(?:我们|咱们|咱俩)(?P<held>(?:(?!现在|目前|这)[^，。？！,.?!；]){{0,12}}?){_ZH_USED}的(?!这)"
@@ -284,6 +287,10 @@ _ZH_ASKED_PATTERNS = [
     r"再(?:跟|给|和)我(?:说|讲)(?:一遍|一下|一次)",  # tell me again
     # "didn't you say …?", said as 你不是说…吗 (a rhetorical negative question presumes the saying)
     r"(?:你|我们|咱们|咱俩)不是(?:说|讲|答应|提)(?=[^，。？！]{0,30}[吗么])",
+    # "didn't we already …?" (咱们不是已经有结论了吗), as "didn't we"; not 不是已经在 main 上了吗 (where we are now)
+    r"(?:我们|咱们|咱俩)不是(?:已经|早就)(?!在)(?=[^，。？！]{0,30}[吗么])",
+    # how far the speakers got with a piece of work (登录重构那块我们做到哪一步了？), as "where did we leave off"
+    r"(?:我们|咱们|咱俩)(?P<held>[^，。？！,.?!；]{0,8}?)(?:做|弄|搞|改|写|进行)到(?:哪|什么地步|什么程度)",
     # our conclusion, decision (我们的结论; "our conclusion" in English)
     # (我们决定 without 的 is the verb "we decided": a person's past verb, below)
     # ... also of a thing (咱们对 e2e 不稳定的结论, as "our conclusions about the flaky e2e suite")

@@ -5,7 +5,7 @@ up the message without them.
 A message is a cue when its request is about the past. Two steps, the same in both languages:
 
 1. **Markers of the past**, by their grammar (not whole phrases): `cuemarkers.py`.
-2. **The structure of the message** decides which markers count. The message is cut into clauses
+2. **The structure of the message** decides which markers count. The message is cut into clauses (`cueclauses.py`)
    (sentence ends, commas, "but" / "so" / "and now", 但是 / 现在 …), and each clause is read for its
    mood (a question or not), its tense (told in the past or not) and a present anchor (now, still,
    现在, 目前).
@@ -57,10 +57,19 @@ content verb after a person ("we *fixed*"), are the topic, not the cue: strippin
 
 from __future__ import annotations
 
-import itertools
 import re
 from functools import cached_property
 
+from recollect.integrations.cueclauses import (
+    HAN,
+    PRESENT,
+    PRESENT_AUX,
+    SCREEN,
+    TOPIC,
+    ZH_SCREEN,
+    Clause,
+    clauses,
+)
 from recollect.integrations.cuemarkers import ANY_PAST, FRAME_PAST, GUO, KINDS, MARKED_KINDS, WH
 
 # The current session named: "just now", "in this session", "in this PR", 刚才. Against it a question
@@ -77,8 +86,6 @@ _CURRENT = re.compile(
 # tells that a question or a past verb is about the work at hand; and a time only before now ("before",
 # "previously", 之前, 以前) is then earlier in this conversation, unless a question asks whether something was
 # ever done ("have we seen the error above before?", 上面这个报错以前遇到过吗？).
-_SCREEN = r"(?:log|output|terminal|console|traceback|stack\s*trace|screenshot|paste|diff|error\s+message)"
-_ZH_SCREEN = "(?:日志|输出|终端|控制台|报错|错误信息|堆栈|截图|结果|打印)"
 _HERE = re.compile(
     # "above" and "below" as places, not bounds ("pinned below 2", "above 80%", "the limit above which")
     rf"\b(?:above|below)\b(?!\s*[v<>=~]?\d|\s+which\b)|\b(?:up\s+there|scroll(?:ing)?\s+(?:up|down|back))\b"
@@ -91,15 +98,15 @@ _HERE = re.compile(
     # a place on the screen ("in the log", "in this output"; not "from the logs", "in the logs": a topic), a
     # look asked for, opening its clause ("see the output", "check the traceback"; not "a command to check
     # the logs")
-    rf"|\bin\s+(?:the|this|that|my|your)\s+(?:\w+\s+)?{_SCREEN}\b|\b(?:in|see)\s+(?:this|these|those)\s+(?:\w+\s+)?logs\b"
+    rf"|\bin\s+(?:the|this|that|my|your)\s+(?:\w+\s+)?{SCREEN}\b|\b(?:in|see)\s+(?:this|these|those)\s+(?:\w+\s+)?logs\b"
     rf"|(?<![\w'-])(?<![\w'-]\s)(?:(?:please|now|also|and|just)\s+)?(?:see|look\s+at|check|read)\s+"
-    rf"(?:the|this|that|my|your)\s+(?:\w+\s+)?{_SCREEN}s?\b"
-    rf"|\b{_SCREEN}\s+(?:here\s+)?(?:says|said|shows|showed|prints|printed|reports|reported)\b"
+    rf"(?:the|this|that|my|your)\s+(?:\w+\s+)?{SCREEN}s?\b"
+    rf"|\b{SCREEN}\s+(?:here\s+)?(?:says|said|shows|showed|prints|printed|reports|reported)\b"
     rf"|上面|下面|上边|下边|上方|下方|上述|上一(?:条|步|句|轮)|上一个(?:命令|输出|回复|回答|消息|问题)|贴(?:的|了|出来)"
     # the log as what shows something (日志里显示, 输出里报了), not as a topic (日志里记录个人信息)
-    rf"|{_ZH_SCREEN}(?:里|中)?(?:显示|写着|说|提示|报|出现|打印|提到)|{_ZH_SCREEN}(?:里|中)有"
+    rf"|{ZH_SCREEN}(?:里|中)?(?:显示|写着|说|提示|报|出现|打印|提到)|{ZH_SCREEN}(?:里|中)有"
     # a look asked for, opening its clause (看一下 ls, 先看看上面的报错; not 一个看 k8s 日志的命令, a topic)
-    rf"|(?:^|(?<=[，。？！、；：,.?!;:\s]))(?:请|先|再|你|帮我|你先)?看(?:一下|看|下)?\s*(?:{_ZH_SCREEN}|[A-Za-z])",
+    rf"|(?:^|(?<=[，。？！、；：,.?!;:\s]))(?:请|先|再|你|帮我|你先)?看(?:一下|看|下)?\s*(?:{ZH_SCREEN}|[A-Za-z])",
     re.I,
 )
 # The speakers of the conversation: a question about what they did or decided is about earlier work even
@@ -122,7 +129,10 @@ _PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(?
 # question word ("is there a reason we chose …", "do you know what port we ended up using", 我们不是说过
 # … 吗), asks what was decided or said then.
 _FRAME_VERB = re.compile(
-    rf"\b{FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐|提醒|告诉|警告|解释)过|决定", re.I
+    rf"\b{FRAME_PAST}\b|(?:说|讲|提|聊|讨论|商量|约|定|决定|选|答应|交代|建议|推荐|提醒|告诉|警告|解释)过|决定"
+    # a deliberation's thing (我们讨论的那个日志格式, as "the log format we discussed")
+    "|(?:讨论|商量|约定|敲定|定|选|推荐|建议)的$",
+    re.I,
 )
 _WE = re.compile(r"we\b", re.I)
 _ZH_RELATIVE_TIME = re.compile("(?:(?!我们|咱们|咱俩|你)[^，。？！,.?!；的]){1,6}的")  # 昨天加的: a thing's time
@@ -147,16 +157,7 @@ _SETTLED = re.compile(
     r"|决定|商量|约定|(?:说|定|约|讲)好|(?:定|选)过",
     re.I,
 )
-# a decision or a deliberation told (English FRAME_PAST and its Chinese twins; not 说明, 提交, 一定)
-_DECIDED = re.compile(
-    rf"\b{FRAME_PAST}\b|说好|讲好|约好|定好|商量|决定|答应|讨论|交代|吩咐|嘱咐|敲定|(?:聊|说|提|定)(?:过|的)", re.I
-)
 _BEFORE_NOW = re.compile(r"\b(?:before|earlier)\b|之前|以前", re.I)
-# the same thing of the screen again ("the same error as before", 跟之前一样的报错): compared with earlier in this
-# conversation when the time is only before now
-_SAME_SCREEN = re.compile(
-    rf"\bsame\s+(?:\w+\s+)?(?:{_SCREEN}|error|exception|failure|warning|crash)s?\b|(?:一样|同样)的{_ZH_SCREEN}", re.I
-)
 _REUSE_BEFORE = re.compile("[按照跟像同与如]$")
 _PRO_VERB = re.compile(r"\b(?:did|had)$", re.I)  # "the way we did": the past action as a whole
 _SHARED = re.compile(r"(?:we|you|我们|咱们|咱俩|你)", re.I)
@@ -168,63 +169,19 @@ _RETRIEVE = re.compile(
     r"|(?:找|翻|调|拿)(?:出来|回来)",
     re.I,
 )
-_TOPIC = re.compile(
-    rf"^\W*(?:the|that|this|those|these)(?:\s+[\w'-]+){{1,4}}\s+(?:we|you|i)\s+(?:\w+ly\s+)?{ANY_PAST}\b", re.I
-)
 # 已经 in a question: something done already (返回格式我们是不是已经统一过了？)
 _ZH_DONE_QUESTION = re.compile(
     r"(?:已经|早就)[^，。？！,.?!；]*(?:[？?吗]|$)|(?:是不是|有没有)[^，。？！,.?!；]*(?:已经|早就)"
 )
 
-# The clauses of a message: cut at a sentence end, a comma or colon, and before a conjunction that
-# starts a clause of its own. A "." ends a sentence only before a space (not in parser.py or 2.0).
-_BOUNDARY = re.compile(
-    r"[?!;\n。？！；，,:：]+|\.+(?=\s|$)|\s(?=(?:but|so|and now|and still|and then|then|however|yet)\s)"
-    r"|(?=但是|可是|不过|然后|所以|现在)",
-    re.I,
-)
-# A question opens with a question word, or with an auxiliary before its subject ("did we", "is it"; not
-# the imperative "Do the migration …").
-_QUESTION_START = re.compile(
-    r"^\W*(?:(?:hey|hmm+|ok|okay|so|and|also|btw|oh|wait)\W+)*(?:(?:how|why|where|which|what|when|who|whose)s?\b"
-    r"|(?:is|are|was|were|do|does|did|didn'?t|have|has|had|hadn'?t|can|could|should|would|will|weren'?t|wasn'?t"
-    r"|isn'?t|aren'?t)\s+(?:you|u|we|i|they|it|he|she|this|that|there|the|our|my|your)\b)",
-    re.I,
-)
-_ZH_QUESTION = re.compile(r"[吗呢么啥谁哪]|多少|几[个次天]|是不是|有没有|了没")
-_PAST_WORD = re.compile(
-    rf"\b(?!(?:set|put|hit)\b)(?:{ANY_PAST}|was|wasn't|were|weren't|hadn't|didn'?t|used to)\b", re.I
-)
-_ZH_PAST = re.compile(rf"(?<!为)了|{GUO}|来着|的(?=\s*[？?吗]|\s*$)")
-_SUBORDINATE = re.compile(r"^\W*(?:after|since|once|ever since|when)\b|^\W*自从|(?:以后|之后|后|的时候)\W*$", re.I)
-_PRESENT = re.compile(r"\b(?:now|still|currently|anymore|at the moment|these days)\b|现在|目前|如今|仍然|依然", re.I)
-_PRESENT_AUX = re.compile(
-    r"\b(?:do|does|is|are|am|can|could|would|might|may|must|should|will|isn't|aren't|doesn't|don't|can't)\b"
-    r"|\w'(?:s|re|m)\b",
-    re.I,
-)
-# "again", or a word that points back at what the clause before told ("use that one", "same fix here",
-# 按那个来, 同样, 照着改)
-_AGAIN = re.compile(
-    r"\b(?:again|that one|those|same)\b|(?<!不)再|又|一遍|同样|照着|照搬|那(?:个|套|份|些|样|种)"
-    # a request to find the thing told ("find it", 找一下), not a new thing ("find the bug in it")
-    r"|\b(?:find|dig\s+up|pull\s+up|look\s+up|bring\s+back|fetch)\s+(?:it|that|them)\b|找(?:一下|找|出来|回来)?\W*$"
-    # ... its particle after the thing ("pull that up", "dig it out", 把上回写的迁移脚本翻出来)
-    r"|\b(?:pull|dig|look|bring|call|fish)\s+(?:it|that|this|them|those)\s+(?:up|back|out)\b|(?:找|翻|调)(?:出来|回来)",
-    re.I,
-)
-_HAN = re.compile(r"[\u4e00-\u9fff]")
+_AGAIN_ONLY = re.compile(r"\bagain\b|(?<!不)再|一遍", re.I)
 _KNOWN = re.compile("那(?:个|次|套|份|些)")
-_TIMES = ("time", "relative", "calendar", "dated")
 _ASKS_WHICH = re.compile(rf"\b{WH}\b|哪|什么|啥|怎么|为什么|为啥|多少|几", re.I)
 _POLITE = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+(?:you|u)\b|(?:(?:how|what|where|when|why|which)\s+)?(?:do|does|can|could"
     r"|should|shall|would|will)\s+(?:i|we)\b|(?:你)?(?:能不能|可不可以|可以|能)(?:帮|给|把))",
     re.I,
 )
-# what a deliberation or a search gave, asked (结论是什么, 当时的理由是啥, 原因是哪个), as "what was the conclusion"
-_ZH_PRODUCT = re.compile("(?:结论|理由|原因|办法|方案|做法|思路|结果|解法|建议)(?:是|为)(?:什么|啥|哪|怎么)")
-
 # Cues are looked for in the head and the tail of a message only: a pasted log is not read to its end.
 HEAD_CHARS, TAIL_CHARS = 2000, 500
 NEAR = 120
@@ -237,57 +194,12 @@ def _windows(text: str) -> list[tuple[int, str]]:
     return [(0, text[:HEAD_CHARS]), (len(text) - TAIL_CHARS, text[-TAIL_CHARS:])]
 
 
-class _Clause:
-    """One clause of a message: its mood, its tense and whether it is anchored in the present."""
-
-    def __init__(self, start: int, text: str) -> None:
-        self.start, self.end, self.text = start, start + len(text), text
-        body = text.strip()
-        self.question = body.endswith(("?", "？")) or bool(_QUESTION_START.search(body) or _ZH_QUESTION.search(body))
-        self.past = bool(_PAST_WORD.search(body) or _ZH_PAST.search(body))
-        self.present = _PRESENT.search(body) is not None
-        # tells a past event, or is a temporal clause ("after I vendored it", 自从…, …以后) before its main one
-        han = len(_HAN.findall(body))
-        told_event = self.past or _SUBORDINATE.search(body) is not None
-        self.narrative = told_event and not self.question and not _TOPIC.match(body)
-        short = (han <= 3 and len(body.split()) <= 2) if han else len(body.split()) <= 2
-        # what an earlier past clause is about: a past or elliptical question ("…, why?"), or "again", 再说一遍
-        # "Which format won?"; 结论是什么？ (what a deliberation gave: Chinese does not mark its tense)
-        told = (
-            self.past or short or (not _PRESENT_AUX.search(body) if not han else _ZH_PRODUCT.search(body) is not None)
-        )
-        self.continues = not self.present and ((told and self.question) or _AGAIN.search(body) is not None)
-
-    @cached_property
-    def decided(self) -> bool:
-        """Whether the clause tells a decision or a deliberation (read once, when a time is found in it)."""
-        return _DECIDED.search(self.text) is not None
-
-    @cached_property
-    def dated(self) -> bool:
-        """Whether the clause holds a time of earlier work, before now or of the calendar (read once, when a
-        deliberation told in it is found)."""
-        return any(p.search(self.text) for patterns, _, kind in KINDS if kind in _TIMES for p in patterns)
-
-    @cached_property
-    def same_screen(self) -> bool:
-        """Whether the clause compares a thing of the screen ("the same error as before"; read once, when a
-        marker of before is found in it)."""
-        return _SAME_SCREEN.search(self.text) is not None
-
-
-def _clauses(part: str) -> list[_Clause]:
-    cuts = [0, *(m.end() for m in _BOUNDARY.finditer(part)), len(part)]
-    out = [_Clause(a, part[a:b]) for a, b in itertools.pairwise(cuts) if part[a:b].strip(" \t")]
-    return out or [_Clause(0, part)]
-
-
 class _Window:
     """One window of a message, cut into clauses, with which markers count in it."""
 
     def __init__(self, part: str) -> None:
         self.part = part
-        self.clauses = _clauses(part)
+        self.clauses = clauses(part)
         # a clause telling a past event before a present one is the setting, not the request
         self.context = [
             c.narrative and i + 1 < len(self.clauses) and not self.clauses[i + 1].continues
@@ -415,7 +327,7 @@ class _Window:
         # and the thing's state now told)
         now = clause.present or (i + 1 < len(self.clauses) and self.clauses[i + 1].present)
         relative = now and _ZH_RELATIVE_TIME.match(self.part, m.end(), clause.end) is not None
-        attribute = attribute or (not made and (_TOPIC.match(clause.text) is not None or relative))
+        attribute = attribute or (not made and (TOPIC.match(clause.text) is not None or relative))
         return not (kind == "calendar" and attribute and not self._asks(i))
 
     def _then_now(self, i: int) -> bool:
@@ -427,7 +339,7 @@ class _Window:
             and after.present
             and not self.clauses[i].question
             and not self._asked_after[i + 1]
-            and _HAN.search(self.clauses[i].text) is not None
+            and HAN.search(self.clauses[i].text) is not None
         )
 
     @cached_property
@@ -438,7 +350,7 @@ class _Window:
             out[j] = out[j + 1] or self.clauses[j].question
         return out
 
-    def _earlier_here(self, clause: _Clause) -> bool:
+    def _earlier_here(self, clause: Clause) -> bool:
         """Whether a comparison with before is with earlier in this conversation: its session or screen is
         pointed at, or the thing compared is of the screen ("the same error as before")."""
         return self.current or clause.same_screen
@@ -490,6 +402,8 @@ class _Window:
             self.part, m.start(), min(clause.end, m.end() + NEAR)
         ):
             return True  # a belief about what was done once ("I think we wrote a helper for it somewhere", 好像写过)
+        if _US_ZH.match(m.group(0)) and m.group(0).endswith("过") and clause.question and not clause.present:
+            return True  # 这个 bug 我们是不是遇到过？: the experiential 过 asked, as "have we ever met it?"
         # the time of a past question ("How did the two parsers compare, when you ran them?")
         ask = self.clauses[i - 1] if i > 0 else None
         told = ask is not None and ask.past and ask.text.rstrip().endswith(",")
@@ -498,10 +412,10 @@ class _Window:
         words = before[-48:]  # a question word or a definite noun at most four words before the verb
         if _FRAME_VERB.search(m.group(0)) and (clause.question or _WH_BEFORE.search(words)):
             return True
-        if _PRESENT.search(self.part, m.end(), min(clause.end, m.end() + NEAR)):
+        if PRESENT.search(self.part, m.end(), min(clause.end, m.end() + NEAR)):
             return False  # "the function you changed now lacks …": the current state
         near = self.part[max(clause.start, m.start() - NEAR) : min(clause.end, m.end() + NEAR)]
-        if _WE.match(m.group(0)) and _WH_BEFORE.search(words) and not _PRESENT.search(near):
+        if _WE.match(m.group(0)) and _WH_BEFORE.search(words) and not PRESENT.search(near):
             return True  # what we did, asked indirectly ("tell me what we worked out", "from when we debugged it")
         after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
         if after is not None and after.continues and (after.past or _SHARED.match(m.group(0))):
@@ -518,6 +432,11 @@ class _Window:
                 or self._topic_used(m, i)
                 or self._asks(i)
                 or _RETRIEVE.search(clause.text) is not None
+                # ... or asked for again ("paste the config you gave me again", 你给我的那段配置再贴一下)
+                or (
+                    _SHARED.match(m.group(0)) is not None
+                    and _AGAIN_ONLY.search(self.part, m.end(), clause.end) is not None
+                )
             )
         return bool(_ZH_DONE_QUESTION.search(self.part[m.start() : min(clause.end, m.start() + NEAR)]))
 
@@ -529,9 +448,9 @@ class _Window:
         clause, rest = self.clauses[i], self.part[m.end() : self.clauses[i].end]
         if _USED.match(m.group(0)) is None or i + 1 >= len(self.clauses):
             return False
-        if _HAN.search(m.group(0)):
+        if HAN.search(m.group(0)):
             return _ZH_TOLD.search(rest) is None
-        return _TOPIC.match(clause.text) is not None and _PRESENT_AUX.search(rest) is None
+        return TOPIC.match(clause.text) is not None and PRESENT_AUX.search(rest) is None
 
     def matches(self, pattern: re.Pattern[str], kind: str) -> list[re.Match[str]]:
         return [m for m in pattern.finditer(self.part) if self.counts(m, kind)]

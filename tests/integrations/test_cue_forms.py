@@ -365,3 +365,20 @@ def test_a_belief_or_a_comparison_about_what_was_done_then(cue: str, text: str, 
 def test_chinese_twins_of_known_english_forms(cue: str, text: str, ordinary: str) -> None:
     assert detect_cue(text) == cue
     assert detect_cue(ordinary) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "ordinary"),
+    [
+        # 上次 of a thing in the data (the last login time, as "last_login"), not of the speakers' work
+        ("上次登录失败的原因是什么来着？", "用户表里的上次登录时间每次登录都要更新"),
+        ("上次我们改过部署时间，改成几点了？", "统计一下上次活跃时间超过 30 天的用户"),
+        # a turn of this conversation ("my first message") is where the saying took place
+        ("Like I said last week, don't touch it.", "Like I said in my first message, don't touch it."),
+        # the repository's history looked at is at hand, as the screen is
+        ("这行代码最后是怎么改的？", "这行代码最后是谁改的？用 git blame 查一下"),
+    ],
+)
+def test_the_last_time_of_data_a_first_message_and_git_history_are_at_hand(cue: str, ordinary: str) -> None:
+    assert detect_cue(cue) is not None
+    assert detect_cue(ordinary) is None

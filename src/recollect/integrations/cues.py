@@ -89,8 +89,10 @@ _CURRENT = re.compile(
 _HERE = re.compile(
     # "above" and "below" as places, not bounds ("pinned below 2", "above 80%", "the limit above which")
     rf"\b(?:above|below)\b(?!\s*[v<>=~]?\d|\s+which\b)|\b(?:up\s+there|scroll(?:ing)?\s+(?:up|down|back))\b"
-    r"|\b(?:my|your|the)\s+(?:last|previous|prior|latest)\s+(?:message|reply|answer|response|comment|turn|prompt"
-    r"|question|edit|change|command|step|output|run)s?\b"
+    r"|\b(?:my|your|the)\s+(?:last|previous|prior|latest|first|initial|original)\s+(?:message|reply|answer|response"
+    r"|comment|turn|prompt|question|edit|change|command|step|output|run)s?\b"
+    # the repository's own history, looked at ("check git log", 用 git blame 查一下): what it records is at hand
+    r"|\bgit\s+(?:log|blame|show|bisect|reflog)\b"
     rf"|\b(?:i|you|we)(?:'ve|\s+have)?\s+just\s+{ANY_PAST}\b|\b(?:a|one)\s+(?:moment|minute|second)\s+ago\b"
     r"|\b(?:pasted|so\s+far)\b"
     # what was just done (你刚跑的, 我刚改了; not 刚好, 刚开始)
@@ -174,6 +176,7 @@ _ZH_DONE_QUESTION = re.compile(
     r"(?:已经|早就)[^，。？！,.?!；]*(?:[？?吗]|$)|(?:是不是|有没有)[^，。？！,.?!；]*(?:已经|早就)"
 )
 
+_DATA_TIME = re.compile("(?:(?!我|你|咱)[^，。？！,.?!；\\s]){0,4}?(?:时间|日期|时刻)")  # 上次登录时间: no speaker
 _AGAIN_ONLY = re.compile(r"\bagain\b|(?<!不)再|一遍", re.I)
 _KNOWN = re.compile("那(?:个|次|套|份|些)")
 _ASKS_WHICH = re.compile(rf"\b{WH}\b|哪|什么|啥|怎么|为什么|为啥|多少|几", re.I)
@@ -269,6 +272,8 @@ class _Window:
         if kind == "relative" and self._attribute(m) and not self._asks(i):
             # 以前的写法, 之前的版本: what a thing was, as "the previous version" (之前的那套 is one of then)
             return False
+        if kind == "time" and _DATA_TIME.match(self.part, m.end()):
+            return False  # 上次登录时间, 用户上次下单的时间: the last time of a thing in the data, as "last_login"
         if kind in ("time", "relative", "calendar", "dated"):
             return self._time_counts(m, kind, i)
         if kind == "found":

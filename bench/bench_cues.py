@@ -13,8 +13,9 @@ Code reader and prints how many of the person's messages fire (nearly all are or
 it times `detect_cue` + `strip_cues` (what the plugin helper runs on every message, inside its
 request loop) on long messages: a pasted log, and inputs that were quadratic once; CPU time
 (`time.process_time`), the best of `--repeat` runs. Run it with `PYTHONPATH=<other checkout>/src` to
-compare two versions of the grammar. The held-out set kept for a session's final measurement
-(bench/heldout.py) is never read; held-out 1 to 8 were run and read, and are tuning sets now.
+compare two versions of the grammar. The held-out sets kept for a session's final measurement
+(bench/heldout.py; the cue corpus among them) are read only with `--final`; held-out 1 to 8 and
+corpora 1 to 6 were run and read, and are tuning sets now.
 """
 
 from __future__ import annotations
@@ -64,9 +65,9 @@ LONG = {
 }
 
 
-def refuse_held_out(name: str | Path) -> None:
-    """Stop before the held-out set is opened: its figures are for the final measurement only."""
-    heldout.refuse_held_out(name, "bench_cues")
+def refuse_held_out(name: str | Path, final: bool = False) -> None:
+    """Stop before a held-out set is opened: its figures are for the session's final measurement only."""
+    heldout.refuse_held_out(name, "bench_cues", final)
 
 
 def fires(messages: list[dict[str, Any]], show: bool, kind: str) -> int:
@@ -108,10 +109,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--claude-code", type=Path, default=None, help="a folder of Claude Code transcripts")
     ap.add_argument("--show-claude", action="store_true", help="print every transcript message that fires")
     ap.add_argument("--repeat", type=int, default=3, help="time each long message this many times, keep the best")
+    ap.add_argument("--final", action="store_true", help="the session's final run: a held-out corpus may be read")
     a = ap.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f}")
     for name in a.sets:
-        refuse_held_out(name)
+        refuse_held_out(name, a.final)
         data = json.loads((BENCH / name).read_text(encoding="utf-8"))
         halves: list[str | None] = [None]
         if any("split" in m for kind in ("cue", "ordinary") for m in data.get(kind, [])):

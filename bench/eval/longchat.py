@@ -358,7 +358,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="the full report, per question, as JSON")
     ap.add_argument("--real", type=Path, help=f"real transcripts to draw from [{REAL_DATA} beside the repository]")
     ap.add_argument("--no-real", action="store_true", help="only the written topics")
+    ap.add_argument("--final", action="store_true", help="the session's final run: the held-out set may be run")
     args = ap.parse_args(argv)
+    if args.heldout:
+        from bench.heldout import refuse_held_out
+
+        refuse_held_out(HELD_OUT[args.heldout][0], "longchat", args.final)  # the closed set runs at the end only
     real = None if args.no_real else args.real or find_real_data()
     if real is None and not args.no_real:
         print(f"{REAL_DATA} not found beside the repository: pass --real DIR, or --no-real for the written topics only")

@@ -56,3 +56,17 @@ def test_bench_plugin_refuses_the_held_out_set(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(sys, "argv", ["bench_plugin", "--loop", str(bait)])
     with pytest.raises(SystemExit, match="held-out set: bench_plugin reads it only for the final run"):
         bench_plugin.main()
+
+
+def test_the_closed_cue_corpus_and_long_chats_wait_for_the_final_run(tmp_path: Path) -> None:
+    from bench import heldout
+    from bench.eval import longchat
+
+    # positive control: an earlier corpus is read, and the closed one passes the guard in a final run
+    assert bench_cues.main(["--sets", "cue_corpus6.json", "--split", "test", "--repeat", "1"]) == 0
+    heldout.refuse_held_out(tmp_path / "cue_corpus7.json", "bench_cues", final=True)
+    with pytest.raises(SystemExit, match=r"cue_corpus7\.json is a held-out set: bench_cues reads it only"):
+        bench_cues.main(["--sets", "cue_corpus7.json", "--repeat", "1"])
+    # refused before a haystack is built: no real transcripts are needed to get this far
+    with pytest.raises(SystemExit, match="longchat_heldout3 is a held-out set: longchat"):
+        longchat.main(["--heldout3", "--no-real"])

@@ -382,3 +382,34 @@ def test_chinese_twins_of_known_english_forms(cue: str, text: str, ordinary: str
 def test_the_last_time_of_data_a_first_message_and_git_history_are_at_hand(cue: str, ordinary: str) -> None:
     assert detect_cue(cue) is not None
     assert detect_cue(ordinary) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # whether a thing ever was changed or mended, as the experiential 过; not what the code does
+        (
+            "did the memory leak in the exporter ever get resolved",
+            "Did the memory leak in the exporter ever get resolved?",
+            "Has this function ever been called with None? Add a guard if so.",
+        ),
+        # "was there a reason we …", as "is there a reason we chose …"
+        ("we kept", "was there a reason we kept the old endpoint alive?", "Was there an error when you ran it?"),
+        # since the speakers did it, asked; not of the present ("why is it slow since I added …")
+        (
+            "we looked",
+            "Any progress on the websocket reconnect issue since we looked at it?",
+            "why is the build so slow since I added the new dependency?",
+        ),
+        # a thing not at hand (that, 那个) named as the topic of a question; not a request, nor the thing at hand
+        (
+            "you made",
+            "that backup script you made for the NAS, does it handle rotation?",
+            "the test you added, does it cover the edge case?",
+        ),
+        ("你给 nas 做的", "你给 NAS 做的那个备份脚本，支持轮转吗？", "你刚写的那个函数，有测试吗？"),
+    ],
+)
+def test_whether_it_ever_was_and_a_thing_not_at_hand_asked_about(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None

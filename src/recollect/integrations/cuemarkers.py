@@ -50,7 +50,7 @@ ANY_PAST = (
     r"|showed|shown|told|said|chose|done|written|taken|given)"
 )
 # what a deliberation or an instruction gives: asked in the past, it is asked about then
-_PRODUCT = (
+PRODUCT = (
     r"(?:reason|reasoning|rationale|justification|motivation|argument|instruction|guidance|guideline|advice|rule"
     r"|recommendation|suggestion|preference|criterion|criteria|convention|workaround|fix|solution|approach|idea"
     r"|finding|explanation|answer|conclusion)"
@@ -176,7 +176,7 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
     # reason behind", "the workaround for"): a past state of the conversation, not of the code
     rf"{WH} (?:was|were) (?:our|my|your)",
     rf"(?:our|my|your)(?P<held>(?: [\w'-]+){{1,6}}?) (?:was|were) {WH}",
-    rf"{WH} (?:was|were) the (?P<held>{_PRODUCT}s?)",
+    rf"{WH} (?:was|were) the (?P<held>{PRODUCT}s?)",
 ]
 # A person with any verb in the past ("the fix we shipped", "you showed me"; the verb stays, it may be
 # the topic), and "did we" / "had we" before any other verb: counted as `_EN_PERSON` is.
@@ -328,6 +328,9 @@ _EN_CHANGE = (
 )
 _EN_CHANGED = [
     rf"(?:why|how)(?: exactly)? (?:was|were|has|have|had) (?P<held>(?:[\w'./-]+ ){{1,6}}?(?:been )?{_EN_CHANGE})",
+    # ... or whether it ever was ("did the leak in the exporter ever get resolved?", the experiential 过 of English;
+    # not "has this function ever been called?", what the code does)
+    rf"(?:did|has|have|had|was|were) (?P<held>(?:[\w'./-]+ ){{1,6}}?)ever (?:get |got |been )?{_EN_CHANGE}",
 ]
 _ZH_CHANGE = (
     "(?:解决|修|搞定|改|换|调|关|去掉|移除|升级|降级|回滚|禁用|停用|启用|替换|重构|重写|拆|合并|加|定|选|弃用|废弃|绕)"
@@ -349,7 +352,9 @@ _ZH_FORGOT = [  # as `_EN_FORGOT`
 # a demonstrative (你给我写的那个): counted as `_EN_PERSON` is.
 _ZH_PERSON = [
     rf"(?:我们|咱们|咱俩|我|你)(?P<held>[^，。？！,.?!；\s]{{0,10}}?)(?<![通超经不越跳错路放难度滤]){GUO}",
-    r"(?:我们|咱们|咱俩|你)(?P<held>[^，。？！,.?!；\s]{1,10}?)的(?=那|[^，。？！,.?!；]{1,16}?(?:找|翻|调|拿)(?:出来|回来))",
+    # (the thing may hold a word of code: 你给 NAS 做的那个脚本)
+    r"(?:我们|咱们|咱俩|你)(?P<held>[^，。？！,.?!；\s](?:[^，。？！,.?!；\s]| (?! )){0,13}?)的"
+    r"(?=那|[^，。？！,.?!；]{1,16}?(?:找|翻|调|拿)(?:出来|回来))",
     # the speakers decided, as "we decided" (我们决定用哪个框架跑？ counts; 我们决定用 pyarrow，帮我改一下 is the
     # setting)
     r"(?:我们|咱们|咱俩)(?:当时|当初|之前|以前|最后|已经)?决定",

@@ -70,7 +70,7 @@ from recollect.integrations.cueclauses import (
     Clause,
     clauses,
 )
-from recollect.integrations.cuemarkers import ANY_PAST, FRAME_PAST, GUO, KINDS, MARKED_KINDS, WH
+from recollect.integrations.cuemarkers import ANY_PAST, FRAME_PAST, GUO, KINDS, MARKED_KINDS, PRODUCT, WH
 
 # The current session named: "just now", "in this session", "in this PR", 刚才. Against it a question
 # form or a past verb is about the work at hand; only a past time still marks earlier work.
@@ -126,7 +126,12 @@ _DEFINITE_BEFORE = re.compile(rf"\b(?:the|that|this|those|these)(?:\s+(?!{_NOT_N
 # A question about a past thing before the person ("what were the steps you gave me", "Was it you who
 # suggested"), and a clause that names such a thing (a topic, not a told event: "That approach you
 # recommended, …").
-_PAST_QUESTION_BEFORE = re.compile(rf"\b(?:{WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(?:was|were)|was it|were they)\b", re.I)
+_PAST_QUESTION_BEFORE = re.compile(
+    rf"\b(?:{WH}(?:'s)?(?:\s+[\w'-]+){{0,3}}\s+(?:was|were)|was it|were they"
+    # "was there a reason we kept it?", as "is there a reason we chose it?"
+    rf"|was\s+there\s+(?:a|any)\s+(?:good\s+)?{PRODUCT}s?)\b",
+    re.I,
+)
 # A verb of deciding, choosing or saying: a person's past verb of this kind in a question, or after a
 # question word ("is there a reason we chose …", "do you know what port we ended up using", 我们不是说过
 # … 吗), asks what was decided or said then.
@@ -177,6 +182,7 @@ _ZH_DONE_QUESTION = re.compile(
 )
 
 _DATA_TIME = re.compile("(?:(?!我|你|咱)[^，。？！,.?!；\\s]){0,4}?(?:时间|日期|时刻)")  # 上次登录时间: no speaker
+_DISTAL_TOPIC = re.compile(rf"^\W*(?:that|those)(?:\s+[\w'-]+){{1,4}}\s+(?:we|you)\s+(?:\w+ly\s+)?{ANY_PAST}\b", re.I)
 _AGAIN_ONLY = re.compile(r"\bagain\b|(?<!不)再|一遍", re.I)
 _KNOWN = re.compile("那(?:个|次|套|份|些)")
 _ASKS_WHICH = re.compile(rf"\b{WH}\b|哪|什么|啥|怎么|为什么|为啥|多少|几", re.I)
@@ -407,6 +413,11 @@ class _Window:
             self.part, m.start(), min(clause.end, m.end() + NEAR)
         ):
             return True  # a belief about what was done once ("I think we wrote a helper for it somewhere", 好像写过)
+        since = re.search(r"\bsince\s*$", before, re.I) is not None and _SHARED.match(m.group(0)) is not None
+        if since and clause.question and not PRESENT_AUX.search(before):
+            return True  # "Any progress on it since we looked at it?": since then, asked
+        if self._distal_topic(m, i):
+            return True  # "that script you made, does it rotate?", 你做的那个脚本，支持轮转吗？: asked about then
         if _US_ZH.match(m.group(0)) and m.group(0).endswith("过") and clause.question and not clause.present:
             return True  # 这个 bug 我们是不是遇到过？: the experiential 过 asked, as "have we ever met it?"
         # the time of a past question ("How did the two parsers compare, when you ran them?")
@@ -444,6 +455,18 @@ class _Window:
                 )
             )
         return bool(_ZH_DONE_QUESTION.search(self.part[m.start() : min(clause.end, m.start() + NEAR)]))
+
+    def _distal_topic(self, m: re.Match[str], i: int) -> bool:
+        """Whether `m` names a thing not at hand as the topic of a question after it: a distal demonstrative
+        ("that script you made for the NAS, …?", 你给 NAS 做的那个脚本，…？), its clause nothing but the thing, and
+        the question no request ("…, can you fix it?")."""
+        after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
+        if after is None or not after.question or after.present or _POLITE.match(after.text):
+            return False
+        clause, rest = self.clauses[i], self.part[m.end() : self.clauses[i].end]
+        if HAN.search(m.group(0)):
+            return rest.startswith("那") and _ZH_TOLD.search(rest) is None
+        return _DISTAL_TOPIC.match(clause.text) is not None and PRESENT_AUX.search(rest) is None
 
     def _topic_used(self, m: re.Match[str], i: int) -> bool:
         """Whether `m` is what the speakers used, in a thing named as the topic of the clause after it ("The retry

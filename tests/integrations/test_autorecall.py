@@ -127,7 +127,7 @@ CUE = "What did we decide last time about the job queue library for the worker?"
         ("what did we pick for the cache", "what did we pick"),
         ("do it like we did", "like we did"),
         ("以前我们怎么处理超时的？", "以前"),
-        ("我们之前用的是哪个库", "之前"),
+        ("我们之前用的是哪个库", "我们之前用的"),  # what the speakers used, asked which (3be53b3)
         ("还记得那个端口问题吗", "还记得"),
         ("和上次一样部署", "和上次一样"),
         ("Didn't we fix that crash?", "didn't we"),

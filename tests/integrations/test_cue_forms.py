@@ -413,3 +413,20 @@ def test_the_last_time_of_data_a_first_message_and_git_history_are_at_hand(cue: 
 def test_whether_it_ever_was_and_a_thing_not_at_hand_asked_about(cue: str, text: str, ordinary: str) -> None:
     assert detect_cue(text) == cue
     assert detect_cue(ordinary) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # "u" and "ur" are you and your, "how'd" is how did, 咱 is 咱们, 咋 is 怎么: the same forms, typed casually
+        ("u mentioned", "u mentioned a tool for diffing json, what was it", "u should add a retry here"),
+        ("what was ur", "what was ur suggestion for the flaky playwright tests", "wat does this regex do"),
+        ("how'd we", "how'd we end up handling the rate limit on the github api", "how do we handle it? add backoff"),
+        ("最后", "github api 限流那事咱最后咋处理的", "这个正则是干啥的"),
+        # told, then asked to be confirmed by a tag, as "…, right?" after a comma already was
+        ("we had", "we had some script for seeding the db rite? where is it", "we use pnpm, right?"),
+    ],
+)
+def test_casual_spellings_of_the_same_forms(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None

@@ -43,7 +43,7 @@ QUESTION_START = re.compile(
     r"|isn'?t|aren'?t)\s+(?:you|u|we|i|they|it|he|she|this|that|there|the|our|my|your)\b)",
     re.I,
 )
-ZH_QUESTION = re.compile(r"[吗呢么啥谁哪]|多少|几[个次天]|是不是|有没有|了没")
+ZH_QUESTION = re.compile(r"[吗呢么啥谁哪咋]|多少|几[个次天]|是不是|有没有|了没")
 PAST_WORD = re.compile(rf"\b(?!(?:set|put|hit)\b)(?:{ANY_PAST}|was|wasn't|were|weren't|hadn't|didn'?t|used to)\b", re.I)
 ZH_PAST = re.compile(rf"(?<!为)了|{GUO}|来着|的(?=\s*[？?吗]|\s*$)")
 SUBORDINATE = re.compile(r"^\W*(?:after|since|once|ever since|when)\b|^\W*自从|(?:以后|之后|后|的时候)\W*$", re.I)

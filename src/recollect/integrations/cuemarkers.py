@@ -64,7 +64,7 @@ _MONTH = r"(?:january|february|march|april|june|july|august|september|october|no
 _EN_REUSE = [  # a reuse by comparison: a reference to earlier work, never a told event
     r"same (?:as|way as) (?:before|last time|earlier|we did)",
     r"(?:just )?(?:like|as) (?:before|last time|earlier|we did)",
-    rf"(?:just )?(?:like|as) (?:we|you|i) (?:{FRAME_PAST}|did|had)",
+    rf"(?:just )?(?:like|as) (?:we|you|u|i) (?:{FRAME_PAST}|did|had)",
     r"as (?:discussed|agreed|planned|decided|mentioned)",
 ]
 _EN_TIME = [  # an episodic past time that names earlier work: a marker of it by itself
@@ -120,7 +120,7 @@ _OUTCOME = [rf"{WH}\b(?P<held>[^.?!\n]{{0,80}}?)\b(?:in the end|eventually|ultim
 _ZH_OUTCOME = [r"最后(?![一那这个的几])", r"最终", r"后来"]  # not 最后那个测试, 最后一行 (the last …)
 _EN_ASKED = [  # a question about what was decided or said then, or a decision named as a thing
     rf"{WH} (?:did|do|have) we (?:decide|agree|choose|pick|settle|conclude)\w*(?: on)?",
-    rf"(?:did|didn't|did not|had) (?:i|you) {_FRAME_BASE}\w*(?: (?:on|with|for|about))?",
+    rf"(?:did|didn't|did not|had) (?:i|you|u) {_FRAME_BASE}\w*(?: (?:on|with|for|about))?",
     r"our (?:earlier |previous |last )?(?:discussion|decision|conversation|chat|agreement|conclusion|choice)s?",
     # a question about what a past deliberation came to ("what was the verdict on …")
     rf"{WH} (?:was|were) (?:the|our) (?:final )?(?:decision|verdict|conclusion|outcome|consensus|plan"
@@ -145,13 +145,14 @@ _EN_FORGOT_WH = [rf"(?:forget|forgot|forgotten)(?: \w+){{0,2}}? (?={WH}\b|whethe
 # A person of the conversation with a verb of deciding or saying in the past ("we landed on", "I told
 # you"): counted as `cues._Window.counts` says.
 _EN_PERSON = [
-    rf"(?:we|i|you)(?: (?:already|previously|once|all|both|just|finally|eventually|had|have))* {FRAME_PAST}",
+    rf"(?:we|i|you|u)(?: (?:already|previously|once|all|both|just|finally|eventually|had|have))* {FRAME_PAST}",
 ]
 _EN_QUESTIONS = [  # ask about earlier work without naming when
     # a question word, then a past auxiliary with "we" in the same clause: "which format did we pick";
     # "were we" only before a verb in -ing, a plan or a past activity ("were we going to", "what were we
     # doing"), not "where were we"
     rf"{WH}(?: [\w'-]+){{0,4}} (?:(?:did|had) {_US}|were we(?= (?:\w+ing|supposed|meant)\b))",
+    rf"{WH}'d {_US}",  # "how'd we end up handling it"
     # "didn't we" presumes earlier work; "did we" asks about it only before a verb of deciding or saying
     # ("did we settle on", "did we ever"): "Did we break something?" is about the work at hand (a person
     # with a past verb, `_EN_PERSON_QUESTIONS`)
@@ -174,14 +175,14 @@ _EN_QUESTIONS = [  # ask about earlier work without naming when
     # a question in the past about what the speakers own ("what was our reasoning for", "what were my
     # instructions for", "our plan for it was what?"), or about what a deliberation gave ("what was the
     # reason behind", "the workaround for"): a past state of the conversation, not of the code
-    rf"{WH} (?:was|were) (?:our|my|your)",
+    rf"{WH} (?:was|were) (?:our|my|your|ur)",
     rf"(?:our|my|your)(?P<held>(?: [\w'-]+){{1,6}}?) (?:was|were) {WH}",
     rf"{WH} (?:was|were) the (?P<held>{PRODUCT}s?)",
 ]
 # A person with any verb in the past ("the fix we shipped", "you showed me"; the verb stays, it may be
 # the topic), and "did we" / "had we" before any other verb: counted as `_EN_PERSON` is.
 _EN_PERSON_QUESTIONS = [
-    rf"(?:we|you|i)(?: (?:who|that))?(?:'ve|'d| have| had)?(?: {_ADVERB})? (?P<held>{ANY_PAST}|been)",
+    rf"(?:we|you|u|i)(?: (?:who|that))?(?:'ve|'d| have| had)?(?: {_ADVERB})? (?P<held>{ANY_PAST}|been)",
     r"(?:did|had) we",
 ]
 _ZH_REUSE = [
@@ -189,7 +190,7 @@ _ZH_REUSE = [
     r"老(?:办法|规矩|做法|方法|一套|样子)",
     r"照旧",
     # like what a person did (像你处理缩略图那样, 跟我们做订单表的一样), as "like we did"
-    r"(?:[跟和像同与]|照着?)(?:我们|咱们|咱俩|你)(?![们])[^，。？！,.?!；]{1,12}?(?:一样|那样)",
+    r"(?:[跟和像同与]|照着?)(?:我们|咱们|咱俩|咱(?![们俩])|你)(?![们])[^，。？！,.?!；]{1,12}?(?:一样|那样)",
 ]
 _ZH = [
     "上一个服务",
@@ -253,32 +254,32 @@ _ZH_CALENDAR = [
 ]
 # verbs of deciding, saying and asking for; the question words of 是…的 and of "is which"
 _ZH_SAID = "(?:定|说|选|决定|商量|讨论|约|聊|交代|要求|吩咐|嘱咐|规定|敲定|确定|建议|推荐|答应|提)"
-_ZH_WH = "(?:怎么|如何|为什么|为啥|什么|啥|哪|多少|几)"
+_ZH_WH = "(?:怎么|如何|为什么|为啥|什么|啥|哪|多少|几|咋)"
 # a thing used or set by the speakers together: chosen (我们用的那个方案, 我们给 redis 设的过期策略)
 _ZH_USED = "(?:用|采用|选用|使用|设|设置|配|配置)"
 _ZH_ASKED_PATTERNS = [
     # agreed, settled (说好的, 商量好, 约好, 约定)
     r"(?:说|商量|约|定)好(?:了|的)",
     # ... told of the speakers before what was agreed (我们说好叫什么？ 咱们约好用哪个？; not 说好听, 定好闹钟)
-    r"(?:我们|咱们|咱俩)(?:之前|以前|当时|当初|已经|不是)?(?:说|商量|约)好(?![听看话])",
+    r"(?:我们|咱们|咱俩|咱(?![们俩]))(?:之前|以前|当时|当初|已经|不是)?(?:说|商量|约)好(?![听看话])",
     r"约定|定过|聊过",
     # remembering: 我记得, 记得…吗, 回忆一下, and the particle 来着 ("what was it again")
     # 我记得 only of what the speakers did, of a time of earlier work or in a question (我记得我们约好了…, 我记得上次
     # 已经…; not 我记得都转义过了, about the code: "I thought I escaped everything")
-    rf"你还?记得|我还?记得(?=[^，。？！,.?!；]*?(?:我们|咱们|咱俩|你|[？?吗]|{_ZH_EARLIER}))|记不记得|(?:有|没有|有没有)印象"
+    rf"你还?记得|我还?记得(?=[^，。？！,.?!；]*?(?:我们|咱们|咱俩|咱(?![们俩])|你|[？?吗]|{_ZH_EARLIER}))|记不记得|(?:有|没有|有没有)印象"
     r"|印象中",
     # what a person decided, said or asked for, asked about: with the past-focus 是…的 (我们最后怎么定的？
     # 你当时是怎么说的？), or as the thing a question asks for (我跟你交代的是什么？ 我们定的方案是哪个？)
-    rf"(?:我们|咱们|咱俩|你|我)(?P<held>[^，。？！,.?!；\s]{{0,10}}?){_ZH_SAID}的"
+    rf"(?:我们|咱们|咱俩|咱(?![们俩])|你|我)(?P<held>[^，。？！,.?!；\s]{{0,10}}?){_ZH_SAID}的"
     rf"(?=\s*(?:[？?吗呢]|$)|[^，。？！,.?!；]{{0,12}}?是(?:{_ZH_WH}|[^，。？！,.?!；]{{1,20}}?还是)"
     # ... or what it was, asked to be confirmed (咱们说的是先灰度再全量吧？ as "we said X, right?")
     r"|是[^，。？！,.?!；]{1,30}?[吧吗]\s*(?:[？?]|$))",
     # ... and what the speakers together used, as the thing a question asks for (导出我们用的时区是哪个？ as "which time
     # zone did we use?"; not 我们现在用的是…, 我们用的这个库…, the work at hand, nor 你用的, what the agent ran)
-    rf"(?:我们|咱们|咱俩)(?P<held>(?:(?!现在|目前|这)[^，。？！,.?!；]){{0,12}}?){_ZH_USED}的(?!这)"
+    rf"(?:我们|咱们|咱俩|咱(?![们俩]))(?P<held>(?:(?!现在|目前|这)[^，。？！,.?!；]){{0,12}}?){_ZH_USED}的(?!这)"
     rf"(?=哪|什么|啥|[^，。？！,.?!；]{{0,12}}?(?:是(?:{_ZH_WH}|[^，。？！,.?!；]{{1,20}}?还是)|叫(?:什么|啥)))",
     # the past-focus 是…的 of what we did ("我们是怎么处理的", 咱们当时是为什么改的)
-    rf"(?:我们|咱们|咱俩)[^，。？！,.?!；\s]{{0,4}}?是(?P<held>{_ZH_WH}[^，。？！,.?!；]{{1,12}}?)的(?![^，。？！,.?!；\s])",
+    rf"(?:我们|咱们|咱俩|咱(?![们俩]))[^，。？！,.?!；\s]{{0,4}}?是(?P<held>{_ZH_WH}[^，。？！,.?!；]{{1,12}}?)的(?![^，。？！,.?!；\s])",
     r"记得(?P<held>[^。！？!?]{0,20})吗",
     r"回(?:忆|想)",
     r"来着",
@@ -286,20 +287,20 @@ _ZH_ASKED_PATTERNS = [
     rf"提醒(?:我|一下|我一下)(?=\s*(?:[，。？！,.?!；：:]|$)|[^，。？！,.?!；]{{0,6}}?{_ZH_WH})",
     r"再(?:跟|给|和)我(?:说|讲)(?:一遍|一下|一次)",  # tell me again
     # "didn't you say …?", said as 你不是说…吗 (a rhetorical negative question presumes the saying)
-    r"(?:你|我们|咱们|咱俩)不是(?:说|讲|答应|提)(?=[^，。？！]{0,30}[吗么])",
+    r"(?:你|我们|咱们|咱俩|咱(?![们俩]))不是(?:说|讲|答应|提)(?=[^，。？！]{0,30}[吗么])",
     # "didn't we already …?" (咱们不是已经有结论了吗), as "didn't we"; not 不是已经在 main 上了吗 (where we are now)
-    r"(?:我们|咱们|咱俩)不是(?:已经|早就)(?!在)(?=[^，。？！]{0,30}[吗么])",
+    r"(?:我们|咱们|咱俩|咱(?![们俩]))不是(?:已经|早就)(?!在)(?=[^，。？！]{0,30}[吗么])",
     # how far the speakers got with a piece of work (登录重构那块我们做到哪一步了？), as "where did we leave off"
-    r"(?:我们|咱们|咱俩)(?P<held>[^，。？！,.?!；]{0,8}?)(?:做|弄|搞|改|写|进行)到(?:哪|什么地步|什么程度)",
+    r"(?:我们|咱们|咱俩|咱(?![们俩]))(?P<held>[^，。？！,.?!；]{0,8}?)(?:做|弄|搞|改|写|进行)到(?:哪|什么地步|什么程度)",
     # our conclusion, decision (我们的结论; "our conclusion" in English)
     # (我们决定 without 的 is the verb "we decided": a person's past verb, below)
     # ... also of a thing (咱们对 e2e 不稳定的结论, as "our conclusions about the flaky e2e suite")
-    r"(?:我们|咱们|咱俩)(?:(?:对|关于)[^，。？！,.?!；]{1,16}?)?(?:的(?:结论|决定|约定|共识|讨论结果)|(?:结论|共识|讨论结果))",
+    r"(?:我们|咱们|咱俩|咱(?![们俩]))(?:(?:对|关于)[^，。？！,.?!；]{1,16}?)?(?:的(?:结论|决定|约定|共识|讨论结果)|(?:结论|共识|讨论结果))",
     # what the speakers did, asked with a question word after the verb's experiential 过 (咱们改过哪些接口？):
     # "what did we ever change"; not after 了, an aspect of the work at hand too (我们改了哪些文件？ git status 看看)
-    r"(?:我们|咱们|咱俩)俩?(?P<held>[^，。？！,.?!；\s]{1,8}?)过(?=什么|啥|哪些|哪个|哪几|多少)",
+    r"(?:我们|咱们|咱俩|咱(?![们俩]))俩?(?P<held>[^，。？！,.?!；\s]{1,8}?)过(?=什么|啥|哪些|哪个|哪几|多少)",
     # why did we choose (我们为什么选择 …): the reason for a decision
-    r"(?:我们|咱们|咱俩)(?:当时|当初|之前|以前)?(?:为什么|为啥)(?:要|会)?(?:选|定|决定|改用|放弃)",
+    r"(?:我们|咱们|咱俩|咱(?![们俩]))(?:当时|当初|之前|以前)?(?:为什么|为啥)(?:要|会)?(?:选|定|决定|改用|放弃)",
 ]
 # what the speakers' investigation found, asked: a verb of finding out with its result, then 了 and a question
 # word (我们查出了什么？ 咱们发现了哪些原因？), as "what did we find out?"; a finding, unlike the work itself after 了
@@ -351,13 +352,13 @@ _ZH_FORGOT = [  # as `_EN_FORGOT`
 # a word (通过 via, 超过 exceed, 跳过 skip, 过期 expire, 过一会 in a while …), or a relative clause before
 # a demonstrative (你给我写的那个): counted as `_EN_PERSON` is.
 _ZH_PERSON = [
-    rf"(?:我们|咱们|咱俩|我|你)(?P<held>[^，。？！,.?!；\s]{{0,10}}?)(?<![通超经不越跳错路放难度滤]){GUO}",
+    rf"(?:我们|咱们|咱俩|咱(?![们俩])|我|你)(?P<held>[^，。？！,.?!；\s]{{0,10}}?)(?<![通超经不越跳错路放难度滤]){GUO}",
     # (the thing may hold a word of code: 你给 NAS 做的那个脚本)
-    r"(?:我们|咱们|咱俩|你)(?P<held>[^，。？！,.?!；\s](?:[^，。？！,.?!；\s]| (?! )){0,13}?)的"
+    r"(?:我们|咱们|咱俩|咱(?![们俩])|你)(?P<held>[^，。？！,.?!；\s](?:[^，。？！,.?!；\s]| (?! )){0,13}?)的"
     r"(?=那|[^，。？！,.?!；]{1,16}?(?:找|翻|调|拿)(?:出来|回来))",
     # the speakers decided, as "we decided" (我们决定用哪个框架跑？ counts; 我们决定用 pyarrow，帮我改一下 is the
     # setting)
-    r"(?:我们|咱们|咱俩)(?:当时|当初|之前|以前|最后|已经)?决定",
+    r"(?:我们|咱们|咱俩|咱(?![们俩]))(?:当时|当初|之前|以前|最后|已经)?决定",
 ]
 
 

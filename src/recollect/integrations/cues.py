@@ -114,8 +114,8 @@ _HERE = re.compile(
 # The speakers of the conversation: a question about what they did or decided is about earlier work even
 # with the screen pointed at ("how did we fix the error above?"); without them it asks about the thing on
 # the screen ("was the port already in use? see the log")
-_AGENT = re.compile(r"\byou\b|你(?!们)", re.I)
-_SPEAKERS = re.compile(r"\b(?:we|you|us|our)\b|我们|咱们|咱俩|你", re.I)
+_AGENT = re.compile(r"\b(?:you|u)\b|你(?!们)", re.I)
+_SPEAKERS = re.compile(r"\b(?:we|you|u|us|our|ur)\b|我们|咱们|咱俩|咱(?![们俩])|你", re.I)
 # An experiential question, whether something was ever done or met ("have we seen it before", 遇到过吗), or
 # one about what the speakers did then ("how did we solve it before?", 我们之前是怎么修的)
 _ASKED_DONE = re.compile(rf"\b(?:have|has|haven't|hasn't)\b|{GUO}|{_SPEAKERS.pattern}", re.I)
@@ -142,9 +142,9 @@ _FRAME_VERB = re.compile(
     re.I,
 )
 _WE = re.compile(r"we\b", re.I)
-_ZH_RELATIVE_TIME = re.compile("(?:(?!我们|咱们|咱俩|你)[^，。？！,.?!；的]){1,6}的")  # 昨天加的: a thing's time
+_ZH_RELATIVE_TIME = re.compile("(?:(?!我们|咱|你)[^，。？！,.?!；的]){1,6}的")  # 昨天加的: a thing's time
 _WHEN = re.compile(r"^\W*(?:back\s+)?(?:when|while)\b", re.I)
-_PERSON_WORD = re.compile(r"\b(?:we|you|i)\b|我们|咱们|咱俩|你", re.I)
+_PERSON_WORD = re.compile(r"\b(?:we|you|u|i)\b|我们|咱们|咱俩|咱(?![们俩])|你", re.I)
 # a belief about what the speakers did once, hedged ("I think we wrote one somewhere", 我们好像写过一个): reaching for
 # earlier work, as remembering does; not "I think we broke the build" (no once)
 _HEDGE = re.compile(
@@ -153,12 +153,12 @@ _HEDGE = re.compile(
 )
 _ONCE = re.compile(rf"\b(?:once|somewhere|at\s+one\s+point)\b|{GUO}", re.I)
 _SAME_BEFORE = re.compile(r"\bsame(?:\s+[\w'-]+){1,3}\s*$", re.I)
-_US_ZH = re.compile("我们|咱们|咱俩")
+_US_ZH = re.compile("我们|咱们|咱俩|咱(?![们俩])")
 # a thing the speakers together used, named ("the approach we used", 我们用的那套规则): a choice of then, as "the
 # convention we landed on" (not "the directory you used", what the agent ran); after it, a Chinese clause that
 # tells more than the thing
 _ZH_TOLD = re.compile("[了过有是在要会能把给帮]")
-_USED = re.compile(r"we\b.*\b(?:used|adopted)$|(?:我们|咱们|咱俩).*(?:用|采用|选用|使用)的$", re.I)
+_USED = re.compile(r"we\b.*\b(?:used|adopted)$|(?:我们|咱们|咱俩|咱(?![们俩])).*(?:用|采用|选用|使用)的$", re.I)
 _SETTLED = re.compile(
     r"\b(?:decided|agreed|chose|chosen|picked|settled|concluded|landed|ended up|opted|planned|standardi[sz]ed)\b"
     r"|决定|商量|约定|(?:说|定|约|讲)好|(?:定|选)过",
@@ -167,7 +167,7 @@ _SETTLED = re.compile(
 _BEFORE_NOW = re.compile(r"\b(?:before|earlier)\b|之前|以前", re.I)
 _REUSE_BEFORE = re.compile("[按照跟像同与如]$")
 _PRO_VERB = re.compile(r"\b(?:did|had)$", re.I)  # "the way we did": the past action as a whole
-_SHARED = re.compile(r"(?:we|you|我们|咱们|咱俩|你)", re.I)
+_SHARED = re.compile(r"(?:we|you|u\b|我们|咱们|咱俩|咱(?![们俩])|你)", re.I)
 _WH_BEFORE = re.compile(rf"\b(?:{WH}|whatever|whichever)\b(?:\s+[\w'-]+){{0,4}}\s*$", re.I)
 # A request to bring back a thing of earlier work ("go back to the approach we used", "bring back the
 # checklist we made", 把我们做的清单找出来): the thing is not at hand.
@@ -183,9 +183,11 @@ _ZH_DONE_QUESTION = re.compile(
 
 _DATA_TIME = re.compile("(?:(?!我|你|咱)[^，。？！,.?!；\\s]){0,4}?(?:时间|日期|时刻)")  # 上次登录时间: no speaker
 _DISTAL_TOPIC = re.compile(rf"^\W*(?:that|those)(?:\s+[\w'-]+){{1,4}}\s+(?:we|you)\s+(?:\w+ly\s+)?{ANY_PAST}\b", re.I)
+_SINCE = re.compile(r"\bsince\s*$", re.I)
+_TAG = re.compile(r"\b(?:right|rite|correct|yeah|no)\W*$|(?:对吧|是吧|对不对|没错吧)\W*$", re.I)  # a tag question
 _AGAIN_ONLY = re.compile(r"\bagain\b|(?<!不)再|一遍", re.I)
 _KNOWN = re.compile("那(?:个|次|套|份|些)")
-_ASKS_WHICH = re.compile(rf"\b{WH}\b|哪|什么|啥|怎么|为什么|为啥|多少|几", re.I)
+_ASKS_WHICH = re.compile(rf"\b{WH}\b|哪|什么|啥|怎么|为什么|为啥|多少|几|咋", re.I)
 _POLITE = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+(?:you|u)\b|(?:(?:how|what|where|when|why|which)\s+)?(?:do|does|can|could"
     r"|should|shall|would|will)\s+(?:i|we)\b|(?:你)?(?:能不能|可不可以|可以|能)(?:帮|给|把))",
@@ -409,21 +411,7 @@ class _Window:
         before = self.part[max(clause.start, m.start() - NEAR) : m.start()]
         if self.marked or _PAST_QUESTION_BEFORE.search(before):
             return True
-        if _HEDGE.search(self.part, max(clause.start, m.start() - NEAR), m.end()) and _ONCE.search(
-            self.part, m.start(), min(clause.end, m.end() + NEAR)
-        ):
-            return True  # a belief about what was done once ("I think we wrote a helper for it somewhere", 好像写过)
-        since = re.search(r"\bsince\s*$", before, re.I) is not None and _SHARED.match(m.group(0)) is not None
-        if since and clause.question and not PRESENT_AUX.search(before):
-            return True  # "Any progress on it since we looked at it?": since then, asked
-        if self._distal_topic(m, i):
-            return True  # "that script you made, does it rotate?", 你做的那个脚本，支持轮转吗？: asked about then
-        if _US_ZH.match(m.group(0)) and m.group(0).endswith("过") and clause.question and not clause.present:
-            return True  # 这个 bug 我们是不是遇到过？: the experiential 过 asked, as "have we ever met it?"
-        # the time of a past question ("How did the two parsers compare, when you ran them?")
-        ask = self.clauses[i - 1] if i > 0 else None
-        told = ask is not None and ask.past and ask.text.rstrip().endswith(",")
-        if told and clause.question and _WHEN.match(clause.text):
+        if self._asked_of_then(m, i, before):
             return True
         words = before[-48:]  # a question word or a definite noun at most four words before the verb
         if _FRAME_VERB.search(m.group(0)) and (clause.question or _WH_BEFORE.search(words)):
@@ -456,6 +444,30 @@ class _Window:
             )
         return bool(_ZH_DONE_QUESTION.search(self.part[m.start() : min(clause.end, m.start() + NEAR)]))
 
+    def _asked_of_then(self, m: re.Match[str], i: int, before: str) -> bool:
+        """Whether a person's past verb is believed or asked about as then: hedged and done once ("I think we wrote a
+        helper for it somewhere", 我们好像写过), since it was done, asked ("Any progress since we looked at it?"),
+        asked to be confirmed ("we had a seeding script right?"), the speakers' experiential 过 asked (这个 bug 我们
+        是不是遇到过？ as "have we ever met it?"), the time of a past question ("How did they compare, when you ran
+        them?"), or a thing not at hand as the topic of a question after it (`_distal_topic`)."""
+        clause = self.clauses[i]
+        once = _ONCE.search(self.part, m.start(), min(clause.end, m.end() + NEAR)) is not None
+        if once and _HEDGE.search(self.part, max(clause.start, m.start() - NEAR), m.end()):
+            return True
+        if not clause.question:
+            return self._distal_topic(m, i)
+        if _SHARED.match(m.group(0)) and _SINCE.search(before[-12:]) and not PRESENT_AUX.search(before):
+            return True
+        tagged = _TAG.search(clause.text[-16:]) is not None and clause.end - m.end() <= NEAR
+        if tagged and not PRESENT_AUX.search(self.part, max(clause.start, m.start() - NEAR), clause.end):
+            return True
+        if _US_ZH.match(m.group(0)) and m.group(0).endswith("过") and not clause.present:
+            return True
+        ask = self.clauses[i - 1] if i > 0 else None
+        if ask is not None and ask.past and ask.text.rstrip().endswith(",") and _WHEN.match(clause.text):
+            return True
+        return self._distal_topic(m, i)
+
     def _distal_topic(self, m: re.Match[str], i: int) -> bool:
         """Whether `m` names a thing not at hand as the topic of a question after it: a distal demonstrative
         ("that script you made for the NAS, …?", 你给 NAS 做的那个脚本，…？), its clause nothing but the thing, and
@@ -463,7 +475,7 @@ class _Window:
         after = self.clauses[i + 1] if i + 1 < len(self.clauses) else None
         if after is None or not after.question or after.present or _POLITE.match(after.text):
             return False
-        clause, rest = self.clauses[i], self.part[m.end() : self.clauses[i].end]
+        clause, rest = self.clauses[i], self.part[m.end() : min(self.clauses[i].end, m.end() + NEAR)]
         if HAN.search(m.group(0)):
             return rest.startswith("那") and _ZH_TOLD.search(rest) is None
         return _DISTAL_TOPIC.match(clause.text) is not None and PRESENT_AUX.search(rest) is None
@@ -473,7 +485,7 @@ class _Window:
         wrapper we used for S3, can we reuse it?", 我们用的那套规则，能不能…): a choice of then, as "the convention we
         landed on"; not the object of a request ("Fix the approach we used in this file") nor with its state now
         told ("The tool we used is outdated")."""
-        clause, rest = self.clauses[i], self.part[m.end() : self.clauses[i].end]
+        clause, rest = self.clauses[i], self.part[m.end() : min(self.clauses[i].end, m.end() + NEAR)]
         if _USED.match(m.group(0)) is None or i + 1 >= len(self.clauses):
             return False
         if HAN.search(m.group(0)):

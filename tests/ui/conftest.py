@@ -204,10 +204,26 @@ def shot(driver: Any, world: World, name: str) -> Path:
     return path
 
 
-def wait_for(predicate: Any, timeout: float = 10.0) -> Any:
+def wait_for(predicate: Any, what: str = "", timeout: float = 60.0) -> Any:
+    """`predicate()`'s first true value, asked again until it is true. The deadline only turns a page that
+    never comes into a failure saying what did not come (until now the wait gave up silently after 10 s,
+    and the test failed further on, on what it read next)."""
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
-        if value or time.monotonic() > deadline:
+        if value:
             return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:.0f} s for {what or predicate}")
         time.sleep(0.05)
+
+
+def open_page(driver: Any, url: str, selector: str) -> list[Any]:
+    """Go to `url`, then wait for `selector` on it. Right after `get` returns, chromedriver may still read the
+    page being replaced: on a loaded machine (six UI runs at nice 19, load 25) `page_source` was "" right
+    after `get` in 5 of 480 loads, with the page complete a moment later. So never read a page until an
+    element of it is there."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(url)
+    return wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, selector), f"{selector} on {url}")

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from recollect.cli import main
 from recollect.config import load_config
 
-from .conftest import World, shot, wait_for
+from .conftest import World, open_page, shot, wait_for
 
 
 def test_health_shows_the_index_size_doctor_shows(world: World, browser: Any) -> None:
@@ -31,9 +31,8 @@ def test_health_shows_the_index_size_doctor_shows(world: World, browser: Any) ->
     assert said, doctor
     assert said.group(1).endswith(f"{size / 1e6:.1f} MB")
 
-    browser.get(world.url)
-    browser.get(world.base + "/health")
-    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#index-size"))
+    open_page(browser, world.url, "#q")
+    open_page(browser, world.base + "/health", "#index-size")
     assert browser.find_element(By.CSS_SELECTOR, "#index-size").text == said.group(1)
     shot(browser, world, "health")
 
@@ -44,14 +43,16 @@ def test_health_lists_the_opencode_problems_doctor_lists(world: World, browser: 
     config_dir = tmp_path / "opencode-config"
     runner = CliRunner()
     assert runner.invoke(main, ["install", "opencode", "--config-dir", str(config_dir), "--no-npm"]).exit_code == 0
-    browser.get(world.url)
-    browser.get(world.base + "/health")
-    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#index-size"))
+    open_page(browser, world.url, "#q")
+    open_page(browser, world.base + "/health", "#index-size")
     fine = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "ul.problems li")]
     assert not [p for p in fine if p.startswith("OpenCode")], fine  # positive control: installed, all there
     (config_dir / "plugin" / "recollect.js").unlink()
     said = [p for p in json.loads(runner.invoke(main, ["doctor", "--json"]).output)["problems"] if "OpenCode" in p]
     assert len(said) == 1 and "plugin" in said[0], said
     browser.get(world.base + "/health")
-    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "ul.problems li"))
-    assert said[0] in [li.text for li in browser.find_elements(By.CSS_SELECTOR, "ul.problems li")]
+    # The page before held a list too: wait for the problem itself, not for any list.
+    wait_for(
+        lambda: said[0] in [li.text for li in browser.find_elements(By.CSS_SELECTOR, "ul.problems li")],
+        f"{said[0]!r} on the Health page",
+    )

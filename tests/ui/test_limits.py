@@ -13,7 +13,7 @@ import pytest
 from recollect import history
 from tests import many_matches
 
-from .conftest import start_ui, wait_for
+from .conftest import open_page, start_ui, wait_for
 
 
 @pytest.fixture
@@ -39,8 +39,7 @@ def _search(browser: Any, url: str, query: str, since: str = "") -> tuple[list[s
     """Type `query` (and a since filter) into the page, submit, and read its limit lines and coverage line."""
     from selenium.webdriver.common.by import By
 
-    browser.get(url)
-    browser.find_element(By.CSS_SELECTOR, "#q").send_keys(query)
+    open_page(browser, url, "#q")[0].send_keys(query)
     if since:
         browser.find_element(By.CSS_SELECTOR, "details.filters summary").click()
         browser.find_element(By.CSS_SELECTOR, "input[name=since]").send_keys(since)

@@ -11,7 +11,7 @@ from recollect import history
 from recollect.memory import get_memory, open_memory
 from recollect.memory.recall import read_log
 
-from .conftest import World, shot, wait_for
+from .conftest import World, open_page, shot, wait_for
 
 
 def css(driver: Any, selector: str) -> Any:
@@ -27,8 +27,7 @@ def all_css(driver: Any, selector: str) -> list[Any]:
 
 
 def test_search_open_a_hit_and_page_the_transcript(world: World, browser: Any) -> None:
-    browser.get(world.url)
-    box = css(browser, "#q")
+    box = open_page(browser, world.url, "#q")[0]
     box.send_keys("ECONNREFUSED 5432")
     css(browser, "#go").click()
     wait_for(lambda: all_css(browser, "li.hit"))
@@ -59,9 +58,8 @@ def test_accept_a_proposal_changes_the_file_and_the_audit_log(world: World, brow
     space = open_memory(world.alpha)
     assert get_memory(space, "rules/deploy-with-pnpm").status == "proposed"  # positive control
     before = len(read_log(space))
-    browser.get(world.url)
-    browser.get(world.base + "/review")
-    proposal = css(browser, "section.proposal")
+    open_page(browser, world.url, "#q")
+    proposal = open_page(browser, world.base + "/review", "section.proposal")[0]
     assert "deploy with pnpm" in proposal.text
     shot(browser, world, "review")
     css(browser, "section.proposal button.accept").click()
@@ -76,16 +74,16 @@ def test_accept_a_proposal_changes_the_file_and_the_audit_log(world: World, brow
 
 
 def test_edit_a_memory_in_place(world: World, browser: Any) -> None:
-    browser.get(world.url)
-    browser.get(world.base + "/memories")
-    assert "staging db port" in browser.page_source
-    css(browser, "#mem-facts-staging-db-port a").click()
-    wait_for(lambda: all_css(browser, "#body"))
+    open_page(browser, world.url, "#q")
+    link = open_page(browser, world.base + "/memories", "#mem-facts-staging-db-port a")[0]
+    assert link.text == "staging db port"
+    link.click()
+    wait_for(lambda: all_css(browser, "#body"), "the memory's page")
     body = css(browser, "#body")
     body.clear()
     body.send_keys("Staging Postgres listens on 6543 (moved from 5432 in November).")
     css(browser, "#save").click()
-    wait_for(lambda: all_css(browser, "#saved"))
+    wait_for(lambda: all_css(browser, "#saved"), "the page saying it saved")
     memory = get_memory(open_memory(world.alpha), "facts/staging-db-port").memory
     assert memory.body.strip() == "Staging Postgres listens on 6543 (moved from 5432 in November)."
     assert "moved from 5432" in memory.path.read_text(encoding="utf-8")
@@ -94,9 +92,8 @@ def test_edit_a_memory_in_place(world: World, browser: Any) -> None:
 
 
 def test_a_secret_typed_into_a_memory_is_refused_and_not_written(world: World, browser: Any) -> None:
-    browser.get(world.url)
-    browser.get(world.base + "/memory?id=project:facts/staging-db-port")
-    body = css(browser, "#body")
+    open_page(browser, world.url, "#q")
+    body = open_page(browser, world.base + "/memory?id=project:facts/staging-db-port", "#body")[0]
     body.clear()
     body.send_keys("the key is ghp_" + "Z" * 36)
     css(browser, "#save").click()
@@ -108,31 +105,28 @@ def test_a_secret_typed_into_a_memory_is_refused_and_not_written(world: World, b
 
 def test_hide_a_session_then_it_is_gone_from_search(world: World, browser: Any) -> None:
     assert history.search("ECONNREFUSED", sync_first=False).hits  # positive control
-    browser.get(world.url)
-    browser.get(world.base + "/search?q=ECONNREFUSED")
-    css(browser, "li.hit a.title").click()
+    open_page(browser, world.url, "#q")
+    open_page(browser, world.base + "/search?q=ECONNREFUSED", "li.hit a.title")[0].click()
     wait_for(lambda: all_css(browser, "#hide-why"))
     css(browser, "#hide-why").send_keys("wrong diagnosis, do not reuse")
     css(browser, "#hide").click()
     wait_for(lambda: all_css(browser, "#done"))
     assert "hid" in css(browser, "#done").text
     shot(browser, world, "hidden")
-    browser.get(world.base + "/search?q=ECONNREFUSED")
+    open_page(browser, world.base + "/search?q=ECONNREFUSED", "#q")
     assert not all_css(browser, "li.hit a.title")
     assert history.search("ECONNREFUSED", sync_first=False).hits == []
     css_text = browser.page_source
     assert "deploy fails" not in css_text
 
-    browser.get(world.base + "/hidden")
-    css(browser, "button.unhide").click()
+    open_page(browser, world.base + "/hidden", "button.unhide")[0].click()
     wait_for(lambda: all_css(browser, "#done"))
     assert history.search("ECONNREFUSED", sync_first=False).hits  # back again
 
 
 def test_transcript_markup_renders_inert(world: World, browser: Any) -> None:
-    browser.get(world.url)
-    browser.get(world.base + "/search?q=click+me+link")
-    wait_for(lambda: all_css(browser, "li.hit"))
+    open_page(browser, world.url, "#q")
+    open_page(browser, world.base + "/search?q=click+me+link", "li.hit")
     assert browser.execute_script("return window.__xss === undefined")
     css(browser, "li.hit a.title").click()
     wait_for(lambda: all_css(browser, "article.message"))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -18,7 +19,7 @@ from recollect.history import counted
 from recollect.integrations import opencode as oc
 
 
-def _print(report: oc.Report, *, undo_hint: bool) -> None:
+def _print(report: oc.Report, *, undo_hint: bool, config_dir: Path | None = None) -> None:
     verb = "would change" if report.dry_run else "changed"
     if report.conflicts:
         click.echo("Nothing was changed:", err=True)
@@ -40,7 +41,11 @@ def _print(report: oc.Report, *, undo_hint: bool) -> None:
     if report.dry_run:
         click.echo("Dry run: nothing was written.")
     elif undo_hint and report.changes:
-        click.echo(f"Recorded in {report.manifest}; undo with: recollect uninstall opencode")
+        # The undo names the dir it was installed into: without it, uninstall looks in OpenCode's own.
+        where = ""
+        if config_dir is not None and config_dir.absolute() != oc.opencode_config_dir():
+            where = f" --config-dir {shlex.quote(str(config_dir.absolute()))}"
+        click.echo(f"Recorded in {report.manifest}; undo with: recollect uninstall opencode{where}")
         click.echo("Restart OpenCode to load it.")
 
 
@@ -160,7 +165,7 @@ def install_opencode(
     if as_json:
         print_json(report.to_dict())
     else:
-        _print(report, undo_hint=True)
+        _print(report, undo_hint=True, config_dir=config_dir)
     if report.conflicts:
         raise SystemExit(1)
 

@@ -430,3 +430,20 @@ def test_whether_it_ever_was_and_a_thing_not_at_hand_asked_about(cue: str, text:
 def test_casual_spellings_of_the_same_forms(cue: str, text: str, ordinary: str) -> None:
     assert detect_cue(text) == cue
     assert detect_cue(ordinary) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text", "ordinary"),
+    [
+        # shared work taken up again, unfinished: a request to resume a thing the speakers started (as "go back to
+        # the approach we used"); not the next step, nor what was just done
+        ("we started", "Continue the refactor we started on the payments module.", "Continue with the next step."),
+        ("we paused", "resume the migration we paused", "resume the paused container"),
+        ("我们没做完的", "继续我们没做完的支付模块重构", "继续下一步"),
+        ("我们开了个头的", "把我们开了个头的国际化抽取做完", "把国际化抽取做完然后跑测试"),
+        ("我们做了一半的", "回到我们做了一半的缓存改造", "你刚做了一半的那个改动继续做完"),
+    ],
+)
+def test_shared_work_taken_up_again(cue: str, text: str, ordinary: str) -> None:
+    assert detect_cue(text) == cue
+    assert detect_cue(ordinary) is None

@@ -172,8 +172,10 @@ _WH_BEFORE = re.compile(rf"\b(?:{WH}|whatever|whichever)\b(?:\s+[\w'-]+){{0,4}}\
 # A request to bring back a thing of earlier work ("go back to the approach we used", "bring back the
 # checklist we made", 把我们做的清单找出来): the thing is not at hand.
 _RETRIEVE = re.compile(
-    r"\b(?:bring|pull|dig)\s+(?:back|up|out)\b|\bgo(?:ing)?\s+back\s+to\b|\b(?:reuse|resurrect|revive|retrieve)\b"
-    r"|(?:找|翻|调|拿)(?:出来|回来)",
+    r"\b(?:bring|pull|dig)\s+(?:back|up|out)\b|\b(?:go|get)(?:ing)?\s+back\s+to\b|\b(?:reuse|resurrect|revive|retrieve)\b"
+    r"|(?:找|翻|调|拿)(?:出来|回来)"
+    # ... or to take it up again, unfinished ("continue the refactor we started", 继续我们没做完的重构, 把…做完)
+    r"|\b(?:continue|resume|finish)\b|\bpick\s+up\b|继续|接着|回到|(?:做|弄|搞|改|写)完",
     re.I,
 )
 # 已经 in a question: something done already (返回格式我们是不是已经统一过了？)

@@ -101,3 +101,17 @@ def test_coverage_weighs_less_among_long_chats_for_every_session_alike() -> None
     assert coverage_exponent(chats, [1, 2, 3, 4], 1.5) == 0.375  # a haystack of 12-request chats
     mixed = {1: 1.0, 2: 1.0, 3: 1.0, 4: 0.25}
     assert coverage_exponent(mixed, [1, 2, 3, 4], 1.5) == 1.5 * 3.25 / 4  # one long chat among short ones
+
+
+def test_a_long_session_whose_title_and_first_request_hold_a_restated_query_speaks_for_it() -> None:
+    conn = _chunks(_talk(2, OPENING_TURNS * 2, 200) + _talk(4, OPENING_TURNS * 2, 400))
+    conn.execute("CREATE TABLE session (sid INTEGER PRIMARY KEY, title TEXT, first_human TEXT)")
+    conn.execute("INSERT INTO session VALUES (2, 'Kitten named after my aunt', 'we adopted a kitten')")
+    conn.execute("INSERT INTO session VALUES (4, 'Bread recipes', 'what flour for rye bread')")
+    # Positive control: without a restated query both 12-request chats speak for half of their requests, squared.
+    assert opening_spans(conn, [2, 4]) == {2: 0.25, 4: 0.25}
+    # The query restates session 2: its title and first request hold all of the query's words.
+    spans = opening_spans(conn, [2, 4], _plan())
+    assert spans == {2: 1.0, 4: 0.25}  # session 4 holds none of them and keeps its span
+    half = TermPlan(["kitten", "parrot"], {"kitten": 2.0, "parrot": 2.0}, [(["kitten"], 2.0), (["parrot"], 2.0)])
+    assert opening_spans(conn, [2], half) == {2: 0.5}  # as much as they hold, never less than the span

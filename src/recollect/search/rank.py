@@ -305,7 +305,10 @@ def _fuse(run: _Run) -> dict[int, float]:
     prose = prose_share(run.plan.text)
     static_weight = SEMANTIC_WEIGHT_WITH_CARDS if run.card_meaning else SEMANTIC_WEIGHT
     if stages.on("long_sessions"):  # the card arms count by how much of a session its opening speaks for
-        run.span = opening_spans(run.conn, (s for s in run.candidates if s in run.card_rank or s in meaning_rank))
+        restated = run.terms if stages.on("opening") and not run.plan.asks else None  # spans.opening_spans
+        run.span = opening_spans(
+            run.conn, (s for s in run.candidates if s in run.card_rank or s in meaning_rank), restated
+        )
     span = run.span
     run.k = k = fusion_k(run.counts.total, RRF_K) if stages.on("fusion_depth") else RRF_K
     card_weight = card_votes(run.conn, run.terms, run.card_rank, span, prose, stages.on("evidence"))
@@ -351,7 +354,8 @@ def _score(run: _Run, fused: dict[int, float]) -> tuple[list[tuple[float, int]],
     found = False
     if stages.on("coverage") and total_weight:
         if stages.on("long_sessions"):
-            run.span.update(opening_spans(run.conn, (s for s in shortlist if s not in run.span)))
+            restated = run.terms if stages.on("opening") and not run.plan.asks else None
+            run.span.update(opening_spans(run.conn, (s for s in shortlist if s not in run.span), restated))
         shares, found = _covered_shares(run, shortlist, sessions, chunks)
         if stages.on("uncovered"):
             _stand_in_uncovered(run, shortlist, shares, fused)

@@ -54,11 +54,16 @@ def covered_share(
     return terms.covered(folded(" ".join([best[0], *around]))) / terms.total_weight, haystack
 
 
-def opening_spans(conn: sqlite3.Connection, sids: Iterable[int]) -> dict[int, float]:
+def opening_spans(conn: sqlite3.Connection, sids: Iterable[int], restated: TermPlan | None = None) -> dict[int, float]:
     """For each session, the share of it that its opening speaks for: min(1, OPENING_TURNS / requests),
     squared. The opening holds that share of the person's requests, and a question about any other of them
     meets the card's words only by chance: the linear share let a card of a 12-request chat still outvote
-    which of its turns matched best (docs/eval.md, seventh session)."""
+    which of its turns matched best (docs/eval.md, seventh session).
+
+    With `restated` (the terms of a query that asks nothing: stage `opening`), a session speaks for at least
+    the share of the query's weight its title and first request hold: such a query restates the session
+    (its title sums up all of it, in Claude Code), not a fact said in one of its turns (docs/eval.md,
+    eleventh session)."""
     wanted = list(dict.fromkeys(sids))
     asked: dict[int, int] = {}
     for start in range(0, len(wanted), 500):
@@ -71,7 +76,19 @@ def opening_spans(conn: sqlite3.Connection, sids: Iterable[int]) -> dict[int, fl
                 batch,
             ).fetchall()
         )
-    return {sid: min(1.0, OPENING_TURNS / max(1, asked.get(sid, 1))) ** 2 for sid in wanted}
+    spans = {sid: min(1.0, OPENING_TURNS / max(1, asked.get(sid, 1))) ** 2 for sid in wanted}
+    short = [sid for sid, share in spans.items() if share < 1.0]
+    if restated is None or not restated.total_weight or not short:
+        return spans
+    for start in range(0, len(short), 500):
+        batch = short[start : start + 500]
+        marks = ",".join("?" * len(batch))
+        for sid, title, head in conn.execute(
+            f"SELECT sid, title, first_human FROM session WHERE sid IN ({marks})", batch
+        ):
+            held = restated.covered(folded(f"{title or ''} {head or ''}")) / restated.total_weight
+            spans[sid] = max(spans[sid], held)
+    return spans
 
 
 def neighbours(conn: sqlite3.Connection, chunk_ids: Iterable[int]) -> dict[int, list[str]]:

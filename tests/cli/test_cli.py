@@ -94,6 +94,16 @@ def test_bad_arguments_are_explained_not_tracebacks(sample_db: Path) -> None:
     assert result.exit_code != 0 and "no session" in result.output
 
 
+def test_an_empty_query_is_a_usage_error_not_no_hits(sample_db: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["search", "readme"]).exit_code == 0  # positive control
+    for query in ("", "   "):
+        result = runner.invoke(main, ["search", query])
+        # It said "No hits for '': no session contains these words" and exited 0, as if it had searched.
+        assert result.exit_code == 2 and "give words to search for" in result.output, result.output
+        assert "recollect sessions" in result.output and "No hits" not in result.output
+
+
 def test_doctor_reports_sources_and_index(sample_db: Path) -> None:
     run("index")
     out = run("doctor", "--json")

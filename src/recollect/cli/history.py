@@ -197,6 +197,9 @@ def search_cmd(
     # import, then spinning): ~30-50 ms of CPU at 5,000 sessions.
     blas.hold_to_one_thread()
     text = " ".join(query)
+    if not text.strip():
+        # Not "no hits": nothing was asked. Listing sessions is another command.
+        raise click.UsageError("give words to search for; to list recent sessions, run 'recollect sessions'")
     filters = build_filters(**kw)
     app = current_app()
     config = app.config

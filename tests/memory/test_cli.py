@@ -61,6 +61,16 @@ def test_add_recall_forget_round_trip(cli, project: Path) -> None:
     assert log[1]["note"] == "wrong" and log[1]["after"] is None
 
 
+def test_a_duplicate_names_the_switch_that_supersedes_it(cli) -> None:
+    cli("add", "--summary", "pnpm for deploys", "Deploys go through pnpm, never npm.")
+    again = cli("add", "--summary", "pnpm for deploys", "Deploys go through pnpm, never npm.", code=1).output
+    # "supersede it if it is outdated" named no command a person could run: the switch and its id now.
+    switch = "--supersedes project:facts/pnpm-for-deploys"
+    assert f"(run again with {switch} to replace it, or with --force to add it anyway)" in again, again
+    replaced = cli("add", *switch.split(), "Deploys go through pnpm 9, never npm.").output
+    assert "superseding facts/pnpm-for-deploys" in replaced  # the switch it names does it
+
+
 def test_body_from_stdin_and_duplicate_exit_code(cli) -> None:
     cli("add", "-c", "facts", "-s", "ci", "-", input="CI runs on Fridays\n")
     dup = cli("add", "-c", "facts", "-s", "ci", "CI runs on Fridays", "--json", code=1)

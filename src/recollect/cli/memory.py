@@ -182,7 +182,13 @@ def add_command(ctx: click.Context, body: str | None, to_global: bool, as_json: 
     if body == "-" or (body is None and not sys.stdin.isatty() and not fields["summary"]):
         body = sys.stdin.read()
     result = mem.remember(_space(ctx), body or "", scope="global" if to_global else None, **fields)
-    said = result.message + (f" (run again with --force to {result.forceable})" if result.forceable else "")
+    switches = []
+    if result.outcome == "duplicate" and result.similar_to and result.forceable:
+        # "supersede it" names no command: say the switch, and the id it takes.
+        switches.append(f"--supersedes {result.similar_to} to replace it")
+    if result.forceable:
+        switches.append(f"--force to {result.forceable}")
+    said = result.message + (f" (run again with {', or with '.join(switches)})" if switches else "")
     _done(result, as_json, said, err=not result.written)
     if not result.written:
         ctx.exit(EXIT_NOT_DONE)

@@ -129,6 +129,8 @@ def record(trace: Trace, names: dict[int, str], slugs: dict[str, str]) -> dict[s
             out["second_result"] = who(trace.steps["stands_out"][1][2][0]) if trace.steps["stands_out"][1][2] else None
         if floor:  # the mean of the two cosines themselves, when the views hold scores discounted for crowding
             out["floor"] = {who(s): round(v, 4) for s, v in floor.items()}
+        if kwargs.get("floors"):  # the floor asked of each session (lower across the language gap)
+            out["floors"] = {who(s): round(v, 4) for s, v in kwargs["floors"].items()}
         out["stands_out"] = who(result[0]) if result else None
     proposed = trace.first("propose")
     if proposed:

@@ -13,7 +13,8 @@ every tuning set in both worlds in a second, before it is run for real:
     python bench/replay_recall.py steps1000.jsonl steps0.jsonl
 
 What it cannot replay, it keeps as recorded and counts: the words' decisions (the candidates' coverage
-is recorded, their texts are not), and a message whose card lead falls short of the margin as recorded
+is recorded, their texts are not), the floor asked of each session (as recorded: a change to GAP_FLOOR
+needs a run), and a message whose card lead falls short of the margin as recorded
 but passes it now (what its sessions said was never embedded: it needs a real run). A name the session
 meaning chose does not hold silenced it then and silences it now (`named` is not replayed).
 Every figure is the recorded one when nothing changed: the replay of a dump made by the same tree
@@ -49,7 +50,10 @@ def decide(row: dict[str, Any]) -> tuple[list[str], str]:
     said = row["said"]
     # the floor is of cosines: floor = (cosine + said) / 2, so the cosines come back from it
     cosines = {who: 2 * row["floor"][who] - said.get(who, -1.0) for who in row["card"]}
-    best = rm.stands_out_crowded(by_card, cosines, said, margin) if rm.card_leads(by_card, margin) else None
+    # the floor asked of each session as recorded (GAP_FLOOR is not replayed: the scripts are not recorded)
+    floors = row.get("floors")
+    leads = rm.card_leads(by_card, margin)
+    best = rm.stands_out_crowded(by_card, cosines, said, margin, floors) if leads else None
     chosen = best[0] if best else None
     stood = (row.get("stands_out"), row.get("second_result"))
     if chosen is not None and row.get("proposed") == [] and chosen in stood:

@@ -317,7 +317,7 @@ def test_a_lone_words_winner_is_doubted_when_meaning_points_elsewhere(monkeypatc
         def meaning(winner_cosine: float) -> autorecall.Meaning:
             # what the card vectors say: session 99 nearest the topic; the lone winner at `winner_cosine`
             near = {99: 0.60, lone: winner_cosine}
-            return autorecall.Meaning(near, [99], {99: nearest}, {99: {"first_human": "q"}}, "topic", None)
+            return autorecall.Meaning(near, [99], {99: nearest}, {99: {"first_human": "q", "title": ""}}, "topic", None)
 
         monkeypatch.setattr(autorecall, "meaning_of", lambda *args: meaning(0.59))
         assert [e.session_id for e in autorecall.find(conn, QUESTION, filters)] == ["ses_retry_invoice"]  # agrees

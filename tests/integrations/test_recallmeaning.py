@@ -252,3 +252,19 @@ def test_a_card_that_does_not_lead_never_stands_out() -> None:
     for by_card, margin in [({1: 0.6, 2: 0.58, 3: 0.3}, 0.05), ({1: 0.6, 2: 0.5}, 0.2), ({1: 0.31}, 0.05), ({}, 0.05)]:
         assert not recallmeaning.card_leads(by_card, margin)
         assert recallmeaning.stands_out(by_card, said, margin) is None  # whatever was said
+
+
+def test_across_the_language_gap_the_floor_asked_is_lower() -> None:
+    # a Chinese topic: a session held in English is across the whole gap, one held in Chinese is not
+    asked = recallmeaning.gap_floors("提交信息 格式", {1: "Commit message style", 2: "提交信息的格式怎么写"})
+    full = recallmeaning.MEANING_FLOOR * (1 - recallmeaning.GAP_FLOOR)
+    assert asked == {1: pytest.approx(full), 2: pytest.approx(recallmeaning.MEANING_FLOOR)}
+    by_card = {1: 0.30, 2: 0.10, 3: 0.05}
+    by_said = {1: 0.12, 2: 0.00, 3: -0.05}
+    floor = {1: 0.15, 2: 0.05, 3: 0.0}  # the means of the cosines: 1 leads in both views, its mean below 0.2
+    assert recallmeaning.stands_out(by_card, by_said, 0.05, floor) is None  # control: short of the floor
+    assert recallmeaning.stands_out(by_card, by_said, 0.05, floor, floors=asked) == (1, pytest.approx(0.15))
+    # the same session held in the topic's script is asked the whole floor
+    same = recallmeaning.gap_floors("提交信息 格式", {1: "提交信息的格式怎么写"})
+    assert recallmeaning.stands_out(by_card, by_said, 0.05, floor, floors=same) is None
+    assert recallmeaning.stands_out_crowded(by_card, {1: 0.18, 2: 0.1, 3: 0.05}, by_said, 0.05, asked) is not None

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from recollect.search.ceiling import narrowest as narrowest_ceiling
     from recollect.search.crowding import card_crowding
     from recollect.search.filters import FILTER_SPEC, filter_values
-    from recollect.search.meaning import card_meaning_candidates, static_similarity
+    from recollect.search.meaning import card_meaning_candidates, script_gap, static_similarity
     from recollect.search.rank import fts_match
     from recollect.search.read import render_chatml, render_text
     from recollect.search.results import CLI_OPTIONS, PAGE_OPTIONS, SearchResult, make_cursor, snippet
@@ -58,7 +58,7 @@ _MODULES = {
     "narrowest_ceiling": "recollect.search.ceiling:narrowest",
     "card_crowding": "recollect.search.crowding",
     **dict.fromkeys(("FILTER_SPEC", "filter_values"), "recollect.search.filters"),
-    **dict.fromkeys(("card_meaning_candidates", "static_similarity"), "recollect.search.meaning"),
+    **dict.fromkeys(("card_meaning_candidates", "script_gap", "static_similarity"), "recollect.search.meaning"),
     "fts_match": "recollect.search.rank",
     **dict.fromkeys(("DEFAULT_BUDGET", "WHOLE_BUDGET"), "recollect.search.budgets"),
     **dict.fromkeys(("render_chatml", "render_text"), "recollect.search.read"),
@@ -139,6 +139,7 @@ __all__ = [
     "save_target",
     "save_transcript",
     "scoped",
+    "script_gap",
     "search",
     "session_card",
     "sessions",

@@ -62,6 +62,7 @@ from recollect.integrations.recallmeaning import (
     RESCUE_TRIES,
     Remembered,
     card_leads,
+    gap_floors,
     said_meaning,
     stands_out_crowded,
     uncrowded,
@@ -281,7 +282,10 @@ def propose(meaning: Meaning | None, text: str, units: list[Unit]) -> list[Entry
     said = {sid: [cards[sid]["first_human"] or "", evidence[sid].answer[0][1]] for sid in tries}
     by_said = said_meaning(meaning.model, meaning.topic, said)
     cosines = {sid: meaning.cosine.get(sid, meaning.near[sid]) for sid in tries}
-    best = stands_out_crowded(by_card, cosines, by_said or {}, margin)
+    asked = gap_floors(
+        meaning.topic, {sid: f"{cards[sid]['title'] or ''} {cards[sid]['first_human'] or ''}" for sid in tries}
+    )
+    best = stands_out_crowded(by_card, cosines, by_said or {}, margin, asked)
     if best is None:
         return []
     sid, cosine = best

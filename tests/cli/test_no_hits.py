@@ -109,3 +109,16 @@ def test_a_store_with_no_session_yet_is_said_to_hold_none(tmp_path: Path, monkey
     assert empty.exit_code == 0, empty.output
     assert "no session is indexed yet: your agents' stores hold none" in empty.output
     assert "run 'recollect index'" not in empty.output  # the search has just indexed
+
+
+def test_a_store_that_cannot_be_read_is_named_not_said_to_hold_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RECOLLECT_SOURCES", "opencode")
+    missing = tmp_path / "typo" / "opencode.db"
+    monkeypatch.setenv("OPENCODE_DB", str(missing))
+    out = CliRunner().invoke(main, ["search", "anything"])
+    assert out.exit_code == 0, out.output
+    # It said "your agents' stores hold none", as if the store were there and empty.
+    assert f"no session is indexed: OpenCode store not found: {missing}" in out.output, out.output
+    assert "hold none" not in out.output

@@ -43,6 +43,9 @@ def hint(filters: Filters, coverage: Coverage) -> str:
     if down:
         advice.append(f"fix unavailable sources ({', '.join(down)}; see 'recollect doctor')")
     if coverage.sessions_indexed == 0:
+        unread = [s["message"] for s in coverage.sources if s["status"] not in ("ok", None) and s["message"]]
+        if unread:  # not "they hold none": they could not be read (a mistyped OPENCODE_DB, a store gone)
+            return "no session is indexed: " + "; ".join(unread)
         return "no session is indexed yet: your agents' stores hold none ('recollect doctor' says which it read)"
     if not advice:
         return "no session contains these words; try other words, an identifier, or an error message"

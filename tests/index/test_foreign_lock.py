@@ -4,6 +4,7 @@ index as it is, at once, and says the index is being updated."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from recollect.config import load_config
+from recollect.mcp.base import ServerSettings
+from recollect.mcp.registry import call_tool
 
 HOLD = """
 import sqlite3, sys, time
@@ -38,6 +41,10 @@ def test_search_answers_at_once_from_an_index_another_process_is_writing(sample_
     free = _recollect("search", "readme", "-n", "2")
     assert free.returncode == 0 and "1. " in free.stdout, free.stderr  # positive control: no lock, no note
     assert "another process is writing" not in free.stdout
+    time.sleep(2.1)  # past the freshness window, so that the listing below syncs, as the one under the lock
+    listed_free = _recollect("sessions", "-n", "1", "--json")
+    assert json.loads(listed_free.stdout)["listed_as_is"] is False, listed_free.stderr
+    assert "another process is writing" not in _recollect("sessions", "-n", "1").stdout
     index = load_config().index_path
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(index), mode], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
@@ -54,6 +61,12 @@ def test_search_answers_at_once_from_an_index_another_process_is_writing(sample_
         # codes and the note tell it apart, not a clock (the note comes only from the 200 ms writer-lease try).
         listed = _recollect("sessions", "-n", "1")
         assert listed.returncode == 0 and "1. " in listed.stdout, listed.stderr
+        assert "another process is writing to the index, so it was listed as it is" in listed.stdout, listed.stdout
+        as_json = json.loads(_recollect("sessions", "-n", "1", "--json").stdout)
+        assert as_json["listed_as_is"] is True and len(as_json["sessions"]) == 1
+        # The MCP listing says it too (and lists the index as it is).
+        reply = call_tool("history_sessions", {"limit": 1, "scope": "all"}, ServerSettings(cwd=str(sample_db.parent)))
+        assert "it was listed as it is" in reply.text and reply.structured["listed_as_is"] is True, reply.text
     finally:
         assert holder.stdin is not None
         holder.stdin.close()

@@ -361,8 +361,10 @@ def sessions_cmd(limit: int, offset: int, parent: str | None, hidden: bool, as_j
     filters.parent = parent
     rows = history.sessions(filters, limit=limit, offset=offset, app=current_app())
     if as_json:
-        print_json({"sessions": [r.to_dict() for r in rows]})
+        print_json({"sessions": [r.to_dict() for r in rows], "listed_as_is": rows.as_is})
         return
+    if rows.as_is:
+        click.echo(f"Note: {history.LISTED_AS_IS}.")
     if not rows:
         if parent:
             click.echo(f"No children of {parent} in the index (a session id, or SOURCE::ID).")

@@ -18,7 +18,18 @@ if TYPE_CHECKING:
     from recollect.history.access import HistoryError, open_index, scoped
     from recollect.history.ahead import MeaningAhead, meaning_ahead
     from recollect.history.cards import ProjectActivity, SessionCard, activity, session_card
-    from recollect.history.core import SessionInfo, index, own_session, read, refresh, search, sessions, store
+    from recollect.history.core import (
+        LISTED_AS_IS,
+        Listed,
+        SessionInfo,
+        index,
+        own_session,
+        read,
+        refresh,
+        search,
+        sessions,
+        store,
+    )
     from recollect.history.diagnosis import Diagnosis, doctor
     from recollect.history.hides import HiddenInfo, hidden_sessions, hide_session, unhide_session
     from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
@@ -46,7 +57,21 @@ _MODULES = {
     **dict.fromkeys(("HistoryError", "open_index", "scoped"), ".access"),
     **dict.fromkeys(("MeaningAhead", "meaning_ahead"), ".ahead"),
     **dict.fromkeys(("ProjectActivity", "SessionCard", "activity", "session_card"), ".cards"),
-    **dict.fromkeys(("SessionInfo", "index", "own_session", "read", "refresh", "search", "sessions", "store"), ".core"),
+    **dict.fromkeys(
+        (
+            "LISTED_AS_IS",
+            "Listed",
+            "SessionInfo",
+            "index",
+            "own_session",
+            "read",
+            "refresh",
+            "search",
+            "sessions",
+            "store",
+        ),
+        ".core",
+    ),
     **dict.fromkeys(("Diagnosis", "doctor"), ".diagnosis"),
     **dict.fromkeys(("HiddenInfo", "hidden_sessions", "hide_session", "unhide_session"), ".hides"),
     **dict.fromkeys(("SAVE_DIR", "SavedTranscript", "save_target", "save_transcript"), ".saving"),
@@ -84,6 +109,7 @@ __all__ = [
     "CLI_OPTIONS",
     "DEFAULT_BUDGET",
     "FILTER_SPEC",
+    "LISTED_AS_IS",
     "PAGE_OPTIONS",
     "ROLES",
     "SAVE_DIR",
@@ -97,6 +123,7 @@ __all__ = [
     "HiddenInfo",
     "HistoryError",
     "IndexUnavailable",
+    "Listed",
     "MeaningAhead",
     "ProjectActivity",
     "SavedTranscript",

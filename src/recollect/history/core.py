@@ -181,18 +181,30 @@ class SessionInfo:  # fields in queries.SESSION_COLUMNS' order, then the cursor
         return data
 
 
-def sessions(
-    filters: Filters | None = None, *, limit: int = 20, offset: int = 0, **reach: Unpack[Reach]
-) -> list[SessionInfo]:
+# What a listing says when another process was writing to the index: it was listed without that sync.
+LISTED_AS_IS = (
+    "another process is writing to the index, so it was listed as it is: what that process is adding is not "
+    "in it yet; list again in a moment"
+)
+
+
+class Listed(list[SessionInfo]):
+    """The sessions `sessions` found, and whether the index was listed as it is because another process was
+    writing to it (`LISTED_AS_IS`)."""
+
+    as_is: bool = False
+
+
+def sessions(filters: Filters | None = None, *, limit: int = 20, offset: int = 0, **reach: Unpack[Reach]) -> Listed:
     """Recent sessions, newest first, through the scope predicate (`Filters.parent` lists a session's children).
     `reach` (config, app, sync_first): which index, and whether to sync it first."""
     with reached(**reach) as (app, sync_first), app.index() as conn:
         filters = scoped(filters, app.config)
-        if sync_first:
-            app.refresh(conn)
+        report = app.refresh(conn) if sync_first else None
         where, params = predicate(filters.resolve(conn), chunk_alias=None)
         rows = queries.session_rows(conn, where, params, limit, offset)
-    infos = []
+    infos = Listed()
+    infos.as_is = report is not None and report.lease_busy
     for r in rows:
         values: dict[str, Any] = {f.name: value for f, value in zip(fields(SessionInfo), r, strict=False)}
         info = SessionInfo(**values, cursor=make_cursor(r[1], r[0], ""))

@@ -371,14 +371,17 @@ def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
 
     with Recollect() as app:  # one config load and one index connection for the whole call
         filters = build_filters(args, settings, app)
-        refresh_index(INLINE_SYNC_AFTER, app)
+        report = refresh_index(INLINE_SYNC_AFTER, app)
         rows = history.sessions(filters, limit=args["limit"], offset=args["offset"], app=app, sync_first=False)
     offset = args["offset"]
     out = Lines(settings.budget)
+    as_is = report is not None and report.lease_busy
+    if as_is:
+        out.add(f"Note: {history.LISTED_AS_IS}.")
     if not rows:
         hint = "no sessions in this scope" if offset == 0 else f"no sessions beyond offset {offset}"
         out.add(f"{hint} (scope {filters.scope}); widen the scope or drop filters.")
-        return Reply(out.text(), {"sessions": [], "offset": offset, "next_offset": None})
+        return Reply(out.text(), {"sessions": [], "offset": offset, "next_offset": None, "listed_as_is": as_is})
     out.add(f"Sessions {offset + 1}-{offset + len(rows)}, newest first (scope {filters.scope}):")
     next_offset = offset + len(rows) if len(rows) == args["limit"] else None
     footer = (
@@ -398,6 +401,7 @@ def run_sessions(args: dict[str, Any], settings: ServerSettings) -> Reply:
         "sessions": [r.to_dict() for r in rows[:shown_rows]],
         "offset": offset,
         "next_offset": next_offset,
+        "listed_as_is": as_is,
     }
     return Reply(out.text(), data)
 

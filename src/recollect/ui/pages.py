@@ -156,7 +156,7 @@ class Site:
 
     def projects(self, request: Request) -> Response:
         chosen = request.query_params.get("project", "")
-        recent = []
+        recent: list[history.SessionInfo] = []
         with self.app.for_call() as app:
             projects = history.activity(app=app)
             if chosen:

@@ -208,6 +208,22 @@ def test_only_sentences_that_restate_the_answer_are_relays() -> None:
     assert not relays(plain) and relays(plain).text(plain.messages[0], said) == said.text
 
 
+def test_a_short_sentence_of_the_parents_own_is_not_a_relay() -> None:
+    # Two of "I'll run the worker."'s three tokens are the answer's (run, worker): mostly its words by
+    # share alone, yet the parent's own step; no two of them stand in a row as the answer has them.
+    said = "I'll run the worker. So the billing worker already uses quokkaqueue.\nbilling/queue_config.py"
+    own = Part(id="o", kind="text", text=said)
+    reply = Message(id="m3", role="assistant", time=3, parts=[own])
+    s = _session(
+        Message(id="m1", role="user", time=1, parts=[Part(id="p", kind="text", text="@recall queue library?")]),
+        Message(id="m2", role="assistant", time=2, parts=[_call(f"{ANSWER} It is set in billing/queue_config.py.")]),
+        reply,
+    )
+    # Positive controls: the paraphrase beside it holds a phrase of the answer ("billing worker") and goes;
+    # the answer's file name copied on a line of its own, one word, every token of it the answer's, goes.
+    assert relays(s).text(reply, own) == "I'll run the worker."
+
+
 def test_an_index_of_schema_12_rereads_the_sessions_that_called_the_recall_agent(
     world: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,9 +10,13 @@ Both are ours, not the parent's work, so neither may make the parent session mat
 (the parent would outrank the session that did the work). `relays` finds them by structure: the
 calls by their input (`markers.is_recall_tool_call`), and the relayed sentences as the parent's own
 text *after* such an answer, in the same turn (until the person speaks again), whose words are mostly
-the answer's words (the answer's tokens, by the one tokenizer; a sentence of at least three). A
-sentence that says something of its own (a step the parent took next, a file it changed) keeps its
-own words and is kept. Never a phrase list, never the session's title.
+the answer's words (the answer's tokens, by the one tokenizer; a sentence of at least three) and that
+holds two of them in a row as the answer has them (a phrase of the answer; a sentence of one word, all
+of whose tokens are the answer's). A sentence that says
+something of its own (a step the parent took next, a file it changed) keeps its own words and is
+kept; so does a short one that only shares scattered words with a long answer ("I'll run the
+worker." after an answer that runs no broker and names the worker). Never a phrase list, never the
+session's title.
 
 The indexer leaves both out of chunks, cards, inventories and vectors; reads, deep search and
 extraction show or use a short marker instead (`RECALL_ANSWER_OMITTED`, `RELAYED_OMITTED`).
@@ -22,10 +26,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from recollect.text.markers import is_recall_tool_call
-from recollect.text.tokenize import tokenize
+from recollect.text.tokenize import phrase_keys, tokenize
 
 if TYPE_CHECKING:
     from recollect.model import Message, Part, Session
@@ -65,14 +70,41 @@ class Relays:
         return self.trimmed.get((message.id, part.id), part.text)
 
 
-def _relayed(sentence: str, answer: set[str]) -> bool:
+@dataclass
+class Answer:
+    """What the recall agent answered in a turn: its tokens, and its phrases (two words in a row)."""
+
+    tokens: set[str] = field(default_factory=set)
+    phrases: set[tuple[str, str]] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.tokens)
+
+    def add(self, text: str) -> None:
+        self.tokens.update(tokenize(text))
+        self.phrases.update(_phrases(text))
+
+
+def _phrases(text: str) -> set[tuple[str, str]]:
+    return set(pairwise(phrase_keys(text)))
+
+
+def _relayed(sentence: str, answer: Answer) -> bool:
     tokens = set(tokenize(sentence))
-    return len(tokens) >= RELAY_MIN_TOKENS and len(tokens & answer) >= RELAY_SHARE * len(tokens)
+    if len(tokens) < RELAY_MIN_TOKENS or len(tokens & answer.tokens) < RELAY_SHARE * len(tokens):
+        return False
+    # Mostly the answer's words, and some of them in the answer's own order: a restatement, not a
+    # sentence that only shares a long answer's scattered words. A sentence of one word (a file name, an
+    # identifier copied on its own line) has no order to share: it relays when every token of it is ours.
+    keys = phrase_keys(sentence)
+    if len(keys) < 2:
+        return tokens <= answer.tokens
+    return not set(pairwise(keys)).isdisjoint(answer.phrases)
 
 
-def without_relayed(text: str, answer: set[str]) -> str | None:
-    """`text` without its sentences that only restate `answer` (a set of tokens), its lines kept; None
-    when no sentence of it does."""
+def without_relayed(text: str, answer: Answer) -> str | None:
+    """`text` without its sentences that only restate `answer`, its lines kept; None when no sentence
+    of it does."""
     kept_lines: list[str] = []
     changed = False
     for line in text.splitlines():
@@ -99,17 +131,17 @@ def relays(session: Session) -> Relays:
 
     Cheap for the sessions that never called the recall agent: one pass over the parts, no tokenizing."""
     found = Relays()
-    answer: set[str] = set()
+    answer = Answer()
     for message in session.messages:
         if message.role == "user" and any(p.kind == "text" and not p.synthetic for p in message.parts):
             # A person spoke: what the model says from here on answers them, in its own words. (Over a
             # whole session a long answer's words cover too many of the model's later sentences.)
-            answer = set()
+            answer = Answer()
         for part in message.parts:
             if part.kind == "tool":
                 if is_recall_tool_call(part.tool, part.tool_input):
                     found.calls.add((message.id, part.id))
-                    answer.update(tokenize(part.tool_output or ""))
+                    answer.add(part.tool_output or "")
                 continue
             # Only what the model wrote after an answer arrived can relay it; a person's words are theirs.
             if not answer or message.role != "assistant" or part.kind not in ("text", "reasoning"):

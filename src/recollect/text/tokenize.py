@@ -155,6 +155,20 @@ def tokenize(text: str) -> list[str]:
     return list(chain.from_iterable(map(_word_tokens, _WORD.findall(text))))
 
 
+def phrase_keys(text: str) -> list[str]:
+    """One token per word of `text`, in order, so that two words in a row can be compared as a phrase:
+    a Latin word's last token (its stem, or an identifier's last part), and each bigram of a CJK run
+    (a CJK run is a clause, not a word). Words of no token (function words) are skipped."""
+    keys: list[str] = []
+    for word in _WORD.findall(text):
+        tokens = _word_tokens(word)
+        if len(tokens) > 1 and word[0] >= "\u3040" and _CJK_RUN.match(word):
+            keys.extend(tokens)
+        elif tokens:
+            keys.append(tokens[-1])
+    return keys
+
+
 def query_terms(text: str) -> list[str]:
     """Distinct tokens of a query, in first-seen order."""
     return list(dict.fromkeys(tokenize(text)))

@@ -447,3 +447,44 @@ def test_casual_spellings_of_the_same_forms(cue: str, text: str, ordinary: str) 
 def test_shared_work_taken_up_again(cue: str, text: str, ordinary: str) -> None:
     assert detect_cue(text) == cue
     assert detect_cue(ordinary) is None
+
+
+@pytest.mark.parametrize(
+    ("cue", "text"),
+    [
+        # like what a person did: a verb of doing after the person, as "like we did"
+        ("像咱们改支付模块那样", "像咱们改支付模块那样拆一下"),
+        ("跟你修登录那个 bug 一样", "按照跟你修登录那个 bug 一样的办法来"),
+        # 上次 opening a clause before a metric, then a question: an event of then asked about
+        ("上次", "上次构建时间突然翻倍，原因查到了吗？"),
+        ("上次", "上次响应时间变慢是什么原因？"),
+        ("上次", "上次编译时间优化用的什么办法？"),
+        ("上次", "上次超时时间改成了多少？"),
+    ],
+)
+def test_a_comparison_with_doing_and_a_metric_of_then_asked_about(cue: str, text: str) -> None:
+    assert detect_cue(text) == cue
+
+
+@pytest.mark.parametrize(
+    "ordinary",
+    [
+        # a comparison with what a person thinks, expects, describes, guesses, shows or says (not did), or a contrast
+        "结果和我们预期的一样，继续下一步",
+        "我觉得跟你想的一样，就这么改吧",
+        "输出跟你描述的一样，没问题",
+        "报错跟你猜的一样，是路径问题",
+        "这个结果和我们想象的不一样，再查查",
+        "界面和你截图里那样一致吗",
+        "和你说的一样，测试过了",
+        "跟我们做的不一样，再查查",
+        # 上次X时间 as a noun phrase inside its clause (after 的, a possessor or a verb): a thing of the data
+        "用户表里的上次登录时间要不要加索引？",
+        # "you mean this function?", "we're talking about the same function, right?": this conversation
+        "你说的是这个函数吧",
+        "你说的是第二个方案吗？",
+        "我们说的是同一个函数吧？",
+    ],
+)
+def test_what_is_thought_said_or_talked_about_now_is_no_comparison_with_then(ordinary: str) -> None:
+    assert detect_cue(ordinary) is None

@@ -185,12 +185,20 @@ _EN_PERSON_QUESTIONS = [
     rf"(?:we|you|u|i)(?: (?:who|that))?(?:'ve|'d| have| had)?(?: {_ADVERB})? (?P<held>{ANY_PAST}|been)",
     r"(?:did|had) we",
 ]
+_ZH_CHANGE = (
+    "(?:解决|修|搞定|改|换|调|关|去掉|移除|升级|降级|回滚|禁用|停用|启用|替换|重构|重写|拆|合并|加|定|选|弃用|废弃|绕)"
+)
+# verbs of doing (做, 写, 处理) or of changing: what "like we did" compares with
+_ZH_DOING = rf"(?:做|弄|搞|写|处理|实现|用|设|配|建|搭|部署|迁移|{_ZH_CHANGE})"
 _ZH_REUSE = [
     r"[跟和像同与](?:之前|以前|上次|上回)(?:一样|那样)",
     r"老(?:办法|规矩|做法|方法|一套|样子)",
     r"照旧",
-    # like what a person did (像你处理缩略图那样, 跟我们做订单表的一样), as "like we did"
-    r"(?:[跟和像同与]|照着?)(?:我们|咱们|咱俩|咱(?![们俩])|你)(?![们])[^，。？！,.?!；]{1,12}?(?:一样|那样)",
+    # like what a person did (像你处理缩略图那样, 跟我们做订单表的一样), as "like we did": a verb of doing after the
+    # person, not of thinking, expecting, describing or saying (跟你想的一样, 和我们预期的一样, 和你说的一样: what is
+    # said here), nor a contrast (跟我们做的不一样)
+    rf"(?:[跟和像同与]|照着?)(?:我们|咱们|咱俩|咱(?![们俩])|你)(?![们])(?:(?!的)[^，。？！,.?!；]){{0,4}}?{_ZH_DOING}"
+    r"[^，。？！,.?!；]{0,12}?(?<!不)(?:一样|那样)",
 ]
 _ZH = [
     "上一个服务",
@@ -271,9 +279,11 @@ _ZH_ASKED_PATTERNS = [
     # what a person decided, said or asked for, asked about: with the past-focus 是…的 (我们最后怎么定的？
     # 你当时是怎么说的？), or as the thing a question asks for (我跟你交代的是什么？ 我们定的方案是哪个？)
     rf"(?:我们|咱们|咱俩|咱(?![们俩])|你|我)(?P<held>[^，。？！,.?!；\s]{{0,10}}?){_ZH_SAID}的"
-    rf"(?=\s*(?:[？?吗呢]|$)|[^，。？！,.?!；]{{0,12}}?是(?:{_ZH_WH}|[^，。？！,.?!；]{{1,20}}?还是)"
-    # ... or what it was, asked to be confirmed (咱们说的是先灰度再全量吧？ as "we said X, right?")
-    r"|是[^，。？！,.?!；]{1,30}?[吧吗]\s*(?:[？?]|$))",
+    rf"(?=\s*(?:[？?吗呢]|$)|[^，。？！,.?!；]{{0,12}}?是(?:{_ZH_WH}|[^，。？！,.?!；]{{1,20}}?还是))",
+    # ... or what the speakers together said, asked to be confirmed (咱们说的是先灰度再全量吧？ as "we said X, right?");
+    # not 你说的是这个函数吧 ("you mean this function?") nor 我们说的是同一个函数吧 (what is talked about now)
+    rf"(?:我们|咱们|咱俩|咱(?![们俩]))(?P<held>[^，。？！,.?!；\s]{{0,10}}?){_ZH_SAID}的"
+    r"(?=是(?!同一|这)[^，。？！,.?!；]{1,30}?[吧吗]\s*(?:[？?]|$))",
     # ... and what the speakers together used, as the thing a question asks for (导出我们用的时区是哪个？ as "which time
     # zone did we use?"; not 我们现在用的是…, 我们用的这个库…, the work at hand, nor 你用的, what the agent ran)
     rf"(?:我们|咱们|咱俩|咱(?![们俩]))(?P<held>(?:(?!现在|目前|这)[^，。？！,.?!；]){{0,12}}?){_ZH_USED}的(?!这)"
@@ -333,9 +343,6 @@ _EN_CHANGED = [
     # not "has this function ever been called?", what the code does)
     rf"(?:did|has|have|had|was|were) (?P<held>(?:[\w'./-]+ ){{1,6}}?)ever (?:get |got |been )?{_EN_CHANGE}",
 ]
-_ZH_CHANGE = (
-    "(?:解决|修|搞定|改|换|调|关|去掉|移除|升级|降级|回滚|禁用|停用|启用|替换|重构|重写|拆|合并|加|定|选|弃用|废弃|绕)"
-)
 _ZH_WHY = "(?:怎么|如何|为什么|为啥|因为什么|因为啥|咋)"
 _ZH_CHANGED = [
     # the past focus 是…的 (是怎么解决的, 是因为什么被关掉的) or the passive 被…了 (为什么被调成 4 了), at a clause end

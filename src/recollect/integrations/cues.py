@@ -282,7 +282,7 @@ class _Window:
         if kind == "relative" and self._attribute(m) and not self._asks(i):
             # 以前的写法, 之前的版本: what a thing was, as "the previous version" (之前的那套 is one of then)
             return False
-        if kind == "time" and _DATA_TIME.match(self.part, m.end()):
+        if kind == "time" and _DATA_TIME.match(self.part, m.end()) and not self._opens_question(m, i):
             return False  # 上次登录时间, 用户上次下单的时间: the last time of a thing in the data, as "last_login"
         if kind in ("time", "relative", "calendar", "dated"):
             return self._time_counts(m, kind, i)
@@ -364,6 +364,11 @@ class _Window:
         for j in range(len(self.clauses) - 1, -1, -1):
             out[j] = out[j + 1] or self.clauses[j].question
         return out
+
+    def _opens_question(self, m: re.Match[str], i: int) -> bool:
+        """Whether `m` opens its clause and a question follows: 上次构建时间突然翻倍，原因查到了吗？ tells an event of
+        then (a noun phrase after a possessor, 的 or a verb is a thing of the data: 用户表里的上次登录时间)."""
+        return not re.search(r"\w", self.part[self.clauses[i].start : m.start()]) and self._asked_after[i]
 
     def _earlier_here(self, clause: Clause) -> bool:
         """Whether a comparison with before is with earlier in this conversation: its session or screen is

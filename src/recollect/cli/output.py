@@ -36,12 +36,23 @@ def is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
+PIPED_WIDTH = 1000  # columns a table may take when the output is no terminal
+
+
 def console(*, stderr: bool = False) -> Console:
     # Plain output when piped: no colour codes, no wrapping at an imaginary width.
     from rich.console import Console
 
+    # Piped, a table takes the width it needs: at rich's default of 80 columns, the eval's sixteen
+    # columns were cut to "c…" and "0…" in a file or a pager.
     stream_tty = (sys.stderr if stderr else sys.stdout).isatty()
-    return Console(stderr=stderr, no_color=not stream_tty, highlight=False, soft_wrap=not stream_tty)
+    return Console(
+        stderr=stderr,
+        no_color=not stream_tty,
+        highlight=False,
+        soft_wrap=not stream_tty,
+        width=None if stream_tty else PIPED_WIDTH,
+    )
 
 
 def print_json(data: Any) -> None:

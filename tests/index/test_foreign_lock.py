@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from recollect.config import load_config
+from recollect.mcp import history_tools
 from recollect.mcp.base import ServerSettings
 from recollect.mcp.registry import call_tool
 
@@ -35,7 +36,9 @@ def _recollect(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("mode", ["IMMEDIATE", "EXCLUSIVE"])
-def test_search_answers_at_once_from_an_index_another_process_is_writing(sample_db: Path, mode: str) -> None:
+def test_search_answers_at_once_from_an_index_another_process_is_writing(
+    sample_db: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     indexed = _recollect("index")
     assert indexed.returncode == 0, indexed.stderr
     free = _recollect("search", "readme", "-n", "2")
@@ -64,7 +67,9 @@ def test_search_answers_at_once_from_an_index_another_process_is_writing(sample_
         assert "another process is writing to the index, so it was listed as it is" in listed.stdout, listed.stdout
         as_json = json.loads(_recollect("sessions", "-n", "1", "--json").stdout)
         assert as_json["listed_as_is"] is True and len(as_json["sessions"]) == 1
-        # The MCP listing says it too (and lists the index as it is).
+        # The MCP listing says it too (and lists the index as it is). Its own freshness window is 10 s, and the
+        # CLI calls above can all fit inside it on a quiet machine: it would then not try to sync at all.
+        monkeypatch.setattr(history_tools, "INLINE_SYNC_AFTER", 0.0)
         reply = call_tool("history_sessions", {"limit": 1, "scope": "all"}, ServerSettings(cwd=str(sample_db.parent)))
         assert "it was listed as it is" in reply.text and reply.structured["listed_as_is"] is True, reply.text
     finally:

@@ -26,12 +26,15 @@ def _run(span: dict[int, float]) -> Any:
     return SimpleNamespace(plan=plan, card_meaning={1: 0.5, 2: 0.4}, gap={}, span=span, rescued=set(), k=10.0)
 
 
-def test_a_long_chats_card_stands_in_by_its_span_twice() -> None:
+def test_only_a_short_sessions_card_stands_in() -> None:
     shares = {1: 0.5, 2: 0.5}  # the words cover half the query in both sessions
     short = {1: 0.0, 2: 0.0}
     _stand_in_uncovered(_run({1: 1.0, 2: 1.0}), [1, 2], shares, short)
     assert short[1] > short[2] > 0  # positive control: the nearer card stands in for the missing half
     mixed = {1: 0.0, 2: 0.0}
     _stand_in_uncovered(_run({1: 0.25, 2: 1.0}), [1, 2], shares, mixed)
-    # a 12-request chat: its card speaks for a quarter of it, and its coverage was read at one turn
-    assert abs(mixed[1] - short[1] * 0.25**2) < 1e-12 and mixed[2] == short[2]
+    # a 12-request chat: its card speaks for a quarter of it, no stand-in for what its answering turn lacks
+    assert mixed[1] == 0.0 and mixed[2] == short[2]
+    restated = {1: 0.0, 2: 0.0}
+    _stand_in_uncovered(_run({1: 0.9, 2: 1.0}), [1, 2], shares, restated)  # a long chat's opening, restated
+    assert restated[1] == 0.0 and restated[2] == short[2]

@@ -406,18 +406,18 @@ def _across_by_words(run: _Run, shortlist: list[int], shares: dict[int, float]) 
 def _stand_in_uncovered(run: _Run, shortlist: list[int], shares: dict[int, float], fused: dict[int, float]) -> None:
     """Where no session's words cover the whole query (a paraphrase: the words found only its common
     part), the card's meaning stands in for the lexical arms by the share the best session's words left
-    uncovered, as it does across scripts (ACROSS_STANDIN); a rescued session keeps its RESCUE_WEIGHT."""
+    uncovered, as it does across scripts (ACROSS_STANDIN; there, `run.gap`, it already stands in); a rescued
+    session keeps its RESCUE_WEIGHT."""
     uncovered = uncovered_share({s: v for s, v in shares.items() if s not in run.gap})
     if not uncovered:
         return
     meaning_rank = {sid: i + 1 for i, sid in enumerate(run.card_meaning)}
     weight = uncovered * prose_share(run.plan.text) * ACROSS_STANDIN
     for sid in shortlist:
-        if sid in meaning_rank and sid not in run.gap:  # across scripts the meaning already stands in
-            # By its span twice: the card speaks for that share of the session, and the coverage that left
-            # words uncovered was read around the best turn alone, where a long chat's answer rarely has them all.
-            trust = run.span.get(sid, 1.0) ** 2 * (RESCUE_WEIGHT if sid in run.rescued else 1.0)
-            fused[sid] += weight * trust / (run.k + meaning_rank[sid])
+        # Only where the card speaks for the whole session (span 1): in a long chat it speaks for a small share
+        # of it, so its meaning is no stand-in for the words the answering turn lacks.
+        if sid in meaning_rank and sid not in run.gap and run.span.get(sid, 1.0) >= 1.0:
+            fused[sid] += weight * (RESCUE_WEIGHT if sid in run.rescued else 1.0) / (run.k + meaning_rank[sid])
 
 
 def _covered_shares(

@@ -83,8 +83,11 @@ def test_a_session_whose_fts_rows_fail_costs_only_that_session(claude: Path) -> 
     report = sync(conn, configured_specs(load_config()))  # before: sqlite3.DataError out of the sync
     source = report.sources[0]
     assert source.status == "ok" and source.added == 3 and source.sessions == 3
-    assert len(source.bad) == 1 and source.bad[0].startswith("delta: DataError: string or blob too big")
-    assert "(first: delta: DataError: string or blob too big)" in report.summary()
+    assert len(source.bad) == 1 and source.bad[0].startswith("delta: refused by the index: DataError: string or blob")
+    # Said as what happened: the index refused it; its record was read (never "unreadable").
+    said = report.summary()
+    assert "refused by the index, so skipped until changed: 1 session (first: delta: DataError: string or blob" in said
+    assert "unreadable" not in said, said
     assert natives(conn) == {"alpha", "bravo", "gamma"}
     assert conn.execute("SELECT count(*) FROM chunk").fetchone()[0] == 6  # their questions and answers
     conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 1_000_000_000)
@@ -96,7 +99,7 @@ def test_a_session_whose_fts_rows_fail_costs_only_that_session(claude: Path) -> 
         assert hits and hits[0].session_id == name
     # `recollect doctor` names it too; the next sync leaves it while its file is unchanged.
     problems = " ".join(history.doctor().problems)
-    assert "skipped as unreadable until changed: 1 session (first: delta: DataError" in problems
+    assert "until changed: 1 session (first: delta: refused by the index: DataError" in problems
     again = sync(conn, configured_specs(load_config()))
     assert again.sources[0].added == 0 and again.sources[0].bad == source.bad
     # Once its store changes it (and SQLite's own limit is back), it is indexed.

@@ -129,6 +129,7 @@ def test_index_and_doctor_name_the_bad_session_without_a_traceback(tmp_path: Pat
     # The count ends the clause, so no verb has to agree with it ("1 session ... were skipped").
     said = re.compile(r"skipped as unreadable until changed: \d+ sessions? \(first: ")
     assert said.search(index.stdout) and "Traceback" not in index.stderr, index.stdout
+    assert "refused by the index" not in index.stdout  # a page of the store is damaged: its records are unreadable
     doctor = subprocess.run([sys.executable, "-m", "recollect.cli", "doctor"], env=env, capture_output=True, text=True)
     assert said.search(doctor.stdout), doctor.stdout
     assert "Traceback" not in doctor.stderr

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from recollect.index.sync import SourceReport
 
 EMPTY = "empty: "  # the reason of a `skipped` row for what is no session
+# How a bad session's reason starts when SQLite refused its rows (the index's limit, not an unreadable record).
+REFUSED = "refused by the index: "
 
 
 def root_of(session_id: str, parents: dict[str, str | None]) -> str | None:
@@ -151,7 +153,7 @@ def store_sessions(
         except Exception as exc:  # this session costs itself, never the batch
             conn.execute("ROLLBACK TO one_session")
             conn.execute("RELEASE one_session")
-            bad[session.id] = describe(exc)
+            bad[session.id] = (REFUSED if isinstance(exc, sqlite3.Error) else "") + describe(exc)
             continue
         conn.execute("RELEASE one_session")
         if session.id in plan.skipped:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.index import prepare, vectors
-from recollect.index.batches import EMPTY, Plan
+from recollect.index.batches import EMPTY, REFUSED, Plan
 from recollect.index.batches import store_batch as _store_batch  # a module global: tests wrap it
 from recollect.index.progress import Bar, Progress
 from recollect.index.rows import delete_sessions
@@ -104,11 +104,13 @@ class SyncReport:
                 text += f", {counted(s.malformed, 'malformed record')} skipped or mended"
             if s.not_sessions:
                 text += f", {counted(len(s.not_sessions), 'file')} left out as no session (first: {s.not_sessions[0]})"
-            if s.bad:
-                text += (
-                    # The count ends the clause: no verb has to agree with it ("1 session ... were").
-                    f", skipped as unreadable until changed: {counted(len(s.bad), 'session')} (first: {s.bad[0]})"
-                )
+            refused = [b for b in s.bad if b.partition(": ")[2].startswith(REFUSED)]
+            unreadable = [b for b in s.bad if b not in refused]
+            # The count ends each clause: no verb has to agree with it ("1 session ... were").
+            for said, bad in (("refused by the index, so skipped", refused), ("skipped as unreadable", unreadable)):
+                if bad:
+                    first = bad[0].replace(REFUSED, "", 1)
+                    text += f", {said} until changed: {counted(len(bad), 'session')} (first: {first})"
             if s.problems:  # the first says what; the count says whether there is more to look at
                 more = f" (+{len(s.problems) - 1} more)" if len(s.problems) > 1 else ""
                 text += f"; note: {s.problems[0]}{more}"

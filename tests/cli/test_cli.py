@@ -157,6 +157,20 @@ def test_a_hit_found_by_meaning_says_so(sample_db: Path, monkeypatch: pytest.Mon
     assert "by meaning, no shared word" in meaning.stdout, meaning.stdout
 
 
+def test_exact_finds_nothing_by_meaning(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RECOLLECT_EMBEDDINGS")
+    assert run("index").returncode == 0
+    # positive control: ranked, a query no session holds is still answered by meaning
+    ranked = run("search", "列出项目里的文件")
+    assert "by meaning, no shared word" in ranked.stdout, ranked.stdout
+    # --exact asks for the words as typed: a hit that holds none of them is not one
+    exact = run("search", "列出项目里的文件", "--exact")
+    assert exact.returncode == 0 and "by meaning" not in exact.stdout, exact.stdout
+    assert "No hits" in exact.stdout, exact.stdout
+    held = run("search", "missing-file.txt", "--exact")  # a word the store holds is still found
+    assert "missing-file.txt" in held.stdout, held.stdout
+
+
 def test_search_says_when_sessions_wait_to_be_embedded(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3
 

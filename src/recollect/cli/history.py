@@ -176,7 +176,8 @@ def index_cmd(wait: bool, as_json: bool) -> None:
 @click.option(
     "--exact",
     is_flag=True,
-    help="Search the words exactly as typed: no typo correction, no reading of question or time words. "
+    help="Search the words exactly as typed: no typo correction, no reading of question or time words, "
+    "no hit by meaning alone. "
     "Two or more words are a phrase: every hit holds them side by side, in this order (stopwords too). "
     "For a phrase in whole tool outputs, beyond the index's excerpts, use --deep.",
 )
@@ -220,7 +221,7 @@ def search_cmd(
     # the word queries (not for an index that is not there: nothing to search by meaning, and an error
     # should not wait for it).
     loads = not (deep or ephemeral or filters.chunk_level) and config.index_path.exists()
-    beside = history.meaning_ahead(app, text, filters, exact=exact) if loads and no_sync else None
+    beside = history.meaning_ahead(app, text, filters, exact=exact) if loads and no_sync and not exact else None
     ahead = history.load_ahead(app, text) if loads and beside is None else None
     try:
         result = history.search(

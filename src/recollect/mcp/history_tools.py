@@ -106,8 +106,9 @@ SEARCH = Signature(
         Param(
             "exact",
             "boolean",
-            "Search the words exactly as typed: no typo correction and no reading of question or time words "
-            "('last week' is then searched as words). Two or more words are a phrase: every hit holds them "
+            "Search the words exactly as typed: no typo correction, no reading of question or time words "
+            "('last week' is then searched as words) and no hit by meaning alone. Two or more words are a "
+            "phrase: every hit holds them "
             "side by side, in this order (stopwords too), as in a pasted error line. Default false.",
             default=False,
         ),

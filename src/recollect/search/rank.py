@@ -131,8 +131,8 @@ def search(
         return run.result([])
     run.terms = plan_terms(conn, run.plan, correct=not exact and stages.on("correction"), prune=stages.on("pruning"))
     run.phrase = phrase_of(query, exact)
-    if run.phrase:  # held word for word or not at all: nothing enters by meaning
-        embedder = card_encoder = None
+    if exact:  # the words as typed are held or the hit is not one: nothing enters by meaning
+        embedder = card_encoder = ahead = None
     _lexical(run)
     _by_meaning(run, query, embedder, card_encoder, ahead)
     if not run.phrase and stages.on("phrase"):

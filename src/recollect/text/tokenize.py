@@ -140,7 +140,13 @@ def _latin_tokens_uncached(raw: str) -> Iterator[str]:
         yield stemmed
 
 
-@lru_cache(maxsize=65_536)
+# Words per cache. A full entry holds ~0.5 KB (the word, its tokens, the cache's links): at 65,536 the cache
+# filled with a store's rare words and held ~30 MB in the index writer and in each worker, growing with the
+# store until full, for a hit rate of 0.972 against 0.966 at 16,384 (~9 MB) on a generated store's chunks.
+WORDS_CACHED = 16_384
+
+
+@lru_cache(maxsize=WORDS_CACHED)
 def _word_tokens(word: str) -> tuple[str, ...]:
     # Words repeat heavily in code and logs; caching per word makes indexing several times faster
     # (one cache: a second one per Latin word held ~25 MB more while indexing for nothing).
@@ -174,7 +180,7 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(tokenize(text)))
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=WORDS_CACHED)
 def _identifier_form(word: str) -> str | None:
     """`word` trimmed if it looks like code (camelCase, joiners, letters with digits), else None."""
     if len(word) < 3 or (word[0] >= "\u3040" and _CJK_RUN.match(word)):

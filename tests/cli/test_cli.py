@@ -171,6 +171,20 @@ def test_exact_finds_nothing_by_meaning(sample_db: Path, monkeypatch: pytest.Mon
     assert "missing-file.txt" in held.stdout, held.stdout
 
 
+def test_exact_loads_no_model(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recollect import history
+
+    monkeypatch.delenv("RECOLLECT_EMBEDDINGS")
+    assert run("index").returncode == 0
+    loaded: list[str] = []
+    monkeypatch.setattr(history, "load_ahead", lambda app, text, **kw: loaded.append(text))
+    runner = CliRunner()
+    assert runner.invoke(main, ["search", "readme"]).exit_code == 0
+    assert loaded == ["readme"]  # positive control: a ranked search loads its models ahead
+    assert runner.invoke(main, ["search", "readme", "--exact"]).exit_code == 0
+    assert loaded == ["readme"]  # --exact searches by no model: nothing loads them for it
+
+
 def test_search_says_when_sessions_wait_to_be_embedded(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3
 

@@ -222,7 +222,7 @@ def search_cmd(
     # should not wait for it).
     loads = not (deep or ephemeral or filters.chunk_level) and config.index_path.exists()
     beside = history.meaning_ahead(app, text, filters, exact=exact) if loads and no_sync and not exact else None
-    ahead = history.load_ahead(app, text) if loads and beside is None else None
+    ahead = history.load_ahead(app, text) if loads and beside is None and not exact else None  # exact: no model
     try:
         result = history.search(
             text, filters, limit=limit, app=app, sync_first=not no_sync, deep=deep, ephemeral=ephemeral, exact=exact,

@@ -270,3 +270,26 @@ def test_jsonl_sources_record_what_they_could_not_read(tmp_path: Path, monkeypat
 
     monkeypatch.setattr(src, "_read", denied)
     assert list(src.read_sessions(ids)) == [] and src.unreadable == {"s1": "Permission denied"}
+
+
+def test_a_mistyped_store_path_forgets_nothing(sample_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = load_config()
+    assert history.index(config).sources[0].sessions == 12
+    # positive control: a store really moved is re-indexed from where it is now
+    moved = sample_db.parent.parent / "moved" / "opencode.db"
+    moved.parent.mkdir()
+    shutil.copyfile(sample_db, moved)
+    monkeypatch.setenv("OPENCODE_DB", str(moved))
+    report = history.index(load_config()).sources[0]
+    assert report.added == 12 and any("store moved" in p for p in report.problems), report
+    # a path mistyped: reported as missing, and the index keeps every session of the store it knows
+    monkeypatch.setenv("OPENCODE_DB", str(moved.parent / "opencode.bd"))
+    report = history.index(load_config()).sources[0]
+    assert report.status == "missing" and report.sessions == 12 and report.removed == 0, report
+    assert not any("store moved" in p for p in report.problems), report
+    assert history.search("readme", sync_first=False).hits
+    # typed right again: nothing to re-index, nothing was lost
+    monkeypatch.setenv("OPENCODE_DB", str(moved))
+    report = history.index(load_config()).sources[0]
+    assert (report.added, report.removed, report.sessions) == (0, 0, 12), report
+    assert not any("store moved" in p for p in report.problems), report

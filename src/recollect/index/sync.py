@@ -183,13 +183,15 @@ def _sync_source(
     progress: Progress | None,
     helpers: _Helpers,
 ) -> None:
-    _forget_moved_store(conn, source, report, lease)
     try:
         scan = source.scan()
     except SourceError as exc:
         report.status, report.message = exc.reason, str(exc)
-        _record_source(conn, source, report)
+        # A store not found where it is said to be (a mistyped OPENCODE_DB, say) is no move: what the index
+        # holds of the one it knows stays, and so does its location, so the next right run changes nothing.
+        _record_source(conn, source, report, keep_location=True)
         return
+    _forget_moved_store(conn, source, report, lease)  # only once the new store is there to re-index
     report.problems.extend(scan.problems)
     plan = _plan(conn, source, scan.stamps, report)
     vanished = [sid for native, (sid, _) in plan.indexed.items() if native not in scan.stamps]
@@ -329,8 +331,9 @@ def _note_unreadable(source: Source, report: SourceReport) -> None:
         )
 
 
-def _record_source(conn: sqlite3.Connection, source: Source, report: SourceReport) -> None:
-    """Store the source's state, with its session and malformed counts as the index now holds them."""
+def _record_source(conn: sqlite3.Connection, source: Source, report: SourceReport, keep_location: bool = False) -> None:
+    """Store the source's state, with its session and malformed counts as the index now holds them;
+    `keep_location`: the location already recorded stays (the store given could not be read)."""
     row = conn.execute(
         "SELECT count(*), coalesce(sum(malformed), 0) FROM session WHERE source_id = ?", (source.id,)
     ).fetchone()
@@ -342,6 +345,10 @@ def _record_source(conn: sqlite3.Connection, source: Source, report: SourceRepor
             (source.id,),
         )
     ]
+    location = str(source.location)
+    known = conn.execute("SELECT location FROM source WHERE id = ?", (source.id,)).fetchone() if keep_location else None
+    if known is not None:
+        location = known[0]
     conn.execute(
         "INSERT INTO source(id, kind, location, time_synced, status, message, malformed, sessions) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, "
@@ -350,7 +357,7 @@ def _record_source(conn: sqlite3.Connection, source: Source, report: SourceRepor
         (
             source.id,
             source.kind,
-            str(source.location),
+            location,
             now_ms(),
             report.status,
             report.message,

@@ -5,7 +5,10 @@ table and the diagnosis counts. Each takes a WHERE fragment from the one scope p
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator, Sequence
 from typing import Any
+
+IDS_PER_QUERY = 500  # ids bound into one `IN (...)`: well inside SQLite's limit on bound parameters
 
 # The listing columns, in SessionInfo's order (a row of `session s`).
 SESSION_COLUMNS = (
@@ -90,3 +93,11 @@ def not_sessions(conn: sqlite3.Connection) -> dict[str, int]:
     """Per source id: what its store holds that is no session (sync's `empty: ` skips), left out of the index."""
     rows = conn.execute("SELECT source_id, count(*) FROM skipped WHERE reason LIKE 'empty: %' GROUP BY source_id")
     return dict(rows.fetchall())
+
+
+def rows_for_ids(conn: sqlite3.Connection, sql: str, ids: Sequence[Any]) -> Iterator[Any]:
+    """The rows of `sql` for `ids`, IDS_PER_QUERY at a time: `sql` holds `{marks}` where the ids go
+    (`... WHERE sid IN ({marks})`), and its rows come in the order of those queries."""
+    for start in range(0, len(ids), IDS_PER_QUERY):
+        batch = ids[start : start + IDS_PER_QUERY]
+        yield from conn.execute(sql.format(marks=",".join("?" * len(batch))), batch)

@@ -19,6 +19,7 @@ from itertools import pairwise
 from typing import Any
 
 from recollect.index.fts import CARD_FIELDS
+from recollect.index.queries import rows_for_ids
 from recollect.search.lexical import best_chunk_rows
 from recollect.search.novelty import falling
 from recollect.text.tokenize import CJK_CHARS, fold, tokenize
@@ -60,7 +61,7 @@ def holds(text: str, phrase: str) -> bool:
 
 def chunks_holding(conn: sqlite3.Connection, phrase: str, rows: Sequence[Any]) -> list[Any]:
     """The `rows` (chunk id first) whose chunk text holds `phrase`, in their order."""
-    texts = _texts(conn, "SELECT id, text FROM chunk WHERE id IN ({})", [r[0] for r in rows])
+    texts = _texts(conn, "SELECT id, text FROM chunk WHERE id IN ({marks})", [r[0] for r in rows])
     pattern = _pattern(phrase)
     return [r for r in rows if pattern.search(fold(texts.get(r[0], [""])[0])) is not None]
 
@@ -68,18 +69,13 @@ def chunks_holding(conn: sqlite3.Connection, phrase: str, rows: Sequence[Any]) -
 def cards_holding(conn: sqlite3.Connection, phrase: str, rows: Sequence[Any]) -> list[Any]:
     """The `rows` (session id first) whose card holds `phrase` within one field (a title, a first line…)."""
     columns = ", ".join(column for _, column in CARD_FIELDS)
-    fields = _texts(conn, f"SELECT sid, {columns} FROM session WHERE sid IN ({{}})", [r[0] for r in rows])
+    fields = _texts(conn, f"SELECT sid, {columns} FROM session WHERE sid IN ({{marks}})", [r[0] for r in rows])
     pattern = _pattern(phrase)
     return [r for r in rows if any(pattern.search(fold(v)) for v in fields.get(r[0], []))]
 
 
 def _texts(conn: sqlite3.Connection, sql: str, ids: list[int]) -> dict[int, list[str]]:
-    out: dict[int, list[str]] = {}
-    for start in range(0, len(ids), 500):
-        batch = ids[start : start + 500]
-        for row in conn.execute(sql.format(",".join("?" * len(batch))), batch):
-            out[row[0]] = [str(v or "") for v in row[1:]]
-    return out
+    return {row[0]: [str(v or "") for v in row[1:]] for row in rows_for_ids(conn, sql, ids)}
 
 
 PHRASE_CANDIDATES = 100  # chunks the phrase arm of a ranked search reads at most

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from recollect.index.queries import rows_for_ids
 from recollect.search import stages, turns
 from recollect.search.hints import hint as _hint
 from recollect.search.hints import sources as _sources
@@ -177,16 +178,8 @@ _STABLE_CHUNK = f"{_STABLE_SESSION}, c.ord, c.message_id, c.part_id, c.id"
 
 
 def _session_keys(conn: sqlite3.Connection, sids: Iterable[int]) -> dict[int, tuple[str, str]]:
-    wanted = list(sids)
-    keys: dict[int, tuple[str, str]] = {}
-    for start in range(0, len(wanted), 500):
-        batch = wanted[start : start + 500]
-        marks = ",".join("?" * len(batch))
-        for sid, source, native in conn.execute(
-            f"SELECT sid, source_id, native_id FROM session WHERE sid IN ({marks})", batch
-        ):
-            keys[sid] = (source, native)
-    return keys
+    sql = "SELECT sid, source_id, native_id FROM session WHERE sid IN ({marks})"
+    return {sid: (source, native) for sid, source, native in rows_for_ids(conn, sql, list(sids))}
 
 
 def _lexical(run: _Run) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 
+from recollect.index.queries import rows_for_ids
 from recollect.search.terms import TermPlan
 
 OPENING_TURNS = 6  # requests of the person that a session's opening still speaks for
@@ -65,29 +66,21 @@ def opening_spans(conn: sqlite3.Connection, sids: Iterable[int], restated: TermP
     (its title sums up all of it, in Claude Code), not a fact said in one of its turns (docs/eval.md,
     eleventh session)."""
     wanted = list(dict.fromkeys(sids))
-    asked: dict[int, int] = {}
-    for start in range(0, len(wanted), 500):
-        batch = wanted[start : start + 500]
-        marks = ",".join("?" * len(batch))
-        asked.update(
-            conn.execute(
-                f"SELECT sid, count(DISTINCT ord) FROM chunk WHERE sid IN ({marks}) AND class = 'user_text' "
-                "GROUP BY sid",
-                batch,
-            ).fetchall()
+    asked: dict[int, int] = dict(
+        rows_for_ids(
+            conn,
+            "SELECT sid, count(DISTINCT ord) FROM chunk WHERE sid IN ({marks}) AND class = 'user_text' GROUP BY sid",
+            wanted,
         )
+    )
     spans = {sid: min(1.0, OPENING_TURNS / max(1, asked.get(sid, 1))) ** 2 for sid in wanted}
     short = [sid for sid, share in spans.items() if share < 1.0]
     if restated is None or not restated.total_weight or not short:
         return spans
-    for start in range(0, len(short), 500):
-        batch = short[start : start + 500]
-        marks = ",".join("?" * len(batch))
-        for sid, title, head in conn.execute(
-            f"SELECT sid, title, first_human FROM session WHERE sid IN ({marks})", batch
-        ):
-            held = restated.covered(folded(f"{title or ''} {head or ''}")) / restated.total_weight
-            spans[sid] = max(spans[sid], held)
+    openings = "SELECT sid, title, first_human FROM session WHERE sid IN ({marks})"
+    for sid, title, head in rows_for_ids(conn, openings, short):
+        held = restated.covered(folded(f"{title or ''} {head or ''}")) / restated.total_weight
+        spans[sid] = max(spans[sid], held)
     return spans
 
 

@@ -23,6 +23,7 @@ changed: both sessions are gold). Gold turns are the turns marked `*` in the sto
     .venv/bin/python -m bench.eval.longchat --ablate   # also every ranking stage off in turn
     .venv/bin/python -m bench.eval.longchat --heldout2 # the second held-out set (longchat_heldout2.py)
     .venv/bin/python -m bench.eval.longchat --heldout3 # the third held-out set (longchat_heldout3.py)
+    .venv/bin/python -m bench.eval.longchat --heldout4 --final # the fourth, closed until the final run
 """
 
 from __future__ import annotations
@@ -67,7 +68,12 @@ FOLLOW_UPS = [
 ]
 LIFE_UPDATE = 0.12  # of a person's turns that mention someone else's news in passing
 # --heldout N: the material, the haystacks' name prefix
-HELD_OUT = {1: ("longchat_heldout", "lh"), 2: ("longchat_heldout2", "lh2-"), 3: ("longchat_heldout3", "lh3-")}
+HELD_OUT = {
+    1: ("longchat_heldout", "lh"),
+    2: ("longchat_heldout2", "lh2-"),
+    3: ("longchat_heldout3", "lh3-"),
+    4: ("longchat_heldout4", "lh4-"),
+}
 
 
 @dataclass
@@ -351,6 +357,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_const",
         const=3,
         help="the third held-out haystacks (longchat_heldout3.py) instead",
+    )
+    held.add_argument(
+        "--heldout4",
+        dest="heldout",
+        action="store_const",
+        const=4,
+        help="the fourth held-out haystacks (longchat_heldout4.py; closed until the final run) instead",
     )
     ap.add_argument("--haystacks", type=int, default=HAYSTACKS, help=f"how many haystacks [{HAYSTACKS}]")
     ap.add_argument("--category", action="append", default=[], help="only this category (repeatable)")

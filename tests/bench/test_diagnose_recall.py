@@ -46,7 +46,7 @@ def test_a_miss_says_which_path_decided(
 
 
 def test_the_held_out_set_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    argv = ["diagnose_recall", "--keep", str(tmp_path), "--loop", "bench/loop_messages_heldout9.json"]
+    argv = ["diagnose_recall", "--keep", str(tmp_path), "--loop", "bench/loop_messages_heldout10.json"]
     monkeypatch.setattr(sys, "argv", argv)
     with pytest.raises(SystemExit, match="held-out set"):
         diagnose_recall.main()

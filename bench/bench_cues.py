@@ -14,8 +14,8 @@ it times `detect_cue` + `strip_cues` (what the plugin helper runs on every messa
 request loop) on long messages: a pasted log, and inputs that were quadratic once; CPU time
 (`time.process_time`), the best of `--repeat` runs. Run it with `PYTHONPATH=<other checkout>/src` to
 compare two versions of the grammar. The held-out sets kept for a session's final measurement
-(bench/heldout.py; the cue corpus among them) are read only with `--final`; held-out 1 to 8 and
-corpora 1 to 6 were run and read, and are tuning sets now.
+(bench/heldout.py; the cue corpus among them) are read only with `--final`; held-out 1 to 9 and
+corpora 1 to 7 were run and read, and are tuning sets now.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ SETS = [
     "loop_messages_heldout6.json",
     "loop_messages_heldout7.json",
     "loop_messages_heldout8.json",
+    "loop_messages_heldout9.json",
     "cue_ordinary_past.json",
     "cue_corpus.json",
     "cue_corpus2.json",
@@ -51,6 +52,7 @@ SETS = [
     "cue_corpus4.json",
     "cue_corpus5.json",
     "cue_corpus6.json",
+    "cue_corpus7.json",
 ]
 LOG = "".join(f"WARN worker {i} was never scheduled on node-{i % 7}\n" for i in range(2000))
 LONG = {

@@ -478,6 +478,11 @@ def test_a_comparison_with_doing_and_a_metric_of_then_asked_about(cue: str, text
         "界面和你截图里那样一致吗",
         "和你说的一样，测试过了",
         "跟我们做的不一样，再查查",
+        # a comparison with what is done or set now: a present anchor, or a bare verb before 的 (a state of now)
+        "和我们现在做的一样，继续",
+        "我的 Python 版本跟你用的一样",
+        "跟你配的一样吗？",
+        "和你目前改的一样就行",
         # 上次X时间 as a noun phrase inside its clause (after 的, a possessor or a verb): a thing of the data
         "用户表里的上次登录时间要不要加索引？",
         # "you mean this function?", "we're talking about the same function, right?": this conversation

@@ -18,14 +18,10 @@ NAMES = tuple(f"cue_corpus{n}.json" for n in ("", "2", "3", "4", "5", "6"))
 CORPORA = [json.loads((BENCH / name).read_text(encoding="utf-8")) for name in NAMES]
 DEV_CUES = [m for corpus in CORPORA for m in corpus["cue"] if m["split"] == "dev"]
 DEV_ORDINARY = [m for corpus in CORPORA for m in corpus["ordinary"] if m["split"] == "dev"]
-# Dev cues left undetected: 像 orders 表那样 … ("like the orders table", no mark of the past; its English
-# twin says "like we did with the orders table"); a thing done, named as the topic of a present question
-# ("The approach we used for feature flags, can we port it?", 我们用的那个方案，能不能…); a relative clause
-# with an everyday verb (我们用的 cron 表达式是哪个: "the one we use" as much as "the one we used"); a passive
-# past ("Why was the timeout bumped …", "How was the retry logic set up …"); "Find the explanation you gave
-# me" (find is also the work at hand: "find the bug you introduced"); 那个项目里 … 拿过来用;
-# 把我们这几次…做的事总结一下; a question word after 了 (我们俩查出了什么？): 了 is the aspect of the work at hand
-# as much as of earlier work.
+# Dev cues the grammar leaves undetected: 像 orders 表那样 … ("like the orders table", no mark of the past; its
+# English twin says "like we did with the orders table"); 把我们这几次…做的事总结一下 (what we did, to be summed up:
+# a relative clause with an everyday verb); "Find the explanation you gave me" (find is also the work at hand:
+# "find the bug you introduced"); 那个项目里 … 拿过来用 (a thing of another project, brought over).
 UNDETECTED = {"dz25", "fz03", "ge27", "gz25"}
 CONTROL = "We had a script to dump prod data into staging, how did that work?"
 

@@ -188,6 +188,7 @@ _EN_PERSON_QUESTIONS = [
 _ZH_CHANGE = (
     "(?:解决|修|搞定|改|换|调|关|去掉|移除|升级|降级|回滚|禁用|停用|启用|替换|重构|重写|拆|合并|加|定|选|弃用|废弃|绕)"
 )
+_ZH_NOW = "现在|目前|如今"  # a present anchor (cueclauses.PRESENT's Chinese)
 # verbs of doing (做, 写, 处理) or of changing: what "like we did" compares with
 _ZH_DOING = rf"(?:做|弄|搞|写|处理|实现|用|设|配|建|搭|部署|迁移|{_ZH_CHANGE})"
 _ZH_REUSE = [
@@ -196,9 +197,11 @@ _ZH_REUSE = [
     r"照旧",
     # like what a person did (像你处理缩略图那样, 跟我们做订单表的一样), as "like we did": a verb of doing after the
     # person, not of thinking, expecting, describing or saying (跟你想的一样, 和我们预期的一样, 和你说的一样: what is
-    # said here), nor a contrast (跟我们做的不一样)
-    rf"(?:[跟和像同与]|照着?)(?:我们|咱们|咱俩|咱(?![们俩])|你)(?![们])(?:(?!的)[^，。？！,.?!；]){{0,4}}?{_ZH_DOING}"
-    r"[^，。？！,.?!；]{0,12}?(?<!不)(?:一样|那样)",
+    # said here), nor a contrast (跟我们做的不一样). The verb takes its object, the thing done then; a bare verb
+    # before 的 is a state of now as much (跟你用的一样, 跟你配的一样吗？), and so is a present anchor
+    # (和我们现在做的一样)
+    rf"(?:[跟和像同与]|照着?)(?:我们|咱们|咱俩|咱(?![们俩])|你)(?![们])(?:(?!的|{_ZH_NOW})[^，。？！,.?!；]){{0,4}}?"
+    rf"{_ZH_DOING}(?!的)(?:(?!{_ZH_NOW})[^，。？！,.?!；]){{1,12}}?(?<!不)(?:一样|那样)",
 ]
 _ZH = [
     "上一个服务",

@@ -99,7 +99,8 @@ def test_a_session_whose_fts_rows_fail_costs_only_that_session(claude: Path) -> 
         assert hits and hits[0].session_id == name
     # `recollect doctor` names it too; the next sync leaves it while its file is unchanged.
     problems = " ".join(history.doctor().problems)
-    assert "until changed: 1 session (first: delta: refused by the index: DataError" in problems
+    assert "refused by the index, so skipped until changed: 1 session (first: delta: DataError" in problems
+    assert "unreadable" not in problems, problems
     again = sync(conn, configured_specs(load_config()))
     assert again.sources[0].added == 0 and again.sources[0].bad == source.bad
     # Once its store changes it (and SQLite's own limit is back), it is indexed.

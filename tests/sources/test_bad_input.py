@@ -132,6 +132,7 @@ def test_index_and_doctor_name_the_bad_session_without_a_traceback(tmp_path: Pat
     assert "refused by the index" not in index.stdout  # a page of the store is damaged: its records are unreadable
     doctor = subprocess.run([sys.executable, "-m", "recollect.cli", "doctor"], env=env, capture_output=True, text=True)
     assert said.search(doctor.stdout), doctor.stdout
+    assert "refused by the index" not in doctor.stdout
     assert "Traceback" not in doctor.stderr
 
 

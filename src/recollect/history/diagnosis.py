@@ -9,6 +9,7 @@ from typing import Any
 from recollect.config import Config, ConfigError, load_config
 from recollect.history.access import open_index
 from recollect.index import queries, store
+from recollect.index.batches import REFUSED
 from recollect.sources import SourceSpec, configured_specs
 from recollect.text.plain import counted, megabytes
 from recollect.times import iso
@@ -54,7 +55,7 @@ def doctor(config: Config | None = None) -> Diagnosis:
         diagnosis.problems.append(str(exc))
         return diagnosis
     recorded: dict[str, tuple[Any, ...]] = {}
-    bad: dict[str, tuple[int, str]] = {}  # sessions a sync could not read or store, per source
+    bad: dict[tuple[str, bool], tuple[int, str]] = {}  # sessions a sync could not read or store, per source
     stored: dict[str, int] = {}  # sessions in the index, per source (a first index stopped midway has no record)
     empty: dict[str, int] = {}  # files a sync left out as no session, per source
     if diagnosis.index_exists:
@@ -62,7 +63,7 @@ def doctor(config: Config | None = None) -> Diagnosis:
             with open_index(config, readonly=True) as conn:
                 diagnosis.index_sessions = queries.session_count(conn)
                 recorded.update(queries.source_states(conn))
-                bad.update(queries.unreadable_sessions(conn))
+                bad.update(queries.bad_sessions(conn, REFUSED))
                 empty.update(queries.not_sessions(conn))
                 stored.update(conn.execute("SELECT source_id, count(*) FROM session GROUP BY source_id").fetchall())
             diagnosis.index_bytes = sum(  # the database, its WAL, and the vector matrices kept beside it
@@ -94,10 +95,11 @@ def doctor(config: Config | None = None) -> Diagnosis:
 
 @dataclass
 class _IndexState:
-    """What the index says of each source: its last sync's record, its unreadable sessions, its sessions."""
+    """What the index says of each source: its last sync's record, its sessions it could not read or
+    store (keyed by source id and whether the index refused them), its sessions."""
 
     recorded: dict[str, tuple[Any, ...]]
-    bad: dict[str, tuple[int, str]]
+    bad: dict[tuple[str, bool], tuple[int, str]]
     stored: dict[str, int]
     empty: dict[str, int]
 
@@ -127,13 +129,18 @@ def _source_entry(spec: SourceSpec, state: _IndexState, problems: list[str]) -> 
         if status not in ("ok", None):
             problems.append(f"{spec.id}: {message}")
             reported = True
-        if spec.id in state.bad:
-            count, first = state.bad[spec.id]
-            entry["bad_sessions"] = count
-            problems.append(
-                f"{spec.id}: skipped as unreadable until changed: {counted(count, 'session')} (first: {first}); "
-                "the rest of the store is indexed"
-            )
+        # Said as the sync says it: a record the source could not read, or rows the index refused.
+        for refused, said, key in (
+            (True, "refused by the index, so skipped", "refused_sessions"),
+            (False, "skipped as unreadable", "bad_sessions"),
+        ):
+            if (spec.id, refused) in state.bad:
+                count, first = state.bad[spec.id, refused]
+                entry[key] = count
+                problems.append(
+                    f"{spec.id}: {said} until changed: {counted(count, 'session')} "
+                    f"(first: {first.replace(REFUSED, '', 1)}); the rest of the store is indexed"
+                )
     elif state.stored.get(spec.id):
         entry.update(status="partly indexed", indexed_sessions=state.stored[spec.id])
         problems.append(

@@ -80,13 +80,15 @@ def source_states(conn: sqlite3.Connection) -> dict[str, tuple[Any, ...]]:
     return {row[0]: tuple(row) for row in rows}
 
 
-def unreadable_sessions(conn: sqlite3.Connection) -> dict[str, tuple[int, str]]:
-    """Per source id: (sessions a sync could not read or store, the first as 'id: why')."""
+def bad_sessions(conn: sqlite3.Connection, refused_prefix: str) -> dict[tuple[str, bool], tuple[int, str]]:
+    """Per (source id, refused): the sessions a sync could not read (False) or whose rows the index refused
+    (True: their reason starts with `refused_prefix`), how many and the first as 'id: why'."""
     rows = conn.execute(
-        "SELECT source_id, count(*), min(native_id || ': ' || substr(reason, 6)) FROM skipped "
-        "WHERE reason LIKE 'bad:%' GROUP BY source_id"
+        "SELECT source_id, substr(reason, 6, ?) = ?, count(*), min(native_id || ': ' || substr(reason, 6)) "
+        "FROM skipped WHERE reason LIKE 'bad:%' GROUP BY 1, 2",
+        (len(refused_prefix), refused_prefix),
     )
-    return {source_id: (count, first) for source_id, count, first in rows}
+    return {(source_id, bool(refused)): (count, first) for source_id, refused, count, first in rows}
 
 
 def not_sessions(conn: sqlite3.Connection) -> dict[str, int]:

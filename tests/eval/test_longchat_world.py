@@ -130,9 +130,22 @@ def test_the_third_held_out_set_shares_nothing_with_any_earlier_set() -> None:
     assert all(_shared(held3, other) == NOTHING for other in earlier)
 
 
-@pytest.mark.parametrize("heldout", [2, 3])
+def test_the_fourth_held_out_set_shares_nothing_with_any_earlier_set() -> None:
+    """longchat_heldout4.py (twelfth session) against longchat_world.py, longchat_heldout.py,
+    longchat_heldout2.py and longchat_heldout3.py (the positive control of `_shared` is in the second's test)."""
+    earlier = [
+        importlib.import_module(f"bench.eval.{m}")
+        for m in ("longchat_world", HELD_OUT[1][0], HELD_OUT[2][0], HELD_OUT[3][0])
+    ]
+    held4 = importlib.import_module(f"bench.eval.{HELD_OUT[4][0]}")
+    assert len(_said(held4)) > 400 and len(held4.TOPICS) >= 12
+    assert all(_shared(held4, other) == NOTHING for other in earlier)
+
+
+@pytest.mark.parametrize("heldout", [2, 3, 4])
 def test_the_later_held_out_haystacks_generate_with_their_gold_lures_and_times(heldout: int) -> None:
-    """`--heldout2` and `--heldout3` build 10 haystacks of 40 sessions from their material (no ranking here)."""
+    """`--heldout2`, `--heldout3` and `--heldout4` build 10 haystacks of 40 sessions from their material
+    (no ranking here)."""
     name, prefix = HELD_OUT[heldout]
     world = importlib.import_module(f"bench.eval.{name}")
     hays = build_haystacks(world.SEED, real=None, world=world, prefix=prefix)
@@ -161,4 +174,7 @@ def test_the_held_out_flags_are_one_or_the_other() -> None:
     assert raised.value.code == 2
     with pytest.raises(SystemExit) as raised:
         longchat.main(["--heldout2", "--heldout3", "--no-real"])
+    assert raised.value.code == 2
+    with pytest.raises(SystemExit) as raised:
+        longchat.main(["--heldout3", "--heldout4", "--no-real"])
     assert raised.value.code == 2

@@ -12,8 +12,8 @@ constants it sets, restored after it, or the ranking stages it switches off:
 The first variant is `today` (nothing changed); each other one lists every category metric that fell
 against it. `RECOLLECT_EMBEDDINGS=off` before the command runs the whole comparison with meaning off.
 Sets: `main` (queries.jsonl), `heldout` (heldout.jsonl, the main corpus), `haystack` (the conversations
-alone), `longchat`, `longchat1`, `longchat2` (the long-chat tuning set and held-outs 1 and 2). The closed
-held-out sets are not among them.
+alone), `longchat`, `longchat1`, `longchat2`, `longchat3` (the long-chat tuning set and held-outs 1 to 3). The
+closed held-out sets are not among them.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from bench.eval.evaluate import Corpus, EvalQuery, QueryResult, load_queries, ru
 from bench.eval.haystack import HAYSTACK_STORES, MULTI_SESSION
 from recollect.search.stages import STAGES, disabled
 
-SETS = ("main", "heldout", "haystack", "longchat", "longchat1", "longchat2")
+SETS = ("main", "heldout", "haystack", "longchat", "longchat1", "longchat2", "longchat3")
 DATA = Path("tests/data/eval")
 FIGURES = ("mrr", "recall@5", "turn@5", "all@5")
 

@@ -52,7 +52,7 @@ def world(keep: Path, sessions: int, seed: int) -> dict[str, str]:
 
 # `find`'s steps recorded (autorecall's functions), and recallmeaning.stands_out (called by
 # stands_out_crowded, once or twice)
-WRAPPED = ("candidates", "meaning_of", "agrees", "propose", "rescue", "said_meaning")
+WRAPPED = ("candidates", "meaning_of", "agrees", "propose", "rescue", "said_meaning", "near_passage")
 
 
 class Trace:
@@ -135,6 +135,9 @@ def record(trace: Trace, names: dict[int, str], slugs: dict[str, str]) -> dict[s
     proposed = trace.first("propose")
     if proposed:
         out["proposed"] = None if proposed[2] is None else [who(e.sid) for e in proposed[2]]
+    passage = trace.first("near_passage")
+    if passage:  # whether the session the block would name first said something near the topic
+        out["passage"] = [who(passage[0][3]), passage[2]]
     return out
 
 

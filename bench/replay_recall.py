@@ -14,7 +14,9 @@ every tuning set in both worlds in a second, before it is run for real:
 
 What it cannot replay, it keeps as recorded and counts: the words' decisions (the candidates' coverage
 is recorded, their texts are not), the floor asked of each session (as recorded: a change to GAP_FLOOR
-needs a run), and a message whose card lead falls short of the margin as recorded
+needs a run), whether a session said something near the topic (`near_passage`: as recorded for the
+session it was asked of; a session chosen now that was never asked is taken as near, uncounted),
+and a message whose card lead falls short of the margin as recorded
 but passes it now (what its sessions said was never embedded: it needs a real run). A name the session
 meaning chose does not hold silenced it then and silences it now (`named` is not replayed).
 Every figure is the recorded one when nothing changed: the replay of a dump made by the same tree
@@ -58,6 +60,8 @@ def decide(row: dict[str, Any]) -> tuple[list[str], str]:
     stood = (row.get("stands_out"), row.get("second_result"))
     if chosen is not None and row.get("proposed") == [] and chosen in stood:
         chosen = None  # it stood out then too, and a name the question gives kept it silent
+    if chosen is not None and row.get("passage") == [chosen, False]:
+        return [], "replayed"  # it said nothing near the topic then, nor now (`near_passage`)
     return ([chosen] if chosen else asked_only(row)), "replayed"
 
 

@@ -72,3 +72,26 @@ def test_a_card_lead_that_passes_now_but_was_never_embedded_needs_a_run(
     monkeypatch.setattr(recallmeaning, "MEANING_MARGIN", 0.005)
     _, changed, unknown = replay_recall.replay([path])
     assert unknown == 1 and changed == []  # kept as recorded, and counted
+
+
+# Recorded alone (held-out 5's h5nv10, a topic never discussed): atlas.errors stood out by meaning, and it
+# said nothing near the topic (`near_passage`), so the block stayed silent.
+FAR = {
+    "set": "loop_messages_heldout5", "id": "h5nv10", "kind": "unknown", "expect": None, "ok": True, "block": [],
+    "words": [], "tries": [["atlas.errors", 0.1674], ["atlas.test_db", 0.0646], ["atlas.queue", 0.0641]],
+    "spread": 0.05, "card": {"atlas.errors": 0.1674, "atlas.test_db": 0.0646, "atlas.queue": 0.0641},
+    "said": {"atlas.errors": 0.185, "atlas.test_db": 0.1008, "atlas.queue": 0.1208},
+    "floor": {"atlas.errors": 0.2112, "atlas.test_db": 0.1151, "atlas.queue": 0.1381},
+    "stands_out": "atlas.errors", "proposed": ["atlas.errors"], "passage": ["atlas.errors", False],
+}  # fmt: skip
+
+
+def test_a_session_that_said_nothing_near_the_topic_stays_silent_in_the_replay(tmp_path: Path) -> None:
+    path = tmp_path / "far.jsonl"
+    path.write_text(json.dumps(FAR) + "\n")
+    counts, changed, unknown = replay_recall.replay([path])
+    assert changed == [] and unknown == 0
+    assert counts["loop_messages_heldout5"]["never-discussed silent"] == [1, 1, 1]
+    near = {**FAR, "passage": ["atlas.errors", True], "block": ["atlas.errors"], "ok": False}
+    path.write_text(json.dumps(near) + "\n")
+    assert replay_recall.replay([path])[1] == []  # control: near the topic, it fires as recorded

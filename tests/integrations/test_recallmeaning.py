@@ -268,3 +268,23 @@ def test_across_the_language_gap_the_floor_asked_is_lower() -> None:
     same = recallmeaning.gap_floors("提交信息 格式", {1: "提交信息的格式怎么写"})
     assert recallmeaning.stands_out(by_card, by_said, 0.05, floor, floors=same) is None
     assert recallmeaning.stands_out_crowded(by_card, {1: 0.18, 2: 0.1, 3: 0.05}, by_said, 0.05, asked) is not None
+
+
+def test_the_first_session_must_have_said_something_near_the_topic(
+    encoder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conn = store.connect(load_config().index_path)
+    sid = conn.execute("SELECT sid FROM session WHERE native_id = 'ses_zh_retry'").fetchone()[0]
+    classes = sorted(autorecall.ANSWER_CLASSES | autorecall.QUESTION_CLASSES)
+    topic = autorecall.message_topic(RETRY)
+    # its clauses are in Chinese, the topic in English: one of them is near across the gap
+    assert recallmeaning.near_passage(conn, encoder, topic, sid, classes)
+    # a topic it never spoke of, though of the same project and trade, is near none of them
+    assert not recallmeaning.near_passage(conn, encoder, "rounding multi-currency invoices", sid, classes)
+    # nothing to compare silences nothing: no model, no topic
+    assert recallmeaning.near_passage(conn, None, "rounding multi-currency invoices", sid, classes)
+    assert recallmeaning.near_passage(conn, encoder, " ", sid, classes)
+    conn.close()
+    assert found(RETRY, encoder) == ["ses_zh_retry"]  # control
+    monkeypatch.setattr(recallmeaning, "PASSAGE_FLOOR", 0.99)
+    assert found(RETRY, encoder) == []  # the block's first said nothing that near: no block

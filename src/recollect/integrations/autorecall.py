@@ -63,6 +63,7 @@ from recollect.integrations.recallmeaning import (
     Remembered,
     card_leads,
     gap_floors,
+    near_passage,
     said_meaning,
     stands_out_crowded,
     uncrowded,
@@ -198,6 +199,9 @@ def find(
         kept = by_meaning or kept
     if any(e.answered for e in kept):
         kept = [e for e in kept if e.answered]
+    classes = sorted(ANSWER_CLASSES | QUESTION_CLASSES)  # the first that answered said something near the topic
+    if kept and kept[0].answered and not near_passage(conn, card_model(), message_topic(text), kept[0].sid, classes):
+        return []
     return [show(e) for e in kept[:limit]]
 
 

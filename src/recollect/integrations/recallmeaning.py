@@ -68,6 +68,16 @@ CROWDING, CROWDING_POOL = 0.25, 64
 # on none, 2 and more answered fewer cues (docs/loop.md, "At scale, tenth session").
 CROWDED_LEAD = 1.5
 CLAUSE_CHARS = 200
+# `near_passage`: the session a block names first must hold a passage (a clause of its questions and
+# answers) whose cosine to the topic reaches PASSAGE_FLOOR, lowered across the language gap as a session's
+# floor is (GAP_FLOOR). A card speaks for a whole session: a topic never discussed lies near the card of the
+# neighbouring subject ("rounding for multi-currency invoices" near the invoice mail queue's), not near
+# anything it said. On the ten tuning sets it silenced one such topic in each world and cost no cue
+# (docs/loop.md, "At scale, twelfth session"). Up to PASSAGE_CLAUSES, in chunk order, each chunk's opening
+# clause first, PASSAGE_BATCH at a time: the first batch mostly decides (the card encoder's few ms a clause,
+# on the message's path).
+PASSAGE_FLOOR = MEANING_FLOOR
+PASSAGE_CLAUSES, PASSAGE_BATCH = 64, 4
 # A clause ends at a sentence's end or a line's, in either script ("1.5" and "a.b" do not end one; a
 # colon does not: "Decision: use TOML" is one).
 _CLAUSE_END = re.compile(r"(?<=[。！？；\n])|(?<=[.!?;])(?=\s)")
@@ -174,8 +184,6 @@ def said_meaning(model: Any, topic: str, said: dict[int, list[str]]) -> dict[int
     first question and first answer) by `model`; None when there is nothing to compare or the model
     fails. Only the first clause of each text: the card encoder costs ~5 ms of CPU per clause on the
     message's path."""
-    import numpy as np
-
     owners: list[int] = []
     pieces: list[str] = []
     for sid, texts in said.items():
@@ -183,18 +191,12 @@ def said_meaning(model: Any, topic: str, said: dict[int, list[str]]) -> dict[int
             first = clauses(piece)[:1]
             owners.extend(sid for _ in first)
             pieces.extend(first)
-    if not pieces or not topic.strip():
-        return None
-    try:
-        vectors = np.asarray(model.embed([topic, *pieces]), dtype=np.float32)
-    except Exception:  # a second signal: a failing model leaves the words' answer (silence)
-        return None
-    norms = np.linalg.norm(vectors, axis=1)
-    norms[norms == 0] = 1.0
-    vectors /= norms[:, None]
+    scores = cosines(model, topic, pieces) if pieces and topic.strip() else None
+    if scores is None:
+        return None  # a second signal: a failing model leaves the words' answer (silence)
     out: dict[int, float] = {}
-    for sid, score in zip(owners, (vectors[1:] @ vectors[0]).tolist(), strict=True):
-        out[sid] = max(out.get(sid, -1.0), float(score))
+    for sid, score in zip(owners, scores, strict=True):
+        out[sid] = max(out.get(sid, -1.0), score)
     return out
 
 
@@ -270,3 +272,47 @@ def card_leads(by_card: dict[int, float], margin: float = MEANING_MARGIN) -> boo
 
 def _lead(cosines: dict[int, float], first: int) -> float:
     return cosines[first] - max((v for sid, v in cosines.items() if sid != first), default=MEANING_ALONE)
+
+
+def near_passage(conn: sqlite3.Connection, model: Any, topic: str, sid: int, classes: Sequence[str]) -> bool:
+    """Whether session `sid` holds a clause of its chunks of `classes` (its questions and answers) whose
+    cosine to `topic` by the card encoder `model` reaches PASSAGE_FLOOR, lowered by GAP_FLOOR of itself
+    times the script gap between the topic and the clause. True when there is nothing to compare (no model,
+    no topic, no clause) or the model fails: a second look, it silences only what it has read."""
+    from recollect.history import script_gap
+
+    if model is None or not topic.strip():
+        return True
+    marks = ",".join("?" * len(classes))
+    rows = conn.execute(
+        f"SELECT text FROM chunk WHERE sid = ? AND class IN ({marks}) ORDER BY id LIMIT ?",
+        [sid, *classes, PASSAGE_CLAUSES],
+    )
+    read = [(i == 0, clause) for (text,) in rows for i, clause in enumerate(clauses(text))][:PASSAGE_CLAUSES]
+    # each chunk's opening clause first: what was said (`said_meaning`) has mostly been embedded already
+    pieces = [clause for opening, clause in read if opening] + [clause for opening, clause in read if not opening]
+    if not pieces:
+        return True
+    for start in range(0, len(pieces), PASSAGE_BATCH):
+        batch = pieces[start : start + PASSAGE_BATCH]
+        scores = cosines(model, topic, batch)
+        if scores is None:
+            return True
+        floors = (PASSAGE_FLOOR * (1 - GAP_FLOOR * script_gap(topic, clause)) for clause in batch)
+        if any(score >= floor for score, floor in zip(scores, floors, strict=True)):
+            return True
+    return False
+
+
+def cosines(model: Any, topic: str, texts: list[str]) -> list[float] | None:
+    """The cosine of `topic` to each of `texts` by `model`; None when the model fails."""
+    import numpy as np
+
+    try:
+        vectors = np.asarray(model.embed([topic, *texts]), dtype=np.float32)
+    except Exception:  # a second signal: a failing model changes no decision
+        return None
+    norms = np.linalg.norm(vectors, axis=1)
+    norms[norms == 0] = 1.0
+    vectors /= norms[:, None]
+    return [float(score) for score in (vectors[1:] @ vectors[0]).tolist()]

@@ -24,7 +24,7 @@ from bench.eval.evaluate import (
     load_baseline,
     regressions,
 )
-from recollect.cli.output import console, fail, print_json
+from recollect.cli.output import console, fail, print_json, print_table
 
 QUERIES = "bench/eval/queries.jsonl"
 DATA = "tests/data/eval"
@@ -126,9 +126,9 @@ def _haystack(queries_path: Path, data_dir: Path, as_json: bool) -> None:
         print_json(report.to_dict())
         return
     out = console()
-    out.print(_table(report))
+    print_table(out, _table(report))
     for metric in ("mrr", "recall@5", "all@5", "turn@5"):
-        out.print(_ablation_table(report, metric))
+        print_table(out, _ablation_table(report, metric))
     click.echo(f"* = better with that stage off; {report.seconds:.1f}s (indexing {report.index_seconds:.1f}s)")
 
 
@@ -215,10 +215,10 @@ def eval_cmd(
         print_json(data_out)
     else:
         out = console()
-        out.print(_table(report))
+        print_table(out, _table(report))
         if ablate:
             for metric in ("mrr", "recall@5", "turn@5"):
-                out.print(_ablation_table(report, metric))
+                print_table(out, _ablation_table(report, metric))
             click.echo("* = better with that stage off")
         click.echo(f"{report.seconds:.1f}s (indexing {report.index_seconds:.1f}s)")
         if show_failures:

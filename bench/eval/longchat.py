@@ -332,7 +332,7 @@ def evaluate_longchat(
 
 def main(argv: list[str] | None = None) -> int:
     from bench.eval.cli import _ablation_table, _print_failures, _table
-    from recollect.cli.output import console, print_json
+    from recollect.cli.output import console, print_json, print_table
 
     ap = argparse.ArgumentParser(prog="python -m bench.eval.longchat", description=__doc__.split("\n\n")[0])
     ap.add_argument("--ablate", action="store_true", help="also every ranking stage off in turn")
@@ -388,14 +388,14 @@ def main(argv: list[str] | None = None) -> int:
         print_json(report.to_dict())
         return 0
     out = console()
-    out.print(_table(report))
+    print_table(out, _table(report))
     chunk = report.summary().get("others", {}).get("chunk_bm25", {}).get("overall")
     if chunk:
         figures = " ".join(f"{k} {chunk[k]:.3f}" for k in ("mrr", "recall@5", "turn@5", "all@5") if k in chunk)
         print(f"our BM25 over chunks, every ranking stage off: {figures}")
     if args.ablate:
         for metric in ("mrr", "recall@5", "all@5", "turn@5"):
-            out.print(_ablation_table(report, metric))
+            print_table(out, _ablation_table(report, metric))
         print("* = better with that stage off")
     print(f"{report.seconds:.1f}s (indexing {report.index_seconds:.1f}s)")
     _print_failures(report, args.failures)

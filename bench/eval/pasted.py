@@ -371,7 +371,7 @@ def _with_lured(report: EvalReport) -> EvalReport:
 
 def main(argv: list[str] | None = None) -> int:
     from bench.eval.cli import _ablation_table, _print_failures, _table
-    from recollect.cli.output import console, print_json
+    from recollect.cli.output import console, print_json, print_table
 
     ap = argparse.ArgumentParser(prog="python -m bench.eval.pasted", description=__doc__.split("\n\n")[0])
     ap.add_argument("--write", action="store_true", help=f"regenerate {CASES} from the transcripts, then run it")
@@ -399,10 +399,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     shown = _with_lured(report)
     out = console()
-    out.print(_table(shown))
+    print_table(out, _table(shown))
     if args.ablate:
         for metric in ("mrr", "recall@1", "recall@5"):
-            out.print(_ablation_table(shown, metric))
+            print_table(out, _ablation_table(shown, metric))
         print("* = better with that stage off")
     print(f"{report.seconds:.1f}s (indexing {report.index_seconds:.1f}s)")
     _print_failures(report, args.failures)

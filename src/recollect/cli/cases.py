@@ -8,7 +8,7 @@ from typing import Any
 import click
 from rich.table import Table
 
-from recollect.cli.output import console, fail, print_json
+from recollect.cli.output import console, fail, print_json, print_table
 
 
 def print_cases(report: dict[str, Any]) -> None:
@@ -22,7 +22,7 @@ def print_cases(report: dict[str, Any]) -> None:
         cells = [f"{m[k]:.3f}" for k in ("mrr", "recall@1", "recall@5", "recall@10")]
         table.add_row(name, str(int(m["n"])), *cells, f"{b['mrr']:.3f}", f"{b['recall@5']:.3f}", end_section=i == 0)
     out = console()
-    out.print(table)
+    print_table(out, table)
     missed = [c for c in report["cases"] if c["rank"] != 1]
     if missed:
         out.print(f"\ncases whose session is not first ({len(missed)}):", highlight=False)

@@ -16,6 +16,7 @@ from recollect.errors import RecollectError
 
 if TYPE_CHECKING:  # rich costs ~40 ms to import: only commands that print with it pay for it
     from rich.console import Console
+    from rich.table import Table
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,6 +54,43 @@ def console(*, stderr: bool = False) -> Console:
         soft_wrap=not stream_tty,
         width=None if stream_tty else PIPED_WIDTH,
     )
+
+
+def print_table(out: Console, table: Table) -> None:
+    """A table of short cells (numbers, names) as the terminal can show it: one whose cells would be cut
+    ('0…') is printed in parts, each as wide as fits, each with the first column again."""
+    # Measured at a width past any terminal's: rich clamps a table's measure to the width it is given.
+    unbounded = out.options.update_width(PIPED_WIDTH)
+    if len(table.columns) < 3 or out.measure(table, options=unbounded).minimum <= out.width:
+        out.print(table)
+        return
+    rest = list(range(1, len(table.columns)))
+    while rest:
+        taken = rest[:1]
+        for column in rest[1:]:
+            if out.measure(_columns_of(table, [0, *taken, column]), options=unbounded).maximum > out.width:
+                break
+            taken.append(column)
+        part = _columns_of(table, [0, *taken])
+        if rest[0] != 1:
+            part.title = f"{table.title} (continued)" if table.title else None
+        out.print(part)
+        rest = rest[len(taken) :]
+
+
+def _columns_of(table: Table, columns: list[int]) -> Table:
+    """`table` with only `columns`, in that order: its title, box, headers, styles and sections."""
+    from rich.table import Table
+
+    part = Table(title=table.title, box=table.box, show_lines=table.show_lines, header_style=table.header_style)
+    cells = []
+    for i in columns:
+        c = table.columns[i]
+        part.add_column(c.header, justify=c.justify, style=c.style, no_wrap=c.no_wrap, overflow=c.overflow)
+        cells.append(list(c.cells))
+    for r, row in enumerate(table.rows):
+        part.add_row(*(column[r] for column in cells), style=row.style, end_section=row.end_section)
+    return part
 
 
 def print_json(data: Any) -> None:

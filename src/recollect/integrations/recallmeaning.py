@@ -73,11 +73,12 @@ CLAUSE_CHARS = 200
 # floor is (GAP_FLOOR). A card speaks for a whole session: a topic never discussed lies near the card of the
 # neighbouring subject ("rounding for multi-currency invoices" near the invoice mail queue's), not near
 # anything it said. On the ten tuning sets it silenced one such topic in each world and cost no cue
-# (docs/loop.md, "At scale, twelfth session"). Up to PASSAGE_CLAUSES, in chunk order, each chunk's opening
-# clause first, PASSAGE_BATCH at a time: the first batch mostly decides (the card encoder's few ms a clause,
-# on the message's path).
+# (docs/loop.md, "At scale, twelfth session"). Of its first PASSAGE_CHUNKS chunks, every chunk's opening
+# clause first, then the others in order, PASSAGE_BATCH at a time and at most PASSAGE_CLAUSES: the card
+# encoder costs a few ms a clause on the message's path, so a session that said nothing near costs at most
+# ~16 of them (16 and 64 decide alike on the tuning sets; the first batch mostly decides).
 PASSAGE_FLOOR = MEANING_FLOOR
-PASSAGE_CLAUSES, PASSAGE_BATCH = 64, 4
+PASSAGE_CHUNKS, PASSAGE_CLAUSES, PASSAGE_BATCH = 64, 16, 4
 # A clause ends at a sentence's end or a line's, in either script ("1.5" and "a.b" do not end one; a
 # colon does not: "Decision: use TOML" is one).
 _CLAUSE_END = re.compile(r"(?<=[。！？；\n])|(?<=[.!?;])(?=\s)")
@@ -275,10 +276,11 @@ def _lead(cosines: dict[int, float], first: int) -> float:
 
 
 def near_passage(conn: sqlite3.Connection, model: Any, topic: str, sid: int, classes: Sequence[str]) -> bool:
-    """Whether session `sid` holds a clause of its chunks of `classes` (its questions and answers) whose
-    cosine to `topic` by the card encoder `model` reaches PASSAGE_FLOOR, lowered by GAP_FLOOR of itself
-    times the script gap between the topic and the clause. True when there is nothing to compare (no model,
-    no topic, no clause) or the model fails: a second look, it silences only what it has read."""
+    """Whether session `sid` holds a clause of its chunks of `classes` (its questions and answers; which
+    are read: PASSAGE_CHUNKS, PASSAGE_CLAUSES) whose cosine to `topic` by the card encoder `model` reaches
+    PASSAGE_FLOOR, lowered by GAP_FLOOR of itself times the script gap between the topic and the clause.
+    True when there is nothing to compare (no model, no topic, no clause) or the model fails: a second
+    look, it silences only what it has read."""
     from recollect.history import script_gap
 
     if model is None or not topic.strip():
@@ -286,11 +288,12 @@ def near_passage(conn: sqlite3.Connection, model: Any, topic: str, sid: int, cla
     marks = ",".join("?" * len(classes))
     rows = conn.execute(
         f"SELECT text FROM chunk WHERE sid = ? AND class IN ({marks}) ORDER BY id LIMIT ?",
-        [sid, *classes, PASSAGE_CLAUSES],
+        [sid, *classes, PASSAGE_CHUNKS],
     )
-    read = [(i == 0, clause) for (text,) in rows for i, clause in enumerate(clauses(text))][:PASSAGE_CLAUSES]
-    # each chunk's opening clause first: what was said (`said_meaning`) has mostly been embedded already
-    pieces = [clause for opening, clause in read if opening] + [clause for opening, clause in read if not opening]
+    read = [clauses(text) for (text,) in rows]
+    # each chunk's opening clause first (what was said, `said_meaning`, has mostly been embedded already)
+    pieces = [c[0] for c in read if c] + [clause for c in read for clause in c[1:]]
+    pieces = pieces[:PASSAGE_CLAUSES]
     if not pieces:
         return True
     for start in range(0, len(pieces), PASSAGE_BATCH):

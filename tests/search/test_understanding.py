@@ -34,6 +34,16 @@ def test_question_frame_is_weighted_low_and_content_words_are_not() -> None:
     assert understand("which session fixed the bug", NOW, framing=False).framing_terms == set()
 
 
+def test_a_verb_after_have_we_is_what_was_done_not_a_frame() -> None:
+    # "who have we booked so far" asks for the bookings, as "who we've booked" does: the answer says "booked
+    # the electrician" (long-chat held-out 3). Control: "what did we decide" and "where we changed" still frame.
+    assert understand("what did we decide about the rate limiter", NOW).framing_terms == {"decide", "decid"}
+    assert "booked" in understand("who we've booked for the kitchen work so far", NOW).content_terms
+    plan = understand("Who have we booked for the kitchen work so far?", NOW)
+    assert plan.framing_terms == set() and "booked" in plan.content_terms
+    assert understand("where has we stayed on the van trip", NOW).framing_terms == set()
+
+
 def test_time_words_become_a_window_and_leave_the_terms() -> None:
     plan = understand("what changed about the Lisbon trip last week", NOW)
     assert plan.time_words == ["last week"] and "week" not in plan.terms and "lisbon" in plan.terms

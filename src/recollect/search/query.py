@@ -5,7 +5,9 @@ a time it points at, and the parts of a pasted test id.
   a compound's parts are words of their own), so "decided" and its stem "decid" count once.
 * **Framing.** "the session where we changed X", "which session fixed Y", "what did we decide about
   Z": the verb that follows the shared subject of a question ("we changed", "session fixed", "I told
-  you"; not "where did I move the plant", where the verb is the content) and
+  you"; not "where did I move the plant", where the verb is the content, nor "what have we booked so
+  far", read as "what we've booked": the perfect asks which of those things were done, and the turns
+  that answer say "booked the electrician") and
   the history's own unit nouns ("session", "conversation") after a determiner describe the search,
   not the thing searched for. They stay in the query at a small weight (`FRAMING_WEIGHT` of their idf),
   are not used to pick the match terms, and the content words carry the rank. No phrase list: the
@@ -40,6 +42,7 @@ FRAMING_WEIGHT = 0.2  # a framing word's share of its idf in the coverage weight
 DAY_MS = 86_400_000
 
 SUBJECTS = frozenset({"we"})  # "where we changed", "did we decide": the verb says what was done, not what to
+PERFECT = frozenset({"have", "has"})  # "what have we booked": read as "what we've booked", the verb is what was done
 DETERMINERS = frozenset({"the", "which", "that", "what", "this", "a", "our", "my"})
 UNIT_NOUNS = frozenset({"session", "sessions", "conversation", "conversations", "chat", "chats"})
 
@@ -197,7 +200,7 @@ def understand(text: str, now_ms: int | None = None, *, framing: bool = True, te
         before = lowered[i - 2] if i > 1 else ""
         following = lowered[i + 1] if i + 1 < len(lowered) else ""
         is_frame = framing and (
-            previous in SUBJECTS
+            (previous in SUBJECTS and before not in PERFECT)
             or (previous == "i" and following in ("you", "me"))  # "did I tell you", "what did I ask you"
             or (lowered[i] in UNIT_NOUNS and previous in DETERMINERS)
             or (previous in UNIT_NOUNS and before in DETERMINERS and lowered[i] not in STOPWORDS)

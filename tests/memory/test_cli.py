@@ -163,3 +163,15 @@ def test_recall_deployment_finds_a_memory_about_deploy(cli) -> None:
     cli("add", "--category", "facts", "--summary", "how we deploy", "we deploy with helm from the release branch")
     assert [h["id"] for h in json.loads(cli("recall", "deploy", "--json").output)] == ["facts/how-we-deploy"]
     assert [h["id"] for h in json.loads(cli("recall", "deployment", "--json").output)] == ["facts/how-we-deploy"]
+
+
+def test_recall_says_the_words_the_user_typed_not_their_stems(cli) -> None:
+    cli("add", "--category", "facts", "--summary", "deployments", "deployments are missing their tags")
+    # The query's stems match too (deployment -> deploy, missing -> miss) and are kept as terms for scripts.
+    hit = json.loads(cli("recall", "deployment", "missing", "--json").output)[0]
+    assert {"deploy", "miss"} <= set(hit["why"]["terms"])  # positive control: the stems matched
+    terms = hit["why"]["terms"]
+    # Each word counts as often as its most frequent term (the stem: every inflection of it in the memory).
+    assert hit["why"]["words"] == {"deployment": terms["deploy"], "missing": terms["miss"]}
+    said = cli("recall", "Deployment", "missing").output
+    assert f"matched: Deployment×{terms['deploy']}, missing×{terms['miss']}\n" in said, said

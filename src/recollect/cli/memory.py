@@ -273,7 +273,7 @@ def recall_command(
     out = console()
     for hit in hits:
         m = hit.memory
-        terms = ", ".join(f"{t}×{n}" for t, n in hit.why.terms.items())
+        terms = ", ".join(f"{word}×{n}" for word, n in hit.why.words.items())
         head = f"{m.id}  ({m.scope}, score {hit.score:.3f}) — {m.summary}"
         if terminal:
             out.print(f"[bold]{escape(m.id)}[/]  ({m.scope}, score {hit.score:.3f}) — {escape(m.summary)}")

@@ -95,7 +95,7 @@ def run_recall(args: dict[str, Any], settings: ServerSettings) -> Reply:
 
 def _recall_block(i: int, hit: Recalled) -> list[str]:
     m = hit.memory
-    matched = ", ".join(hit.why.terms) or "-"
+    matched = ", ".join(hit.why.words) or "-"
     block = [f"{i}. {m.qualified_id} — {one_line(m.summary, 200)}  [score {hit.score:.3f}; matched {matched}]"]
     if m.highlight:
         block.append(f"   highlight: {one_line(m.highlight, 300)}")

@@ -3,6 +3,7 @@ memory, proposals, and the audit log."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 import numpy as np
@@ -12,11 +13,11 @@ from recollect.memory.files import (
     utcnow,
 )
 from recollect.memory.results import MemoryEntry, Recalled
-from recollect.memory.score import ScoredMemory, score_memories
+from recollect.memory.score import ScoredMemory, said_as, score_memories
 from recollect.memory.space import MemorySpace, View, load_view
 from recollect.memory.state import add_hits
 from recollect.memory.succession import honour_hand_successions
-from recollect.text.tokenize import query_terms
+from recollect.text.tokenize import query_terms, query_words
 
 
 def recall(
@@ -55,7 +56,7 @@ def match_memories(
         if category is not None:
             eligible = eligible & np.array([e.memory.category == category for e in contents.order], dtype=bool)
         roots.append((contents, eligible))
-    return score_memories(
+    scored = score_memories(
         roots,
         query_terms(message),
         now=view.now,
@@ -63,6 +64,8 @@ def match_memories(
         hits=view.hits,
         limit=limit,
     )
+    words = query_words(message)
+    return [replace(s, why=replace(s.why, words=said_as(words, s.why.terms))) for s in scored]
 
 
 def list_memories(

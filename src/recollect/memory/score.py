@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -39,9 +39,13 @@ class Why:
     decay: float
     rehearsal: float
     hits: int  # times recall has returned this memory before
+    # The query's words as typed that matched -> the most times one of their terms occurs: `terms` in the
+    # user's words ("deployment", not "deployment" and its stem "deploy"). Set by recall.match_memories.
+    words: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            "words": self.words,
             "terms": self.terms,
             "relevance": round(self.relevance, 4),
             "scope_prior": self.scope_prior,
@@ -56,6 +60,12 @@ class ScoredMemory:
     memory: Memory
     score: float
     why: Why
+
+
+def said_as(words: Sequence[tuple[str, tuple[str, ...]]], terms: Mapping[str, int]) -> dict[str, int]:
+    """`terms` a memory matched, said as the query's `words` (text/tokenize.query_words) that hold them."""
+    counts = {word: [terms[t] for t in tokens if t in terms] for word, tokens in words}
+    return {word: max(found) for word, found in counts.items() if found}
 
 
 def idf(df: int, n: int) -> float:

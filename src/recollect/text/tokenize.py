@@ -180,6 +180,13 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(tokenize(text)))
 
 
+def query_words(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each distinct word of a query as typed, with its tokens, in first-seen order: a match on a token
+    (a stem, a part of an identifier) said in the user's words. Words of no token are left out."""
+    words = dict.fromkeys(_WORD.findall(text))
+    return [(word, tokens) for word in words if (tokens := _word_tokens(word))]
+
+
 @lru_cache(maxsize=WORDS_CACHED)
 def _identifier_form(word: str) -> str | None:
     """`word` trimmed if it looks like code (camelCase, joiners, letters with digits), else None."""

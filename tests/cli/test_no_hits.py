@@ -122,3 +122,21 @@ def test_a_store_that_cannot_be_read_is_named_not_said_to_hold_none(
     # It said "your agents' stores hold none", as if the store were there and empty.
     assert f"no session is indexed: OpenCode store not found: {missing}" in out.output, out.output
     assert "hold none" not in out.output
+
+
+def test_a_search_that_finds_nothing_even_literally_says_so_in_one_line(sample_db: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["index"]).exit_code == 0
+    # Positive control: a text no word matches, found by the literal retry, says that retry gave its hits.
+    literal = runner.invoke(main, ["search", "issing-fi", "--no-sync", "--exact"]).output
+    assert "so the hits are the newest text that holds 'issing-fi' as typed" in literal, literal
+    for args in (["qqzzxx-nowhere"], ["qqzzxx-nowhere", "--exact"]):
+        none = runner.invoke(main, ["search", *args, "--no-sync"])
+        assert none.exit_code == 0, none.output
+        lines = none.output.splitlines()
+        # One line says nothing matched, and that the text as typed was scanned for too (it printed two).
+        assert lines[0] == (
+            "No hits for 'qqzzxx-nowhere': no session searched holds these words, nor the text as typed "
+            "(a literal scan of the same sessions was tried too); try other words, an identifier, or an error message"
+        ), lines
+        assert sum("matched" in line or "No hits" in line or "as typed" in line for line in lines) == 1, lines

@@ -91,7 +91,7 @@ def test_scope_time_window_and_the_literal_scan_in_words(crowded: Path) -> None:
     assert "no session matched these words, so the hits are the newest text that holds 'ination cur'" in literal.output
     assert "literal match" in literal.output
     none = runner.invoke(main, ["search", "qqzzxx-nowhere", "--no-sync", "--exact"])
-    assert "no text holds 'qqzzxx-nowhere' as typed either" in none.output
+    assert "no session searched holds these words, nor the text as typed (a literal scan" in none.output
     for output in (r.output, literal.output, none.output):
         assert not [j for j in JARGON if j in output], output
 

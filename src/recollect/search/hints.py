@@ -47,6 +47,10 @@ def hint(filters: Filters, coverage: Coverage) -> str:
         if unread:  # not "they hold none": they could not be read (a mistyped OPENCODE_DB, a store gone)
             return "no session is indexed: " + "; ".join(unread)
         return "no session is indexed yet: your agents' stores hold none ('recollect doctor' says which it read)"
-    if not advice:
-        return "no session contains these words; try other words, an identifier, or an error message"
-    return "try to " + "; ".join(advice)
+    # The literal retry found nothing either: said here, in the one line that says nothing was found.
+    if any(limit.startswith("literal retry") for limit in coverage.limited_by):
+        tried = "no session searched holds these words, nor the text as typed (a literal scan of the same sessions "
+        tried += "was tried too); "
+    else:
+        tried = "" if advice else "no session contains these words; "
+    return tried + ("try to " + "; ".join(advice) if advice else "try other words, an identifier, or an error message")

@@ -107,13 +107,10 @@ class SearchResult:
                 f"searched the phrase {self.phrase!r}: its words in this order, no typo correction "
                 f"(without {exact_hint}, each word on its own)"
             )
-        if self.literal:
-            typed = self.query.strip()
+        if self.literal and self.hits:  # with none, the hint says the literal retry found nothing either
             out.append(
-                f"no session matched these words, so the hits are the newest text that holds {typed!r} as typed "
-                "(any case)"
-                if self.hits
-                else f"no session matched these words, and no text holds {typed!r} as typed either"
+                f"no session matched these words, so the hits are the newest text that holds {self.query.strip()!r} "
+                "as typed (any case)"
             )
         return out
 

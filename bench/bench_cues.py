@@ -127,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
                     msgs = [m for m in data.get(kind, []) if m["lang"] == lang and half in (None, m.get("split"))]
                     if msgs:
                         row.append(f"{kind} {lang} {fires(msgs, a.show, kind)}/{len(msgs)}")
+            if not row:
+                continue  # a half with no message (corpus 7 is all test)
             label = name if half is None else f"{name} ({half})"
             print(f"{label:<30} fired: " + ", ".join(row))
     if a.claude_code is not None:

@@ -60,6 +60,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
+from recollect.integrations import cuemodel
 from recollect.integrations.cueclauses import (
     HAN,
     PRESENT,
@@ -499,30 +500,64 @@ class _Window:
             return _ZH_TOLD.search(rest) is None
         return TOPIC.match(clause.text) is not None and PRESENT_AUX.search(rest) is None
 
-    def matches(self, pattern: re.Pattern[str], kind: str) -> list[re.Match[str]]:
-        return [m for m in pattern.finditer(self.part) if self.counts(m, kind)]
+    def flags(self) -> list[str]:
+        """The mood, tense and anchors of this window's clauses, for the learned detector (`cuemodel.py`)."""
+        c = self.clauses
+        return [
+            name
+            for name, on in (
+                ("question", any(x.question for x in c)),
+                ("past", any(x.past for x in c)),
+                ("present", any(x.present for x in c)),
+                ("context", any(self.context)),
+                ("here", self.current),
+            )
+            if on
+        ]
 
 
-def _found(text: str) -> list[tuple[bool, int, re.Match[str]]]:
-    """Every cue match in `text`: (strong, offset of its window, match)."""
+def _found(text: str, signals: list[str] | None = None) -> list[tuple[bool, int, re.Match[str]]]:
+    """Every cue match in `text`: (strong, offset of its window, match). `signals` gets the name of every marker
+    found ("marker:KIND"), of each that counts ("counted:KIND") and the windows' clause flags."""
     out: list[tuple[bool, int, re.Match[str]]] = []
     for offset, part in _windows(text):
         window = _Window(part)
         for patterns, strong, kind in KINDS:
             for pattern in patterns:
-                out.extend((strong, offset, m) for m in window.matches(pattern, kind))
+                for m in pattern.finditer(part):
+                    counted = window.counts(m, kind)
+                    if counted:
+                        out.append((strong, offset, m))
+                    if signals is not None:
+                        signals.append(f"{'counted' if counted else 'marker'}:{kind}")
+        if signals is not None:
+            signals.extend(window.flags())
     return out
+
+
+def _name(m: re.Match[str]) -> str:
+    return " ".join(m.group(0).lower().split())
+
+
+def grammar_cue(text: str, signals: list[str] | None = None) -> str | None:
+    """The grammar's cue in `text` (see `detect_cue`), or None; `signals` as `_found` fills them."""
+    found = _found(text, signals)
+    best = [f for f in found if f[0]] or found
+    if not best:
+        return None
+    return _name(min(best, key=lambda f: f[1] + f[2].start())[2])
 
 
 def detect_cue(text: str) -> str | None:
     """The first history cue in `text` that names a time or a decision, else the first question about
-    earlier work ("how did we …"); normalised (lower case, single spaces), or None."""
-    found = _found(text)
-    best = [f for f in found if f[0]] or found
-    if not best:
+    earlier work ("how did we …"); normalised (lower case, single spaces), or None. The learned detector
+    (`cuemodel.decide`) reads the grammar's signals with the message's words and decides; a cue it finds that
+    the grammar does not is named by the message's opening words (`strip_cues` cuts the grammar's cues only)."""
+    signals: list[str] = []
+    cue = grammar_cue(text, signals)
+    if not cuemodel.decide(text, signals, cue is not None):
         return None
-    _, _, m = min(best, key=lambda f: f[1] + f[2].start())
-    return " ".join(m.group(0).lower().split())
+    return cue if cue is not None else " ".join(text[:HEAD_CHARS].lower().split()[:6])[:40]
 
 
 # The words a question form holds between its question word and its past auxiliary ("which *retry

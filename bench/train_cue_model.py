@@ -210,6 +210,13 @@ def loso(sets: dict[str, list[Example]], thresholds: list[float], vetoes: list[f
         print(f"  {arm:<18} " + "  ".join(f"{k} {a}/{n} ({100 * a / max(1, n):.1f}%)" for k, (a, n) in r.items()))
 
 
+def grammar_digest(sets: dict[str, list[Example]]) -> str:
+    """A digest of what the grammar read in the committed sets' messages (the features it gives the model): the
+    weights are stale when the grammar reads these otherwise (tests/integrations/test_cuemodel checks it)."""
+    readings = [(e.grammar, e.signals) for name, ex in sets.items() if name != "claude-code" for e in ex]
+    return hashlib.sha256(json.dumps(readings).encode()).hexdigest()
+
+
 def write(sets: dict[str, list[Example]], threshold: float, veto: float) -> None:
     w = train([e for ex in sets.values() for e in ex])
     data = w.astype(np.float16)
@@ -223,6 +230,7 @@ def write(sets: dict[str, list[Example]], threshold: float, veto: float) -> None
         "steps": HYPER["steps"],
         "l2": HYPER["l2"],
         "sha256": hashlib.sha256(data.tobytes()).hexdigest(),
+        "grammar_digest": grammar_digest(sets),
     }
     cuemodel.META.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {cuemodel.WEIGHTS} ({cuemodel.WEIGHTS.stat().st_size} bytes) and {cuemodel.META.name}")

@@ -19,6 +19,16 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 MODEL_ONLY = "k8s 的 readiness probe 老是失败那回，我们改了什么？"
 
 
+def test_the_grammar_reads_the_tuning_sets_as_when_the_weights_were_trained() -> None:
+    # else retrain: python bench/train_cue_model.py --claude-code DIR --write (the model's features are the grammar's)
+    from bench import train_cue_model
+
+    sets = train_cue_model.load(None)
+    train_cue_model.read_grammar(sets, None)
+    meta = json.loads(cuemodel.META.read_text(encoding="utf-8"))
+    assert train_cue_model.grammar_digest(sets) == meta["grammar_digest"]
+
+
 def test_the_shipped_weights_are_the_ones_the_training_script_wrote() -> None:
     meta = json.loads(cuemodel.META.read_text(encoding="utf-8"))
     weights = np.load(cuemodel.WEIGHTS)

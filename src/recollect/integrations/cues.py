@@ -48,6 +48,8 @@ A message is a cue when its request is about the past. Two steps, the same in bo
      thread-safe?", "How do I …?", "Can you fix …?"); 以前的写法 is what a thing was (as "the previous
      version"), and 以前…，现在帮我… is then against now, the setting of a present request.
 
+`detect_cue` decides with a learned detector beside the grammar (`cuemodel.py`), which reads its signals.
+
 Cues are looked for in the first 2,000 and the last 500 characters of a message, and every pattern is
 bounded: a pasted log costs the same as a short message.
 

@@ -2,6 +2,7 @@
 
     python bench/bench_index.py --sessions 1000 [--sessions 5000] [--workdir DIR]
     python bench/bench_index.py --sessions 500 --before OTHER/src [--pairs 3]
+    python bench/bench_index.py --sessions 1000 --rederive
 
 For each size it generates (or reuses) a store with bench/storegen.py, then measures in a fresh
 process: cold index (sessions/s, wall and CPU), a sync with nothing changed, a sync after one
@@ -143,6 +144,32 @@ src = OpenCodeSource(SourceSpec(id="opencode", kind="opencode", path=Path(os.env
 t, c = time.perf_counter(), time.process_time()
 n = sum(1 for _ in src.read_sessions(list(src.scan().stamps)))
 print(json.dumps({"wall": time.perf_counter() - t, "cpu": time.process_time() - c, "sessions": n}))
+"""
+
+# A rule that shaped sessions changed (index/derivations.py): every session of the cold index is tagged
+# with an older version of the relay rule, as an index of an older recollect is, and the next
+# `recollect index` re-derives them (the worst case: a real rule shapes a few); then one more, which
+# re-derives nothing (the control). Vectors are keyed by content, so the same text is not embedded again.
+REDERIVE = """
+import json, time, resource
+from recollect import history
+from recollect.config import load_config
+from recollect.index import store
+config = load_config()
+conn = store.connect(config.index_path)
+conn.execute("UPDATE session SET derived = 'relays:0'")
+conn.execute("UPDATE meta SET value = 'relays:0' WHERE key = 'derivations'")
+conn.close()
+out = {}
+for name in ("rederive", "control"):
+    t, c = time.perf_counter(), time.process_time()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    report = history.index(config)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time() - c + kids.ru_utime - before.ru_utime + kids.ru_stime - before.ru_stime
+    out[name] = {"wall_s": round(time.perf_counter() - t, 2), "cpu_s": round(cpu, 2),
+                 "rederived": report.rederived, "updated": report.sources[0].updated}
+print(json.dumps(out))
 """
 
 
@@ -305,7 +332,7 @@ def _searches(index: Path, queries: list[str]) -> list[list[tuple[object, ...]]]
         conn.close()
 
 
-def measure(size: int, workdir: Path, cold_only: bool = False) -> dict[str, object]:
+def measure(size: int, workdir: Path, cold_only: bool = False, rederive: bool = False) -> dict[str, object]:
     store = _store(size, workdir)
     manifest = json.loads(Path(str(store) + ".manifest.json").read_text())
     home = workdir / f"home-{size}"
@@ -323,6 +350,10 @@ def measure(size: int, workdir: Path, cold_only: bool = False) -> dict[str, obje
     load_at_start = [round(x, 2) for x in os.getloadavg()]
     baseline = _child(READ_ONLY, env)
     cold = _child(COLD, env)
+    if rederive:
+        rederived = _child(REDERIVE, env)
+        rederived.pop("maxrss_kb")
+        return {"sessions": size, **_cold_figures(size, cold, baseline), **rederived, **_load(load_at_start)}
     if cold_only:
         return {"sessions": size, **_cold_figures(size, cold, baseline), **_load(load_at_start)}
     os.environ.update({k: env[k] for k in ("RECOLLECT_HOME", "OPENCODE_DB", "RECOLLECT_SOURCES")})
@@ -443,6 +474,11 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=WORKDIR)
     parser.add_argument("--cold-only", action="store_true", help="only the cold index (time, CPU, memory)")
     parser.add_argument(
+        "--rederive",
+        action="store_true",
+        help="the cold index, then what a changed rule re-deriving every session costs (and a control)",
+    )
+    parser.add_argument(
         "--before",
         type=Path,
         help="another checkout's src directory: the cold index of both, in pairs, and whether they index the same",
@@ -456,7 +492,7 @@ def main() -> None:
         if args.before is not None:
             result = compare(size, args.workdir, args.before, max(1, args.pairs))
         else:
-            result = measure(size, args.workdir, args.cold_only)
+            result = measure(size, args.workdir, args.cold_only, args.rederive)
         print(json.dumps(result, indent=2), flush=True)
 
 

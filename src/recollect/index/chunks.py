@@ -84,6 +84,7 @@ class Card:
     message_count: int = 0
     chunks_dropped: int = 0
     origin: str = ""  # "" ordinary, or "recall" / "worker": a session recollect caused (text/markers.py)
+    derived_by: list[str] = field(default_factory=list)  # the versioned rules that shaped it (index/derivations.py)
 
 
 def _first_line(text: str, limit: int = HEAD_CHARS) -> str:
@@ -253,6 +254,8 @@ class _Builder:
         self.is_child = session.parent_id is not None
         self.memory_prefix = global_memory_prefix()
         self.relays = relays(session)  # the recall agent's answers and the parent's text relaying them
+        if self.relays:
+            self.card.derived_by.append("relays")
 
     def author_for(self, message: Message, part: Part) -> str:
         if part.synthetic:

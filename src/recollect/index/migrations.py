@@ -11,7 +11,7 @@ from collections.abc import Callable
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -275,6 +275,19 @@ def _m014_command_templates(conn: sqlite3.Connection) -> None:
     conn.execute("DROP TABLE command_openings")
 
 
+def _m015_derived(conn: sqlite3.Connection) -> None:
+    """Sessions record the versioned rules that shaped their rows (`derived`, index/derivations.py), so a
+    rule's change re-derives them on the next sync without a migration of its own. Those the relay rule
+    shaped before this step (the parents of the recall agent's runs, as 013 found them) are tagged with its
+    version before 542f390 (a relay holds a phrase of the answer): the next sync re-reads them, not the rest."""
+    if "derived" not in {row[1] for row in conn.execute("PRAGMA table_info(session)")}:
+        conn.execute("ALTER TABLE session ADD COLUMN derived TEXT NOT NULL DEFAULT ''")
+    conn.execute(
+        "UPDATE session SET derived = 'relays:1' WHERE (source_id, native_id) IN "
+        "(SELECT source_id, parent_id FROM session WHERE origin = 'recall' AND parent_id IS NOT NULL)"
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
@@ -290,6 +303,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("012_error_tails", _m012_error_tails),
     ("013_recall_relays", _m013_recall_relays),
     ("014_command_templates", _m014_command_templates),
+    ("015_derived", _m015_derived),
 ]
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recollect.index import chunks as chunking
-from recollect.index import vectors
+from recollect.index import derivations, vectors
 from recollect.index.fts import CARD_COLUMNS, CARD_FTS_COLUMNS, CARD_MARKS, card_fts_values, fts_body
 from recollect.index.stats import session_stats
 from recollect.model import Session
@@ -98,6 +98,7 @@ def prepare_session(session: Session, *, tokens: bool = False) -> PreparedSessio
         "card_text": about,
         "card_hash": vectors.content_hash(about) if about else None,
         "origin": card.origin,
+        "derived": derivations.tags(card.derived_by),
     }
     chunks = [
         (c.message_id, c.part_id, c.ord, c.role, c.klass, c.author, c.tool, c.time, c.text, embed_hash(c)) for c in rows

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from recollect.index import prepare, vectors
+from recollect.index import derivations, prepare, vectors
 from recollect.index.batches import EMPTY, REFUSED, Plan
 from recollect.index.batches import store_batch as _store_batch  # a module global: tests wrap it
 from recollect.index.progress import Bar, Progress
@@ -69,6 +69,7 @@ class SyncReport:
     semantic: vectors.BackfillReport | None = None  # None: semantic search off or unavailable
     cards: vectors.BackfillReport | None = None  # the card encoder's pass; None when it is off
     vectors_dropped: int = 0  # vectors of other models, or of text no longer indexed
+    rederived: int = 0  # sessions read again because a rule that shaped them changed (index/derivations.py)
 
     def add_embedded(self, later: SyncReport) -> None:
         """Count in the embedding work of a `later` pass that read no store (`read_sources=False`)."""
@@ -117,6 +118,8 @@ class SyncReport:
             parts.append(text)
         if not parts:
             parts.append("no session store found ('recollect doctor' says where it looked, and how to add one)")
+        if self.rederived:
+            parts.append(f"{counted(self.rederived, 'session')} read again: a rule that indexes them changed")
         embedded = sum(r.embedded for r in (self.semantic, self.cards) if r is not None)
         if embedded:
             parts.append(f"{embedded} new texts embedded")
@@ -421,6 +424,9 @@ def _sync(
     helpers = _Helpers(embedder, card_encoder, whole=embed_batches is None)
     try:
         if read_sources:
+            if derivations.behind(conn):  # this recollect derives some sessions otherwise: read those again
+                with transaction(conn):
+                    report.rederived = derivations.rederive(conn)
             _drop_unconfigured(conn, specs, report)
             _sync_sources(conn, specs, report, lease, progress, helpers)
         helpers.stop_workers()

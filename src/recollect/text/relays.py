@@ -35,6 +35,8 @@ from recollect.text.tokenize import phrase_keys, tokenize
 if TYPE_CHECKING:
     from recollect.model import Message, Part, Session
 
+# Raise when what this rule hides changes: the next sync re-reads the sessions it shaped (index/derivations.py).
+RULE_VERSION = 2  # 2: a relay holds a phrase of the answer (542f390)
 # A sentence is a relay when at least this share of its distinct tokens are the answer's tokens: a
 # restatement keeps most of the answer's words (a paraphrase changes a few); a sentence of the
 # parent's own (what it did next) brings words of its own.

@@ -186,15 +186,18 @@ def _sync_source(
     progress: Progress | None,
     helpers: _Helpers,
 ) -> None:
+    row = conn.execute("SELECT location FROM source WHERE id = ?", (source.id,)).fetchone()
+    known: str | None = row[0] if row else None  # where the store was the last time
     try:
         scan = source.scan()
     except SourceError as exc:
         report.status, report.message = exc.reason, str(exc)
         # A store not found where it is said to be (a mistyped OPENCODE_DB, say) is no move: what the index
         # holds of the one it knows stays, and so does its location, so the next right run changes nothing.
-        _record_source(conn, source, report, keep_location=True)
+        _record_source(conn, source, report, known or str(source.location))
         return
-    _forget_moved_store(conn, source, report, lease)  # only once the new store is there to re-index
+    if known is not None and known != str(source.location):  # only once the new store is there to re-index
+        _forget_moved_store(conn, source, report, lease, known)
     report.problems.extend(scan.problems)
     plan = _plan(conn, source, scan.stamps, report)
     vanished = [sid for native, (sid, _) in plan.indexed.items() if native not in scan.stamps]
@@ -218,7 +221,7 @@ def _sync_source(
         if done is not None:
             bar.reach(done)  # those asked for that never came back (deleted meanwhile) count as done
     _note_unreadable(source, report)
-    _record_source(conn, source, report)
+    _record_source(conn, source, report, str(source.location))
 
 
 def _parts(source: Source, todo: list[SessionStamp], report: SourceReport) -> Iterator[_Part]:
@@ -272,17 +275,17 @@ def _prefetch_cards(conn: sqlite3.Connection, prefetch: vectors.Prefetch | None,
         )
 
 
-def _forget_moved_store(conn: sqlite3.Connection, source: Source, report: SourceReport, lease: Lease) -> None:
-    known = conn.execute("SELECT location FROM source WHERE id = ?", (source.id,)).fetchone()
-    if known is None or known[0] == str(source.location):
-        return
-    # Same source id, different store: never reconcile the wrong database into this one's rows.
+def _forget_moved_store(
+    conn: sqlite3.Connection, source: Source, report: SourceReport, lease: Lease, known: str
+) -> None:
+    """Same source id, different store than the one at `known`: never reconcile the wrong database into
+    this one's rows."""
     lease.renew()
     with transaction(conn):
         sids = [r[0] for r in conn.execute("SELECT sid FROM session WHERE source_id = ?", (source.id,))]
         delete_sessions(conn, sids)
         conn.execute("DELETE FROM skipped WHERE source_id = ?", (source.id,))
-        report.problems.append(f"store moved from {known[0]}; its {len(sids)} sessions were re-indexed")
+        report.problems.append(f"store moved from {known}; its {len(sids)} sessions were re-indexed")
 
 
 def _plan(conn: sqlite3.Connection, source: Source, stamps: dict[str, SessionStamp], report: SourceReport) -> Plan:
@@ -334,9 +337,8 @@ def _note_unreadable(source: Source, report: SourceReport) -> None:
         )
 
 
-def _record_source(conn: sqlite3.Connection, source: Source, report: SourceReport, keep_location: bool = False) -> None:
-    """Store the source's state, with its session and malformed counts as the index now holds them;
-    `keep_location`: the location already recorded stays (the store given could not be read)."""
+def _record_source(conn: sqlite3.Connection, source: Source, report: SourceReport, location: str) -> None:
+    """Store the source's state at `location`, with its session and malformed counts as the index now holds them."""
     row = conn.execute(
         "SELECT count(*), coalesce(sum(malformed), 0) FROM session WHERE source_id = ?", (source.id,)
     ).fetchone()
@@ -348,10 +350,6 @@ def _record_source(conn: sqlite3.Connection, source: Source, report: SourceRepor
             (source.id,),
         )
     ]
-    location = str(source.location)
-    known = conn.execute("SELECT location FROM source WHERE id = ?", (source.id,)).fetchone() if keep_location else None
-    if known is not None:
-        location = known[0]
     conn.execute(
         "INSERT INTO source(id, kind, location, time_synced, status, message, malformed, sessions) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET kind=excluded.kind, "

@@ -11,22 +11,20 @@ texts the ranking already read.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from recollect.search.spans import folded
+from recollect.text.sentences import sentences
 from recollect.text.tokenize import tokenize
 
 SAME_EVIDENCE = 0.8  # share of their tokens in common (Jaccard) above which two turns' matches say the same
-# Latin sentences end at .!? before a space (not in "v1.2" or "e.g"); CJK ones at 。！？ with no space after.
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+")
 
 
 def evidence(text: str, terms: Iterable[str]) -> frozenset[str]:
     """The tokens of the sentences of `text` that hold a query term (substring of the folded sentence,
     as coverage reads it); of the whole text when no sentence does (a turn found by its meaning)."""
     wanted = [t for t in terms if t]
-    held = [s for s in _SENTENCE.split(text) if any(t in folded(s) for t in wanted)]
+    held = [s for s in sentences(text) if any(t in folded(s) for t in wanted)]
     return frozenset(tokenize(" ".join(held) if held else text))
 
 

@@ -23,6 +23,8 @@ import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 
+from recollect.text.sentences import sentences
+
 TURN_CANDIDATES = 60  # chunks read for re-ranking, over all sessions of the first page
 PER_SESSION_CANDIDATES = 8
 REACH = 3  # chunks read per hit shown, for the next message when two share one (`one_per_message`)
@@ -63,12 +65,9 @@ def _asks_back(text: str) -> bool:
     return text.rstrip().endswith(("?", "？"))
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
-
-
 def _states(text: str, words: Sequence[tuple[list[str], float]]) -> bool:
     """Whether a query word is in a sentence of `text` that states something (does not ask)."""
-    stated = " ".join(s for s in _SENTENCE_END.split(text) if s.strip() and not _asks_back(s))
+    stated = " ".join(s for s in sentences(text) if not _asks_back(s))
     stated = stated.lower() if stated.isascii() else stated.casefold()
     return any(v in stated for variants, _ in words for v in variants)
 

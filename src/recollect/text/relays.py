@@ -24,13 +24,13 @@ extraction show or use a short marker instead (`RECALL_ANSWER_OMITTED`, `RELAYED
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from recollect.text.markers import is_recall_tool_call
-from recollect.text.tokenize import phrase_keys, tokenize
+from recollect.text.sentences import sentences
+from recollect.text.tokenize import keys_of, words
 
 if TYPE_CHECKING:
     from recollect.model import Message, Part, Session
@@ -45,8 +45,6 @@ RELAY_SHARE = 0.6
 RELAY_MIN_TOKENS = 3
 RECALL_ANSWER_OMITTED = "[the recall agent's answer omitted: recollect's own text; ask @recall again to see it]"
 RELAYED_OMITTED = "[the recall agent's answer, relayed here, omitted]"
-# Sentence ends: Latin punctuation before a space, CJK punctuation anywhere (no space follows it).
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])")
 
 
 @dataclass
@@ -83,22 +81,24 @@ class Answer:
         return bool(self.tokens)
 
     def add(self, text: str) -> None:
-        self.tokens.update(tokenize(text))
-        self.phrases.update(_phrases(text))
+        tokens, keys = _read(text)
+        self.tokens.update(tokens)
+        self.phrases.update(pairwise(keys))
 
 
-def _phrases(text: str) -> set[tuple[str, str]]:
-    return set(pairwise(phrase_keys(text)))
+def _read(text: str) -> tuple[set[str], list[str]]:
+    """The distinct tokens of `text` and its phrase keys (text/tokenize), from one reading of its words."""
+    said = words(text)
+    return {token for _, tokens in said for token in tokens}, keys_of(said)
 
 
 def _relayed(sentence: str, answer: Answer) -> bool:
-    tokens = set(tokenize(sentence))
+    tokens, keys = _read(sentence)
     if len(tokens) < RELAY_MIN_TOKENS or len(tokens & answer.tokens) < RELAY_SHARE * len(tokens):
         return False
     # Mostly the answer's words, and some of them in the answer's own order: a restatement, not a
     # sentence that only shares a long answer's scattered words. A sentence of one word (a file name, an
     # identifier copied on its own line) has no order to share: it relays when every token of it is ours.
-    keys = phrase_keys(sentence)
     if len(keys) < 2:
         return tokens <= answer.tokens
     return not set(pairwise(keys)).isdisjoint(answer.phrases)
@@ -113,7 +113,7 @@ def without_relayed(text: str, answer: Answer) -> str | None:
         if not line.strip():
             kept_lines.append(line)
             continue
-        pieces = [p for p in _SENTENCE_END.split(line) if p and p.strip()]
+        pieces = sentences(line, semicolons=True)
         kept = [p for p in pieces if not _relayed(p, answer)]
         if len(kept) == len(pieces):
             kept_lines.append(line)

@@ -161,13 +161,23 @@ def tokenize(text: str) -> list[str]:
     return list(chain.from_iterable(map(_word_tokens, _WORD.findall(text))))
 
 
+def words(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each word of `text` in order, with its tokens: `tokenize(text)` is all their tokens in a row. For a
+    caller that needs the tokens and the words both (text/relays), from one reading of the text."""
+    return [(word, _word_tokens(word)) for word in _WORD.findall(text)]
+
+
 def phrase_keys(text: str) -> list[str]:
     """One token per word of `text`, in order, so that two words in a row can be compared as a phrase:
     a Latin word's last token (its stem, or an identifier's last part), and each bigram of a CJK run
     (a CJK run is a clause, not a word). Words of no token (function words) are skipped."""
+    return keys_of(words(text))
+
+
+def keys_of(said: list[tuple[str, tuple[str, ...]]]) -> list[str]:
+    """`phrase_keys` of a text from its `words`."""
     keys: list[str] = []
-    for word in _WORD.findall(text):
-        tokens = _word_tokens(word)
+    for word, tokens in said:
         if len(tokens) > 1 and word[0] >= "\u3040" and _CJK_RUN.match(word):
             keys.extend(tokens)
         elif tokens:
@@ -183,8 +193,8 @@ def query_terms(text: str) -> list[str]:
 def query_words(text: str) -> list[tuple[str, tuple[str, ...]]]:
     """Each distinct word of a query as typed, with its tokens, in first-seen order: a match on a token
     (a stem, a part of an identifier) said in the user's words. Words of no token are left out."""
-    words = dict.fromkeys(_WORD.findall(text))
-    return [(word, tokens) for word in words if (tokens := _word_tokens(word))]
+    distinct = dict.fromkeys(_WORD.findall(text))
+    return [(word, tokens) for word in distinct if (tokens := _word_tokens(word))]
 
 
 @lru_cache(maxsize=WORDS_CACHED)

@@ -46,6 +46,7 @@ FORBIDDEN_FOR_MODULE = {
     "errors.py": (*LIBRARY, "recollect.config", "recollect.times"),
     "times.py": (*LIBRARY, "recollect.config"),
     "jsonish.py": (*LIBRARY, "recollect.config", "recollect.times"),
+    "jsonc.py": (*LIBRARY, "recollect.config", "recollect.times"),  # the one JSONC reader and editor
     "redact.py": (*LIBRARY, "recollect.config", "recollect.times", "recollect.errors"),
     "model.py": (*LIBRARY, "recollect.config", "recollect.times"),  # the plain objects every source returns
     "hidden.py": LIBRARY,
@@ -68,6 +69,7 @@ SURFACE_MAY_IMPORT = (
     "recollect.times",
     "recollect.redact",  # every writer's redactor, surfaces' logs included: a foundation, stdlib only
     "recollect.blas",  # one BLAS thread for a searching process, set before numpy starts
+    "recollect.jsonc",  # a person's opencode.json(c), read and edited in place: stdlib only
 )
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from recollect.integrations import jsonc
+from recollect import jsonc
 
 ENTRY = {"type": "local", "command": ["/abs/python", "-m", "recollect.cli", "mcp"], "timeout": 30000}
 

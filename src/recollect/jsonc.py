@@ -1,4 +1,7 @@
-"""Edit JSON / JSONC text in place, keeping every comment, blank line and trailing comma.
+"""Read JSON / JSONC (`loads`), and edit it in place, keeping every comment, blank line and trailing comma.
+
+The one JSONC reader: the OpenCode integration's install and checkup, and the OpenCode source reading
+the `command` entries of a person's config (sources/opencode_commands). A foundation: stdlib only.
 
 A person's `opencode.json(c)` is theirs: we never re-serialize it. `parse` records where each
 value and member sits in the text; `set_member` and `remove_member` splice new text at those

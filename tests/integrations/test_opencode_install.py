@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from recollect import jsonc
 from recollect.cli import main
 from recollect.config import resolve_paths
-from recollect.integrations import jsonc
 from recollect.integrations import opencode as oc
 
 USER_JSONC = """// mine

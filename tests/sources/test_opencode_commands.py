@@ -141,14 +141,22 @@ def test_a_chinese_question_finds_no_template_by_meaning(world: dict[str, object
     assert str(world["init"]) not in {h.session_id for h in hits}, [(h.session_id, h.why, h.snippet[:80]) for h in hits]
 
 
-def test_a_command_of_the_global_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+TIDY = "Reorder the imports of every module alphabetically. $1"
+# OpenCode reads both as its config: the second has a comment between a trailing comma and its brace, and a
+# BOM, which the regex that stripped comments for json.loads left unreadable (read by integrations' parser now).
+CONFIGS = {
+    "a comment after": json.dumps({"command": {"tidy": {"template": TIDY}}}) + "\n// a comment\n",
+    "a comment before a trailing comma's brace": '\ufeff{\n  "command": {\n    "tidy": {"template": '
+    + json.dumps(TIDY)
+    + "}, // the one we use: see https://example.com/x\n  },\n}\n",
+}
+
+
+@pytest.mark.parametrize("written", CONFIGS.values(), ids=CONFIGS)
+def test_a_command_of_the_global_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str) -> None:
     config = Path(str(tmp_path / "home" / ".config")) / "opencode"
     config.mkdir(parents=True, exist_ok=True)
-    (config / "opencode.jsonc").write_text(
-        json.dumps({"command": {"tidy": {"template": "Reorder the imports of every module alphabetically. $1"}}})
-        + "\n// a comment\n",
-        encoding="utf-8",
-    )
+    (config / "opencode.jsonc").write_text(written, encoding="utf-8")
     project = tmp_path / "p"
     (project / ".git").mkdir(parents=True)
     store = Store(tmp_path / "store" / "opencode.db")

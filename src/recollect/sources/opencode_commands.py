@@ -34,6 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from recollect import jsonc
 from recollect.model import Part, Session
 from recollect.text.plain import cut_title
 
@@ -111,8 +112,8 @@ def _markdown_template(path: Path) -> str:
 def _json_commands(path: Path) -> list[Template]:
     try:
         raw = path.read_text(encoding="utf-8", errors="replace")
-        data: Any = json.loads(_without_comments(raw) if path.suffix == ".jsonc" else raw)
-    except (OSError, ValueError):
+        data: Any = jsonc.loads(raw)  # OpenCode reads comments and trailing commas in either file
+    except (OSError, ValueError, RecursionError):
         return []
     commands = data.get("command") if isinstance(data, dict) else None
     if not isinstance(commands, dict):
@@ -122,14 +123,6 @@ def _json_commands(path: Path) -> list[Template]:
         for name, spec in commands.items()
         if isinstance(spec, dict) and isinstance(spec.get("template"), str) and spec["template"].strip()
     ]
-
-
-_JSONC_NOISE = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.DOTALL)
-
-
-def _without_comments(text: str) -> str:
-    """JSONC as JSON: comments and trailing commas dropped, strings kept whole."""
-    return _JSONC_NOISE.sub(lambda m: m.group(1) or "", text)
 
 
 def _mark(root: Path) -> tuple[int, ...]:

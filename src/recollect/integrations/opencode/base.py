@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from recollect import jsonc
 from recollect.config import RECALL_AGENT, Paths, resolve_paths, xdg_dir
 from recollect.errors import RecollectError
-from recollect.integrations import jsonc
 
 DEFAULT_OPENCODE_VERSION = "1.18.33"
 SERVER_KEY = "recollect"

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from recollect import jsonc
 from recollect.config import Paths
-from recollect.integrations import jsonc
 from recollect.integrations.opencode.base import (
     AGENT_FILE,
     MARK,

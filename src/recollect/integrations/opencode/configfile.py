@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from recollect.integrations import jsonc
+from recollect import jsonc
 from recollect.integrations.opencode.base import (
     SCHEMA_URL,
     SERVER_KEY,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from recollect import jsonc
 from recollect.config import Paths
-from recollect.integrations import jsonc
 from recollect.integrations.opencode.base import (
     AGENT_FILE,
     MARK,

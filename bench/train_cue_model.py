@@ -1,8 +1,8 @@
 """Train the learned history-cue detector (`integrations/cuemodel.py`) from the tuning sets, report each set
 left out of training in turn, and write the shipped weights.
 
-    .venv/bin/python bench/train_cue_model.py --claude-code /work/shared/data/claude-code [--loso] [--write]
-        [--threshold T ...]
+    .venv/bin/python bench/train_cue_model.py --claude-code /work/shared/data/claude-code [--loso]
+        [--fresh SET ...] [--write] [--threshold T ...] [--veto V ...] [--words-only] [--l2 L] [--steps N]
 
 Training data (every file is a tuning set; held-out sets, bench/heldout.py, are refused):
 - bench/cue_corpus*.json 1 to 7 (both halves): cues are positives, ordinary messages negatives;
@@ -13,10 +13,14 @@ Training data (every file is a tuning set; held-out sets, bench/heldout.py, are 
 - with `--claude-code DIR`, the person's messages of the Claude Code transcripts under DIR (bench_cues reads
   them the same way), nearly all ordinary requests: negatives.
 
-`--loso`: for each set, train on all the others and measure on it: cues fired (English, Chinese), ordinary
-messages fired, for the grammar alone, the grammar or the model (what `detect_cue` does) and the model alone,
-at each `--threshold`. That estimates what a fresh set shows. `--write` trains on everything and writes
-recollect/data/cue_model.npy and cue_model.json (deterministic: the same files give the same bytes).
+`--loso`: for each set, train on all the others and measure on it: cues fired (English, Chinese) and ordinary
+messages fired, for the grammar alone, the grammar or the model, the model alone, and what `detect_cue` does (the
+grammar's cue unless the model is below the veto, else the model at the threshold: "grammar>V|model T"), at each
+`--threshold` and `--veto`. The grammar was tuned on every set, so its figures there are in-sample. `--fresh SET
+...`: each set as it was when written: the grammar of the commit that added it and the model trained on the sets
+written before it, both read by that grammar; what a fresh set showed. `--write` trains on everything and writes
+recollect/data/cue_model.npy and cue_model.json with the first threshold and veto (deterministic: the same files
+give the same bytes).
 """
 
 from __future__ import annotations

@@ -4,16 +4,14 @@ counted, the mood, tense and anchors of the clauses). The grammar is written rul
 it overfits them, and a fresh set shows forms it never met. The model reads what the grammar reads and the
 words around it, and says how likely the message asks about earlier work.
 
-`cues.detect_cue` asks it of every message, once the grammar has read it (`decide`): a cue the grammar finds stands
-unless the model is nearly sure the message is ordinary (its probability below the shipped veto); where the
-grammar finds none, the model's probability must reach the shipped threshold. The grammar's signals weigh
-most, so it mostly agrees with the grammar; where it does not, it was right more often on the sets it had not
-seen (each set as it
-was when written, the grammar of then, the model trained on the sets before it: docs/loop.md, "Cue detection,
-twelfth session"). The weights are
-`recollect/data/cue_model.npy` (float16, one per hashed feature, the bias last) and `cue_model.json` (the
-dimension, the threshold, the recipe); `bench/train_cue_model.py` rebuilds both from the tuning sets and
-reports each set left out of training in turn.
+`cues.detect_cue` asks it of every message, once the grammar has read it (`decide`): a cue the grammar finds
+stands unless the model is nearly sure the message is ordinary (its probability below the shipped veto); where
+the grammar finds none, the model's probability must reach the shipped threshold. The grammar's signals weigh
+most, so it mostly agrees with the grammar; where it does not, it was right more often on sets it had not seen
+(each set as it was when written, the grammar of then, the model trained on the sets before it: docs/loop.md,
+"Cue detection, twelfth session"). The weights are `recollect/data/cue_model.npy` (float16, one per hashed
+feature, the bias last) and `cue_model.json` (the dimension, the threshold, the veto, the recipe, a digest of
+what the grammar read in training); `bench/train_cue_model.py` rebuilds both from the tuning sets.
 
 A message is read in its first HEAD_CHARS and last TAIL_CHARS characters only: a pasted log costs what a short
 message does. Features are hashed with CRC-32 (Python's own string hash changes from run to run).

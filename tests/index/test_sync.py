@@ -293,3 +293,68 @@ def test_a_mistyped_store_path_forgets_nothing(sample_db: Path, monkeypatch: pyt
     report = history.index(load_config()).sources[0]
     assert (report.added, report.removed, report.sessions) == (0, 0, 12), report
     assert not any("store moved" in p for p in report.problems), report
+
+
+def _write_in_place(writer: sqlite3.Connection, checkpoint: Path) -> None:
+    """What OpenCode wrote from the store's state to `checkpoint`, written in place, in one transaction."""
+    writer.execute("ATTACH ? AS later", (str(checkpoint),))
+    writer.execute("BEGIN IMMEDIATE")
+    for (table,) in writer.execute("SELECT name FROM later.sqlite_master WHERE type = 'table'").fetchall():
+        writer.execute(f"DELETE FROM main.'{table}'")
+        writer.execute(f"INSERT INTO main.'{table}' SELECT * FROM later.'{table}'")
+    writer.execute("COMMIT")
+    writer.execute("DETACH later")
+
+
+def _hold_a_write(writer: sqlite3.Connection) -> None:
+    """The next change OpenCode is writing: a write transaction held open (rolled back by the caller)."""
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("DELETE FROM todo")
+
+
+def test_a_store_written_while_it_is_indexed_costs_nothing_and_the_next_sync_catches_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenCode runs on while we index, writing in place what it wrote from one real checkpoint to the next:
+    after our scan (26) it writes 28 (the fork's part deleted and another patched), after our read 30 (the
+    fork archived, the first session renamed), and it holds a write transaction all the while. Nothing
+    fails, what was read is stored under the marks the scan saw (never newer than what was read), and the
+    next sync reads again the two sessions that changed since that scan, not one more, and makes the index
+    a fresh one's."""
+    from recollect.sources.opencode import OpenCodeSource
+
+    live = unpack_checkpoint(24, tmp_path / "live" / "opencode.db")
+    writer = sqlite3.connect(live, isolation_level=None)
+    writer.execute("PRAGMA journal_mode=WAL")  # as OpenCode keeps its store
+    conn = store.connect(tmp_path / "index.db")
+    sync(conn, spec(live))
+    _write_in_place(writer, unpack_checkpoint(26, tmp_path / "26.db"))  # what the next sync's scan sees
+    scan, read_sessions = OpenCodeSource.scan, OpenCodeSource.read_sessions
+
+    def scan_then_write(self: OpenCodeSource):  # type: ignore[no-untyped-def]
+        found = scan(self)
+        _write_in_place(writer, unpack_checkpoint(28, tmp_path / "28.db"))
+        _hold_a_write(writer)
+        return found
+
+    def read_then_write(self: OpenCodeSource, ids):  # type: ignore[no-untyped-def]
+        yield from read_sessions(self, ids)
+        writer.execute("ROLLBACK")
+        _write_in_place(writer, unpack_checkpoint(30, tmp_path / "30.db"))
+        _hold_a_write(writer)
+
+    monkeypatch.setattr(OpenCodeSource, "scan", scan_then_write)
+    monkeypatch.setattr(OpenCodeSource, "read_sessions", read_then_write)
+    try:
+        report = sync(conn, spec(live)).sources[0]
+    finally:
+        writer.execute("ROLLBACK")
+    monkeypatch.setattr(OpenCodeSource, "scan", scan)
+    monkeypatch.setattr(OpenCodeSource, "read_sessions", read_sessions)
+    assert (report.status, report.added, report.updated, report.problems) == ("ok", 1, 0, []), report
+    fresh = store.connect(tmp_path / "fresh.db")
+    sync(fresh, spec(live))
+    assert dump(conn) != dump(fresh)  # positive control: the store changed under the sync
+    caught_up = sync(conn, spec(live)).sources[0]
+    assert (caught_up.status, caught_up.added, caught_up.updated, caught_up.removed) == ("ok", 0, 2, 0), caught_up
+    assert dump(conn) == dump(fresh)

@@ -29,6 +29,23 @@ def test_the_grammar_reads_the_tuning_sets_as_when_the_weights_were_trained() ->
     assert train_cue_model.grammar_digest(sets) == meta["grammar_digest"]
 
 
+def test_the_training_script_reads_the_grammar_as_detect_cue_gives_it_to_the_model() -> None:
+    # train_cue_model.signals_of reads the grammar through its parts (so that an older checkout's reads too);
+    # detect_cue gives the model what cues._found fills. Were the two to differ, the shipped weights would score
+    # features they were never trained on, and the digest above (read through signals_of) would not tell.
+    from bench import train_cue_model
+    from recollect.integrations import cues
+
+    texts = [e.text for examples in train_cue_model.load(None).values() for e in examples]
+    counted = 0
+    for text in texts:
+        given: list[str] = []
+        cue = grammar_cue(text, given)
+        assert train_cue_model.signals_of(cues, text) == (cue is not None, given), text
+        counted += any(s.startswith("counted:") for s in given)
+    assert counted > len(texts) // 4  # positive control: signals to compare, markers that counted among them
+
+
 def test_the_shipped_weights_are_the_ones_the_training_script_wrote() -> None:
     meta = json.loads(cuemodel.META.read_text(encoding="utf-8"))
     weights = np.load(cuemodel.WEIGHTS)

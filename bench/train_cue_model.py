@@ -1,7 +1,7 @@
 """Train the learned history-cue detector (`integrations/cuemodel.py`) from the tuning sets, report each set
 left out of training in turn, and write the shipped weights.
 
-    .venv/bin/python bench/train_cue_model.py --claude-code /work/shared/data/claude-code [--loso]
+    .venv/bin/python bench/train_cue_model.py --claude-code tests/data/claude-code [--loso]
         [--fresh SET ...] [--write] [--threshold T ...] [--veto V ...] [--words-only] [--l2 L] [--steps N]
 
 Training data (every file is a tuning set; held-out sets, bench/heldout.py, are refused):

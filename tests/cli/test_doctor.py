@@ -56,9 +56,15 @@ def test_index_with_no_store_points_at_doctor(sample_db: Path, monkeypatch: pyte
     assert "no sources found" not in nothing.output.lower()
 
 
-def test_doctor_checks_what_install_opencode_wrote(tmp_path: Path, sample_db: Path) -> None:
+def test_doctor_checks_what_install_opencode_wrote(
+    tmp_path: Path, sample_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import subprocess
     import sys
+
+    # The Python doctor checks runs with our environment: a PYTHONPATH to a checkout's src (a worktree's
+    # test run) would give the bare virtualenv below a recollect of its own.
+    monkeypatch.delenv("PYTHONPATH", raising=False)
 
     config_dir = tmp_path / "xdg" / "opencode-elsewhere"
     runner = CliRunner()

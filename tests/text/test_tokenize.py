@@ -1,4 +1,4 @@
-from recollect.text.tokenize import identifiers_in, query_terms, tokenize
+from recollect.text.tokenize import as_typed, identifiers_in, query_terms, query_words, tokenize
 
 
 def test_identifiers_kept_whole_and_split() -> None:
@@ -45,3 +45,12 @@ def test_tokens_never_contain_quotes_or_spaces() -> None:
 def test_identifiers_in_finds_code_words() -> None:
     found = identifiers_in("parseHttpResponse failed in src/auth/token.ts with ERR_CONN; plain words here")
     assert found == ["parseHttpResponse", "src/auth/token.ts", "ERR_CONN"]
+
+
+def test_as_typed_says_a_match_in_the_words_typed() -> None:
+    words = query_words("Deploying missing-file.txt 部署项目")
+    assert as_typed(words, {"deploy"}) == {"Deploying": ("deploy",)}  # a stem, said as the word
+    assert as_typed(words, {"missing-file.txt", "file"}) == {"missing-file.txt": ("missing-file.txt", "file")}
+    assert as_typed(words, {"file"}) == {"file": ("file",)}  # a part does not stand for the identifier
+    assert as_typed(words, {"部署"}) == {"部署": ("部署",)}  # a bigram, not the whole run
+    assert as_typed(words, {"staging"}) == {}

@@ -196,6 +196,16 @@ def test_memory_search_shows_why_each_memory_matched(world: World) -> None:
     assert status == 200 and "No memory matches." in body and "staging db port" not in body
 
 
+def test_a_history_hit_says_the_words_the_user_typed_not_their_stems(world: World) -> None:
+    host = urllib.parse.urlsplit(world.base).netloc
+    query = urllib.parse.urlencode({"q": "ECONNREFUSED 5432", "token": world.token})
+    status, body = _request(world, "GET", f"/search?{query}", headers={"Host": host})
+    assert status == 200 and "staging" in body  # positive control: the session is found
+    said = [part.split("</span>", 1)[0] for part in body.split('<span class="why">')[1:]]
+    assert said and all(why.startswith("matched: ECONNREFUSED, 5432") for why in said), said
+    assert "econnrefus" not in " ".join(said)  # the index's stem is not shown beside the word
+
+
 def test_a_correction_is_shown_and_exact_turns_it_off(world: World) -> None:
     host = urllib.parse.urlsplit(world.base).netloc
     fuzzy = urllib.parse.urlencode({"q": "staginng postgres", "token": world.token})

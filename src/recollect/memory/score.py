@@ -26,6 +26,7 @@ import numpy as np
 
 from recollect.memory.catalog import Loaded, RootContents
 from recollect.memory.files import Memory, Scope
+from recollect.text.tokenize import as_typed
 
 SCOPE_PRIOR = {"project": 1.0, "global": 0.5}
 REHEARSAL_WEIGHT = 0.1
@@ -64,8 +65,7 @@ class ScoredMemory:
 
 def said_as(words: Sequence[tuple[str, tuple[str, ...]]], terms: Mapping[str, int]) -> dict[str, int]:
     """`terms` a memory matched, said as the query's `words` (text/tokenize.query_words) that hold them."""
-    counts = {word: [terms[t] for t in tokens if t in terms] for word, tokens in words}
-    return {word: max(found) for word, found in counts.items() if found}
+    return {said: max(terms[t] for t in tokens) for said, tokens in as_typed(words, terms).items()}
 
 
 def idf(df: int, n: int) -> float:

@@ -9,6 +9,7 @@ from typing import Any
 
 from recollect.jsonish import plain
 from recollect.text.plain import display_title
+from recollect.text.tokenize import as_typed, query_words
 from recollect.times import iso
 
 SNIPPET_CHARS = 280
@@ -93,6 +94,14 @@ class SearchResult:
     framing: list[str] = field(default_factory=list)  # words that frame the question, weighted low
     literal: bool = False  # nothing ranked, so the scope was scanned for the query as typed
     phrase: str = ""  # an exact search of two or more words: the phrase every hit holds, its words in order
+
+    def matched_as_typed(self, hit: Hit) -> list[str]:
+        """The words `hit` matched as the query was typed (text/tokenize.as_typed): 'ECONNREFUSED', not its
+        tokens 'econnrefused, econnrefus', which `hit.matched` keeps for --json; a typo's correction, which no
+        typed word holds, as it was searched."""
+        said = as_typed(query_words(self.query), hit.matched)
+        covered = {t for tokens in said.values() for t in tokens}
+        return [*said, *(t for t in hit.matched if t not in covered)]
 
     def notes(self, exact_hint: str) -> list[str]:
         """One line each for what the search did beyond the words as typed, and how to turn it off."""

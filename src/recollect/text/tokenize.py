@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from functools import lru_cache
 from itertools import chain
 
@@ -195,6 +195,25 @@ def query_words(text: str) -> list[tuple[str, tuple[str, ...]]]:
     (a stem, a part of an identifier) said in the user's words. Words of no token are left out."""
     distinct = dict.fromkeys(_WORD.findall(text))
     return [(word, tokens) for word in distinct if (tokens := _word_tokens(word))]
+
+
+def as_typed(words: Sequence[tuple[str, tuple[str, ...]]], matched: Collection[str]) -> dict[str, tuple[str, ...]]:
+    """The `matched` tokens of a query's `words` (query_words), said as a person typed them -> the tokens
+    each stands for. A word whose whole form or stem matched is said as typed ('ECONNREFUSED', not
+    'econnrefused, econnrefus'); of an identifier whose whole form did not match, each part that did is said
+    as itself (text holding 'file' does not hold 'missing-file.txt'), and so is each bigram of a CJK run."""
+    said: dict[str, tuple[str, ...]] = {}
+    for word, tokens in words:
+        found = tuple(t for t in tokens if t in matched)
+        if not found:
+            continue
+        cjk = word[0] >= "\u3040" and _CJK_RUN.match(word)
+        if len(tokens) == 1 or (not cjk and (tokens[0] in matched or tokens[1:] == (stem(tokens[0]),))):
+            said[word] = found
+        else:
+            for token in found:
+                said.setdefault(token, (token,))
+    return said
 
 
 @lru_cache(maxsize=WORDS_CACHED)

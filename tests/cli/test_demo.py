@@ -47,3 +47,15 @@ def test_a_store_with_no_session_yet_gets_the_builtin_demo(sample_db: object) ->
     assert "claude: 0 sessions" in out.stdout
     assert "Your stores hold no session yet, so this demo indexes a real store shipped with recollect" in out.stdout
     assert "opencode: 12 sessions" in out.stdout and "$ recollect read opencode::" in out.stdout
+
+
+def test_with_opencode_connected_the_demo_does_not_ask_to_connect_it(sample_db: object) -> None:
+    before = run("demo")
+    assert before.returncode == 0, before.stderr
+    assert "Next: connect your agent with 'recollect install opencode'." in before.stdout  # positive control
+    installed = run("install", "opencode", "--no-npm")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    after = run("demo")
+    assert after.returncode == 0, after.stderr
+    assert "recollect install opencode" not in after.stdout
+    assert "OpenCode is connected to recollect" in after.stdout and "'recollect ui'" in after.stdout

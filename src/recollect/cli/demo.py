@@ -16,11 +16,15 @@ import time
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from recollect.cli.app import current_app
 from recollect.cli.history import progress_bar
+
+if TYPE_CHECKING:
+    from recollect.app import Recollect
 
 # (what the step shows, the command's arguments). The searches are chosen against the shipped store:
 # the paraphrase and the Chinese question share no word with the session they find.
@@ -124,7 +128,17 @@ def demo_cmd(builtin: bool) -> None:
         return
     for row in recent:
         click.echo(f"  {history.iso(row.time_updated)[:10]}  {row.title or '(untitled)'}  [{row.directory}]")
-    click.echo(
-        "\nTry: recollect search 'an error message you remember'   ·   recollect sessions\n"
-        "Next: connect your agent with 'recollect install opencode'."
-    )
+    click.echo("\nTry: recollect search 'an error message you remember'   ·   recollect sessions")
+    click.echo(_next_step(app))
+
+
+def _next_step(app: Recollect) -> str:
+    """What to do next with real stores: connect OpenCode, unless it is (doctor's check, which reads two files)."""
+    from recollect.integrations.opencode import checkup
+
+    connected = checkup(app.config.paths)
+    if not connected:
+        return "Next: connect your agent with 'recollect install opencode'."
+    if any(c.problems for c in connected):
+        return "Next: 'recollect doctor' says what is wrong with recollect's connection to OpenCode."
+    return "OpenCode is connected to recollect: ask it about earlier work. To browse: 'recollect ui'."

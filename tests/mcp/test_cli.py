@@ -32,3 +32,26 @@ def test_help_names_every_tool() -> None:
     for name in ("history_search", "history_read", "history_sessions", "memory_recall", "memory_remember"):
         assert name in out
     assert "--budget" in out and "--scope" in out
+
+
+def test_run_by_hand_it_says_it_waits_for_an_agent(sample_db: object) -> None:
+    import os
+    import pty
+    import select
+
+    leader, follower = pty.openpty()  # a terminal, as a person who types 'recollect mcp' has
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "recollect.cli", "mcp"], stdin=follower, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    os.close(follower)
+    try:
+        assert proc.stderr is not None
+        ready, _, _ = select.select([proc.stderr], [], [], 60)
+        said = proc.stderr.readline().decode() if ready else ""
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        os.close(leader)
+    assert said.startswith("recollect mcp: serving recollect's tools over MCP on stdin/stdout"), said
+    assert "Ctrl-C stops it" in said
+    # Started by an agent (a pipe on stdin) it says nothing: test_stdio's session checks stderr stays empty.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import sys
 
 import click
 
@@ -57,6 +58,13 @@ def mcp_cmd(budget: int, default_scope: str) -> None:
         fail(
             "the MCP server needs the MCP SDK, which is not installed: "
             "pip install 'recollect[mcp]'  (or: pip install mcp==2.3.0)"
+        )
+    if sys.stdin.isatty():  # a person ran it by hand: an agent's host gives it a pipe, and stdout is the protocol's
+        click.echo(
+            "recollect mcp: serving recollect's tools over MCP on stdin/stdout, for an agent to start "
+            "('recollect install opencode' sets that up; docs/mcp.md for others). Waiting for a client; "
+            "Ctrl-C stops it.",
+            err=True,
         )
     with contextlib.suppress(KeyboardInterrupt):  # a person stopping it by hand is not an error
         serve(ServerSettings(cwd=os.getcwd(), budget=budget, default_scope=default_scope))

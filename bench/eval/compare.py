@@ -12,8 +12,9 @@ constants it sets, restored after it, or the ranking stages it switches off:
 The first variant is `today` (nothing changed); each other one lists every category metric that fell
 against it. `RECOLLECT_EMBEDDINGS=off` before the command runs the whole comparison with meaning off.
 Sets: `main` (queries.jsonl), `heldout` (heldout.jsonl, the main corpus), `haystack` (the conversations
-alone), `longchat`, `longchat1`, `longchat2`, `longchat3` (the long-chat tuning set and held-outs 1 to 3). The
-closed held-out sets are not among them.
+alone), `pasted` and `openings` (bench.eval.pasted's pasted.jsonl and pasted_openings.jsonl over the real
+Claude Code transcripts), `longchat`, `longchat1`, `longchat2`, `longchat3` (the long-chat tuning set and
+held-outs 1 to 3). The closed held-out sets are not among them.
 """
 
 from __future__ import annotations
@@ -28,12 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.eval.evaluate import Corpus, EvalQuery, QueryResult, load_queries, run_queries, summarize
+from bench.eval.evaluate import Corpus, EvalQuery, QueryResult, Ranked, load_queries, run_queries, summarize
 from bench.eval.haystack import HAYSTACK_STORES, MULTI_SESSION
+from bench.eval.pasted import CASES, TRANSCRIPTS, PastedCorpus
+from recollect.search.scope import Filters
 from recollect.search.stages import STAGES, disabled
 
-SETS = ("main", "heldout", "haystack", "longchat", "longchat1", "longchat2", "longchat3")
+SETS = ("main", "heldout", "haystack", "pasted", "openings", "longchat", "longchat1", "longchat2", "longchat3")
 DATA = Path("tests/data/eval")
+OPENINGS = "bench/eval/pasted_openings.jsonl"
 FIGURES = ("mrr", "recall@5", "turn@5", "all@5")
 
 
@@ -97,7 +101,14 @@ def fell(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return out
 
 
-Opener = Callable[[], Corpus]
+class _Pasted(PastedCorpus):
+    """bench.eval.pasted's corpus with the main corpus's name for its plain FTS5 search."""
+
+    def baseline_search(self, query: EvalQuery, filters: Filters) -> list[Ranked]:
+        return self.fts5_search(query, filters)
+
+
+Opener = Callable[[], Corpus | _Pasted]
 
 
 def _sets(name: str, workdir: Path) -> list[tuple[Opener, list[EvalQuery]]]:
@@ -108,6 +119,9 @@ def _sets(name: str, workdir: Path) -> list[tuple[Opener, list[EvalQuery]]]:
     if name == "haystack":
         queries = [q for q in load_queries(Path("bench/eval/queries.jsonl")) if q.category == "conversation"]
         return [(lambda: Corpus(DATA, stores=HAYSTACK_STORES), queries + load_queries(Path(MULTI_SESSION)))]
+    if name in ("pasted", "openings"):
+        cases = Path(CASES if name == "pasted" else OPENINGS)
+        return [(lambda: _Pasted(Path(TRANSCRIPTS)), load_queries(cases))]
     from bench.eval import longchat
     from bench.eval.build_corpus import write_conversation_store
 

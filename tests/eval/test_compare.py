@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bench.eval import compare
 from bench.eval.compare import Variant, applied, fell, parse_variant
+from bench.eval.evaluate import load_queries
+from bench.eval.pasted import PastedCorpus
 from recollect.search import novelty, stages
 
 
@@ -43,3 +47,10 @@ def test_every_variant_runs_on_the_same_index_beside_chunk_bm25_and_fts5() -> No
     assert set(report) == {"today", "same", "off", "chunk_bm25", "fts5"}
     assert report["same"] == report["today"]  # a constant set to its own value changes nothing
     assert report["off"]["ranks"] != report["today"]["ranks"]  # control: coverage off moves questions
+
+
+def test_the_pasted_sets_are_the_real_transcripts_with_their_cases(tmp_path: Path) -> None:
+    for name, cases in (("pasted", "bench/eval/pasted.jsonl"), ("openings", "bench/eval/pasted_openings.jsonl")):
+        [(_opener, queries)] = compare._sets(name, tmp_path)
+        assert [q.id for q in queries] == [q.id for q in load_queries(Path(cases))]
+    assert issubclass(compare._Pasted, PastedCorpus)  # the pasted bench's own index of the transcripts

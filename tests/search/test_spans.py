@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from recollect.search.query import understand
+from recollect.search.rank import _card_evidence
 from recollect.search.spans import (
     OPENING_TURNS,
     card_votes,
@@ -14,6 +16,7 @@ from recollect.search.spans import (
     neighbours,
     opening_spans,
 )
+from recollect.search.stages import disabled
 from recollect.search.terms import TermPlan
 
 
@@ -67,6 +70,21 @@ def test_words_scattered_over_a_long_chat_do_not_add_up() -> None:
     assert together == 1.0  # the words meet around the best turn
 
 
+def test_a_restated_query_is_read_in_a_long_sessions_title_and_first_request_too() -> None:
+    card = {"title": "Kitten adoption", "first_human": "help me pick a name"}
+    card.update({k: "" for k in ("identifiers", "files", "errors", "last_outcome", "decisions", "summary")})
+    card["summary"] = "named after my aunt"  # the card's other fields are no place where the query's words meet
+    best = ["we adopted a kitten last spring"]
+    # Positive control: a question is read around the best turn, which holds one of the two words.
+    assert covered_share(_plan(), card, best, ["how lovely"], 0.25)[0] == 0.5  # type: ignore[arg-type]
+    # A query that asks nothing may restate the session: its title and first request are read as a turn too.
+    card["first_human"] = "the kitten I named after my aunt"
+    assert covered_share(_plan(), card, best, ["how lovely"], 0.25, restated=True)[0] == 1.0  # type: ignore[arg-type]
+    assert covered_share(_plan(), card, best, ["how lovely"], 0.25)[0] == 0.5  # type: ignore[arg-type]
+    card["first_human"] = "help me pick a name"
+    assert covered_share(_plan(), card, best, ["how lovely"], 0.25, restated=True)[0] == 0.5  # type: ignore[arg-type]
+
+
 def test_fusion_depth_shrinks_with_a_small_index_only() -> None:
     assert fusion_k(5000, 40) == 40 and fusion_k(210, 40) == 40  # positive control: a real history keeps k
     assert fusion_k(40, 40) == 10  # a haystack of 40 chats: ranks 1 and 10 are told apart
@@ -115,3 +133,20 @@ def test_a_long_session_whose_title_and_first_request_hold_a_restated_query_spea
     assert spans == {2: 1.0, 4: 0.25}  # session 4 holds none of them and keeps its span
     half = TermPlan(["kitten", "parrot"], {"kitten": 2.0, "parrot": 2.0}, [(["kitten"], 2.0), (["parrot"], 2.0)])
     assert opening_spans(conn, [2], half) == {2: 0.5}  # as much as they hold, never less than the span
+
+
+def test_a_restated_request_in_prose_is_not_discounted_by_the_share_its_card_holds() -> None:
+    now = 1_800_000_000_000
+    question = understand("what did we name the kitten we adopted?", now)
+    restated = understand("sorting out ssh problems and setting up a shared tmux session", now)
+    # Positive control: a question's card vote counts by the share of it the card holds (stage `evidence`).
+    assert _card_evidence(question)
+    # A request restated in prose asks for the session itself: its opening's span alone discounts the card.
+    assert not _card_evidence(restated)
+    with disabled("opening"):
+        assert _card_evidence(restated)
+    # Not restated in prose: a pasted test id, a query of three words.
+    assert _card_evidence(understand("tests/test_payout.py::test_compute_payout_expired[large_batch-58]", now))
+    assert _card_evidence(understand("upgrade tailscale box", now))
+    with disabled("evidence"):
+        assert not _card_evidence(question)

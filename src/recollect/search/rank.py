@@ -226,9 +226,21 @@ def _lexical(run: _Run) -> None:
         run.card_rank = {sid: i + 1 for i, (sid, _) in enumerate(card_rows)}
 
 
+def _restated_prose(plan: QueryPlan) -> bool:
+    """Whether the query reads as a restated request: four words or more, mostly prose (not a pasted id)."""
+    return len(plan.words) >= 4 and prose_share(plan.searched) >= 0.75
+
+
+def _card_evidence(plan: QueryPlan) -> bool:
+    """Whether a long session's card vote counts by the share of the query the card holds (stage `evidence`).
+    Not for a restated request in prose that asks nothing (stage `opening`): it asks for the session itself,
+    and its card counts by how much of the session its opening speaks for (opening_spans), as a short one's."""
+    return stages.on("evidence") and not (stages.on("opening") and _restated_prose(plan) and not plan.asks)
+
+
 def _card_weights(plan: QueryPlan) -> tuple[float, ...]:
     """Card field weights; a prose query (a restated request) leans on the title and first request."""
-    if stages.on("opening") and len(plan.words) >= 4 and prose_share(plan.searched) >= 0.75:
+    if stages.on("opening") and _restated_prose(plan):
         title, head, *rest = CARD_WEIGHTS
         return (title * 1.5, head * 1.5, *rest)
     return CARD_WEIGHTS
@@ -304,7 +316,7 @@ def _fuse(run: _Run) -> dict[int, float]:
         )
     span = run.span
     run.k = k = fusion_k(run.counts.total, RRF_K) if stages.on("fusion_depth") else RRF_K
-    card_weight = card_votes(run.conn, run.terms, run.card_rank, span, prose, stages.on("evidence"))
+    card_weight = card_votes(run.conn, run.terms, run.card_rank, span, prose, _card_evidence(run.plan))
     fused = {
         sid: (1 / (k + run.chunk_rank[sid]) if sid in run.chunk_rank else 0.0)
         + (card_weight[sid] / (k + run.card_rank[sid]) if sid in run.card_rank else 0.0)
@@ -426,12 +438,13 @@ def _covered_shares(
     best = {sid: [c for c in run.session_chunks.get(sid, [])[:COVERAGE_CHUNKS] if c in chunks] for sid in shortlist}
     long = stages.on("long_sessions")
     around = neighbours(run.conn, [cids[0] for cids in best.values() if cids]) if long else None
+    restated = stages.on("opening") and not run.plan.asks  # the title and first request are read as a turn too
     for sid in shortlist:
         if sid in run.rescued:
             continue
         near = None if around is None else around.get(best[sid][0], []) if best[sid] else []
         texts = [chunks[cid]["text"] for cid in best[sid]]
-        shares[sid], haystack = covered_share(run.terms, sessions[sid], texts, near, run.span.get(sid, 1.0))
+        shares[sid], haystack = covered_share(run.terms, sessions[sid], texts, near, run.span.get(sid, 1.0), restated)
         if sid not in run.gap and phrase and phrase in " ".join(haystack.split()):
             found = True
     return shares, found

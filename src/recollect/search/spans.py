@@ -41,18 +41,24 @@ def covered_share(
     best: Sequence[str],
     around: Sequence[str] | None = None,
     span: float = 1.0,
+    restated: bool = False,
 ) -> tuple[float, str]:
     """The share of the query's term weight a session covers, and the text it was read in: its card and
     its `best` matching chunks' texts. For a long session (`span` < 1) with `around` (the turns next to its
     best chunk), it is what its best chunk with its neighbours covers: in a long chat the words of unrelated
-    turns do not add up, and the card speaks for only `span` of it. Substring presence is a cheap stand-in
-    for token presence (stems and bigrams are substrings too)."""
+    turns do not add up, and the card speaks for only `span` of it. For a query that asks nothing
+    (`restated`, stage `opening`), the title with the first request is such a place where the words meet
+    too: the query may restate the session itself. Substring presence is a cheap stand-in for token
+    presence (stems and bigrams are substrings too)."""
     card_text = [str(card[k] or "") for k in CARD_FIELDS]
     haystack = folded(" ".join([*card_text, *best]))
     share = terms.covered(haystack) / terms.total_weight
     if around is None or not best or span >= 1.0:  # a session its opening speaks for is read as a whole
         return share, haystack
-    return terms.covered(folded(" ".join([best[0], *around]))) / terms.total_weight, haystack
+    turn = terms.covered(folded(" ".join([best[0], *around]))) / terms.total_weight
+    if restated:
+        turn = max(turn, terms.covered(folded(" ".join(card_text[:2]))) / terms.total_weight)
+    return turn, haystack
 
 
 def opening_spans(conn: sqlite3.Connection, sids: Iterable[int], restated: TermPlan | None = None) -> dict[int, float]:

@@ -24,7 +24,8 @@ STAGES: dict[str, str] = {
     "correction": "typo correction for words the index does not know",
     "test_id": "a pasted test id's bare test name searched beside the whole id, its [param] only beside its name",
     "opening": "a query that restates a session's title or first request: those fields weigh more in the card arm, "
-    "and for a query that asks nothing a long session speaks for as much of it as its title and first request hold",
+    "and for a query that asks nothing a long session speaks for as much of it as its title and first request hold, "
+    "and its coverage is read in them too; a restated request in prose is not discounted by stage evidence",
     "answered": "a session whose matching text is only the person's own words (asked, never answered) counts less",
     "long_sessions": "a session's card counts by how much of it its opening speaks for (its requests), and its "
     "coverage is read around its best turn; in it, a turn stating the query's words before asking something else "

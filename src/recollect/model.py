@@ -84,6 +84,11 @@ class SessionStamp:
 class ScanResult:
     stamps: dict[str, SessionStamp]
     problems: list[str] = field(default_factory=list)
+    # Sessions listed but not readable this time (a file's permissions): not in `stamps`, never gone.
+    withheld: set[str] = field(default_factory=set)
+    # A folder could not be listed, so a session missing from `stamps` may still be there: the sync
+    # takes none of this store's sessions for deleted this time (`guard.hidden` sets it).
+    partial: bool = False
 
 
 class SourceError(RecollectError):

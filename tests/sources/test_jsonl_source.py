@@ -49,7 +49,11 @@ def test_an_unreadable_session_file_is_named_with_its_fix(
     monkeypatch.setattr(jsonl, "readable", lambda p: p != path)
     scan = source.scan()
     assert set(scan.stamps) == {other}
-    assert scan.problems == [f"{path} is not readable; session {victim} is left out until its permissions are fixed"]
+    assert scan.problems == [
+        f"{path} is not readable; session {victim} is left out (kept as indexed, if it was) "
+        "until its permissions are fixed"
+    ]
+    assert scan.withheld == {victim}  # listed, so never taken for deleted
 
 
 @pytest.mark.parametrize("kind", KINDS)

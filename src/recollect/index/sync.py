@@ -25,7 +25,7 @@ from recollect.index.progress import Bar, Progress
 from recollect.index.rows import delete_sessions
 from recollect.index.rows import insert_session as insert_session  # where callers have imported it from
 from recollect.index.store import BUSY_TIMEOUT_MS, IndexUnavailable, Lease, now_ms, transaction
-from recollect.model import Session, SessionStamp, SourceError
+from recollect.model import ScanResult, Session, SessionStamp, SourceError
 from recollect.sources import Source, SourceSpec, open_source
 from recollect.text.plain import counted
 
@@ -199,8 +199,10 @@ def _sync_source(
     if known is not None and known != str(source.location):  # only once the new store is there to re-index
         _forget_moved_store(conn, source, report, lease, known)
     report.problems.extend(scan.problems)
-    plan = _plan(conn, source, scan.stamps, report)
-    vanished = [sid for native, (sid, _) in plan.indexed.items() if native not in scan.stamps]
+    plan = _plan(conn, source, scan, report)
+    # A session the scan could not read, or could not list (a folder it could not read), is not gone.
+    listed = scan.stamps.keys() | scan.withheld
+    vanished = [] if scan.partial else [sid for native, (sid, _) in plan.indexed.items() if native not in listed]
     if vanished:
         lease.renew()
         with transaction(conn):
@@ -288,9 +290,10 @@ def _forget_moved_store(
         report.problems.append(f"store moved from {known}; its {len(sids)} sessions were re-indexed")
 
 
-def _plan(conn: sqlite3.Connection, source: Source, stamps: dict[str, SessionStamp], report: SourceReport) -> Plan:
+def _plan(conn: sqlite3.Connection, source: Source, scan: ScanResult, report: SourceReport) -> Plan:
     """Which sessions to read: new ones, and those whose watermark moved since they were indexed or
     skipped (a bad session is retried as soon as its store says it changed)."""
+    stamps = scan.stamps
     indexed = {
         native: (sid, mark)
         for sid, native, mark in conn.execute(
@@ -317,7 +320,7 @@ def _plan(conn: sqlite3.Connection, source: Source, stamps: dict[str, SessionSta
         for native, (_, why) in skipped.items()
         if native in stamps and why.startswith(EMPTY) and native not in again
     ]
-    gone_skipped = [native for native in skipped if native not in stamps]
+    gone_skipped = [] if scan.partial else [n for n in skipped if n not in stamps and n not in scan.withheld]
     if gone_skipped:
         with transaction(conn):
             conn.executemany(

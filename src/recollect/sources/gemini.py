@@ -28,6 +28,7 @@ from typing import Any
 from recollect.jsonish import typed
 from recollect.model import Message, Part, Session
 from recollect.sources.base import SourceSpec, register
+from recollect.sources.guard import hidden
 from recollect.sources.jsonl import (
     SHAPE_ERRORS,
     JsonlSource,
@@ -119,7 +120,8 @@ class GeminiSource(JsonlSource[Path, _Chat]):
             return  # deleted while we listed
         except OSError:
             # Its session id is inside: nothing to list it under.
-            problems.append(f"{path} is not readable; its session is left out")
+            problems.append(f"{path} is not readable; its session is left out (kept as indexed, if it was)")
+            hidden(problems[-1])  # which session it holds is unknown: the listing is partial
             return
         if sid is None:
             if parent is None:

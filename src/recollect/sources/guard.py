@@ -15,7 +15,9 @@ OSError from a symlink loop — is caught here:
   integers are coerced (or zeroed and counted), and tool inputs nested deeper than `MAX_DEPTH` are
   cut, so nothing later (chunking, JSON encoding, SQLite) can fail on them;
 - problems the adapters' file walks meet (unreadable folders, symlink loops) are collected with
-  `note` and returned with the scan, so they are counted and named instead of silently empty.
+  `note` and returned with the scan, so they are counted and named instead of silently empty; a
+  folder or file that could not be read at all is noted with `hidden`, which also marks the scan
+  partial, so what the index holds of the sessions it may hide is kept, never taken for deleted.
 
 Never writes a source.
 """
@@ -26,6 +28,7 @@ import contextvars
 import logging
 import re
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +40,7 @@ log = logging.getLogger(__name__)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_DEPTH = 32  # tool inputs deeper than this are cut: no agent writes arguments nested deeper
 _NOTES: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("recollect_source_notes", default=None)
+_HIDDEN: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("recollect_source_hidden", default=None)
 
 
 def note(problem: str) -> None:
@@ -45,6 +49,26 @@ def note(problem: str) -> None:
     if notes is not None and problem not in notes:
         notes.append(problem)
     log.debug("source problem: %s", problem)
+
+
+def hidden(problem: str) -> None:
+    """Note a folder or file a listing could not read: the sessions in it may still be there, so the
+    listing is partial (see `hiding`). Never raises."""
+    found = _HIDDEN.get()
+    if found is not None:
+        found.append(problem)
+    note(problem)
+
+
+@contextmanager
+def hiding() -> Iterator[list[str]]:
+    """Collect what `hidden` is told inside the block: empty when the listing saw everything."""
+    found: list[str] = []
+    token = _HIDDEN.set(found)
+    try:
+        yield found
+    finally:
+        _HIDDEN.reset(token)
 
 
 def describe(exc: BaseException) -> str:
@@ -78,7 +102,9 @@ class Guarded:
         notes: list[str] = []
         token = _NOTES.set(notes)
         try:
-            result: ScanResult = self.inner.scan()
+            with hiding() as unlisted:
+                result: ScanResult = self.inner.scan()
+            result.partial = result.partial or bool(unlisted)
         except SourceError:
             raise
         except Exception as exc:  # the one backstop: a store is never lost to a traceback

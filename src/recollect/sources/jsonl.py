@@ -30,7 +30,7 @@ import zstandard
 
 from recollect.model import ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec
-from recollect.sources.guard import note
+from recollect.sources.guard import hidden, hiding, note
 
 log = logging.getLogger(__name__)
 
@@ -225,7 +225,7 @@ def list_dir(path: Path) -> list[os.DirEntry[str]]:
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as exc:
-        note(f"{path} cannot be read ({exc.strerror or exc}); the sessions in it are left out")
+        hidden(f"{path} cannot be read ({exc.strerror or exc}); its sessions are kept as indexed until it can be")
         return []
     usable = []
     for entry in entries:
@@ -244,7 +244,8 @@ def walk(root: Path) -> Iterator[tuple[str, list[str], list[str]]]:
 
     def skipped(exc: OSError) -> None:
         if not isinstance(exc, FileNotFoundError):
-            note(f"{exc.filename} cannot be read ({exc.strerror or exc}); the sessions in it are left out")
+            why = exc.strerror or exc
+            hidden(f"{exc.filename} cannot be read ({why}); its sessions are kept as indexed until it can be")
 
     yield from os.walk(root, onerror=skipped)
 
@@ -376,13 +377,16 @@ class JsonlSource(ABC, Generic[Layout, Item]):
         problems: list[str] = []
         listing = self._list(layout, problems)
         stamps: dict[str, SessionStamp] = {}
+        withheld: set[str] = set()
         for item in listing.values():
             try:
                 denied = [f for f in item.files if not readable(f)]
                 if denied:
                     problems.append(
-                        f"{denied[0]} is not readable; session {item.id} is left out until its permissions are fixed"
+                        f"{denied[0]} is not readable; session {item.id} is left out (kept as indexed, if it was) "
+                        "until its permissions are fixed"
                     )
+                    withheld.add(item.id)
                     continue
                 mark = self._mark(item, listing)
             except FileNotFoundError:
@@ -390,17 +394,20 @@ class JsonlSource(ABC, Generic[Layout, Item]):
             stamps[item.id] = SessionStamp(
                 id=item.id, watermark=mark, parent_id=self._parent(item), updated=newest_mtime(item.files)
             )
-        return ScanResult(stamps=stamps, problems=problems)
+        return ScanResult(stamps=stamps, problems=problems, withheld=withheld)
 
     def read_sessions(self, ids: Iterable[str]) -> Iterator[Session]:
         layout = self._layout()
         if layout is None:
             return
-        listing = self._list(layout, [])
+        with hiding() as unlisted:
+            listing = self._list(layout, [])
         read = self._reader(layout)
         for sid in ids:
             item = listing.get(sid)
             if item is None:
+                if unlisted:  # maybe in a folder that could not be read this time: kept as indexed
+                    self.unreadable[sid] = unlisted[0]
                 continue
             try:
                 session = read(item)

@@ -24,7 +24,7 @@ from recollect.config import xdg_dir
 from recollect.jsonish import typed
 from recollect.model import Message, ScanResult, Session, SessionStamp, SourceError
 from recollect.sources.base import SourceSpec, register
-from recollect.sources.guard import as_ms, note
+from recollect.sources.guard import as_ms, hidden, note
 from recollect.sources.opencode_commands import mark_commands
 from recollect.sources.opencode_records import loads, message_from_data, model_name, part_from_data, v2_message
 
@@ -373,7 +373,7 @@ def _entries(directory: Path) -> list[os.DirEntry[str]]:
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as exc:
-        note(f"{directory} cannot be read ({exc.strerror or exc}); the sessions in it are left out")
+        hidden(f"{directory} cannot be read ({exc.strerror or exc}); its sessions are kept as indexed until it can be")
         return []
 
 

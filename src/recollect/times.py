@@ -82,6 +82,8 @@ def parse_stamp(value: Any) -> int | None:
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int | float):
+        if not -(2**62) < value < 2**62:  # also infinity and NaN (1e400 in JSON): no time, not a failed read
+            return None
         # Seconds until the year 5138; anything larger is already milliseconds.
         return int(value * 1000) if value < 1e11 else int(value)
     if not isinstance(value, str) or not value:

@@ -53,6 +53,9 @@ class Case:
     # harmless: nothing of the session's text is lost (an empty file, a folder named *.json, a link cycle
     # that is never followed, a file with no session id in it yet).
     expect: str = "counted"
+    # The damage is in one record of a session that has good ones (the third session of `with_lines`,
+    # `with_text`): it must cost that record, never the session.
+    record: bool = False
 
 
 # -- good stores ---------------------------------------------------------------------------------
@@ -345,15 +348,44 @@ _HARMLESS = {
     ("gemini", "JSON nested 900 deep (parses, then recursion)"),
     ("codex", "symlink loop among folders"),  # the walk never follows links
     ("gemini", "time of 1e400"),  # a record with no message id: not a message
+    ("codex", "time of 1e400"),  # a record type Codex never writes: skipped uncounted, as a newer version's
 }
 
 
 def _jsonl_cases(kind: str) -> list[Case]:
     found = [
-        Case(c.name, c.kind, c.build, c.victim, c.big, "harmless" if (kind, c.name) in _HARMLESS else c.expect)
+        Case(
+            c.name, c.kind, c.build, c.victim, c.big, "harmless" if (kind, c.name) in _HARMLESS else c.expect, c.record
+        )
         for c in _jsonl_kinds(kind)
     ]
     return found
+
+
+LATER = "a later question"  # the text of a record whose time is not one
+
+
+def timed_message(kind: str, when: str) -> bytes:
+    """A real message record of the third session whose `timestamp` is `when`, written as it stands."""
+    bad = _BAD_ID[kind]
+    record = {
+        "claude-code": {"type": "user", "uuid": "late", "sessionId": bad, "timestamp": "@T",
+                        "message": {"role": "user", "content": LATER}},
+        "codex": {"timestamp": "@T", "type": "response_item",
+                  "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": LATER}]}},
+        "gemini": {"id": "late", "type": "user", "content": LATER, "timestamp": "@T"},
+    }[kind]  # fmt: skip
+    return json.dumps(record).replace('"@T"', when).encode()
+
+
+def gemini_start_time(when: str) -> Callable[[Path], None]:
+    """A Gemini recording whose metadata line's startTime is `when`."""
+
+    def build(root: Path) -> None:
+        head = json.dumps({"sessionId": GM_BAD, "projectHash": "h", "startTime": "@T"}).replace('"@T"', when)
+        jsonl(gm_path(root, GM_BAD), [head.encode(), *gm_records(GM_BAD)[1:]])
+
+    return build
 
 
 def _jsonl_kinds(kind: str) -> list[Case]:
@@ -366,7 +398,7 @@ def _jsonl_kinds(kind: str) -> list[Case]:
                   "payload": {"type": "function_call", "name": "shell", "call_id": "c", "arguments": deep(900)}},
         "gemini": {"id": "deep", "type": "user", "content": deep_value(900)},
     }[kind]  # fmt: skip
-    return [
+    found = [
         Case("deep JSON line (RecursionError)", kind, with_lines(kind, deep().encode())),
         Case("JSON nested 900 deep (parses, then recursion)", kind, with_lines(kind, deep_message)),
         Case("lone surrogate in text", kind, with_text(kind, "broken \ud800 half")),
@@ -390,6 +422,18 @@ def _jsonl_kinds(kind: str) -> list[Case]:
         Case("folder that cannot be read", kind, unreadable_dir(kind)),
         Case("50 MB record", kind, big_record(kind), big=True),
     ]
+    lines = {
+        "deep JSON line (RecursionError)", "JSON nested 900 deep (parses, then recursion)", "lone surrogate in text",
+        "lone low surrogate and NUL", "line of invalid UTF-8", "line of NUL bytes", "line that is a JSON array",
+        "line that is a JSON string", "time of 1e400", "time that is not a time", "half-written last line",
+    }  # fmt: skip
+    for case in found:
+        case.record = case.name in lines
+    for when in ("1e400", "-1e400", "NaN"):  # Python's json reads all three as floats that are no time
+        build = with_lines(kind, timed_message(kind, when))
+        message = Case(f"message at time {when}", kind, build, expect="repaired", record=True)
+        found.append(message)
+    return found
 
 
 def cases() -> list[Case]:
@@ -440,8 +484,11 @@ def cases() -> list[Case]:
              gemini_legacy_json(b'{"sessionId": "gm-bad", "messages": ' + deep().encode() + b"}"), victim=GM_BAD),
         Case("gemini: legacy .json of invalid UTF-8", "gemini", gemini_legacy_json(b'{"sessionId": "\xff"}'),
              expect="repaired"),
+        Case("gemini: startTime of 1e400", "gemini", gemini_start_time("1e400"), expect="repaired", record=True),
     ]  # fmt: skip
     del victim
     for kind in ("claude-code", "codex", "gemini"):
-        found += [Case(f"{kind}: {c.name}", c.kind, c.build, c.victim, c.big, c.expect) for c in _jsonl_cases(kind)]
+        found += [
+            Case(f"{kind}: {c.name}", c.kind, c.build, c.victim, c.big, c.expect, c.record) for c in _jsonl_cases(kind)
+        ]
     return found

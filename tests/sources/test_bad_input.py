@@ -90,6 +90,24 @@ def test_a_bad_record_costs_at_most_its_session(case: Case, tmp_path: Path) -> N
         assert report.malformed > 0, report
 
 
+def texts_of(conn: sqlite3.Connection, native: str) -> str:
+    rows = conn.execute("SELECT c.text FROM chunk c JOIN session s ON s.sid = c.sid WHERE s.native_id = ?", (native,))
+    return "\n".join(r[0] for r in rows)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.record], ids=lambda c: c.name)
+def test_a_bad_record_costs_that_record_never_its_session(case: Case, tmp_path: Path) -> None:
+    """The damage is one record of a session whose other records are good: the session is indexed with them."""
+    report, found, conn = run_case(case, tmp_path)
+    assert report.status == "ok" and badinput.good_ids(case.kind) <= found, report  # the other sessions
+    bad = badinput._BAD_ID[case.kind]
+    assert bad in found and not report.bad, report.bad
+    said = texts_of(conn, bad)
+    assert ("\ufffd" if "surrogate" in case.name else "hello there") in said, said  # its text, mended if it had to be
+    if case.name.split(": ", 1)[1].startswith("message at time"):  # its own text is kept; only the time is not
+        assert badinput.LATER in texts_of(conn, bad)
+
+
 # Each 50 MB record is indexed once, in its own process, by test_a_50_mb_record_indexes_in_bounded_memory,
 # which holds these assertions too.
 BIG_RECORDS = [c for c in CASES if c.name.endswith(": 50 MB record")]

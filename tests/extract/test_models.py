@@ -159,6 +159,16 @@ def test_an_unreachable_endpoint_is_a_model_error_naming_it() -> None:
         backend.complete("s", "p", purpose="t")
 
 
+def test_an_opencode_that_serves_no_api_is_named_with_how_to_start_it(tmp_path: Path) -> None:
+    # OpenCode 1.18.33's TUI and `opencode run` give the plugin http://localhost:4096 and listen on nothing.
+    backend = OpenCodeBackend("http://127.0.0.1:9", ExtractSettings(timeout=5), tmp_path / "worker")
+    with pytest.raises(ModelError) as caught:
+        backend.choose()
+    said = str(caught.value)
+    assert said.startswith("listing OpenCode's models: cannot reach http://127.0.0.1:9/config/providers")  # control
+    assert "'opencode --port 4096'" in said and "[extract] endpoint and model" in said
+
+
 def test_a_proxy_from_the_environment_never_sees_a_loopback_conversation(
     recorder: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -323,3 +323,22 @@ def test_cli_fails_fast_without_a_model(
     assert result.exit_code == 2 and "no model to extract with" in result.output
     unknown = CliRunner().invoke(main, ["extract", "--session", "ses_doesnotexist"], env={})
     assert unknown.exit_code == 2
+
+
+def test_doctor_says_when_extraction_last_failed_until_a_run_reaches_a_model(
+    world: dict[str, Any], configure: Callable[..., Path]
+) -> None:
+    def failures() -> list[str]:
+        out = CliRunner().invoke(main, ["doctor", "--json"])
+        return [p for p in json.loads(out.stdout)["problems"] if p.startswith("the last memory extraction failed")]
+
+    assert failures() == []  # positive control: nothing has run yet
+    # The plugin's extraction against an OpenCode TUI that listens on no port (1.18.33 without --port).
+    configure(endpoint="", model="", opencode_url="http://127.0.0.1:9")
+    assert CliRunner().invoke(main, ["extract", "--session", world["sid"]]).exit_code == 1
+    (said,) = failures()
+    assert f"(session opencode::{world['sid']})" in said and "cannot reach http://127.0.0.1:9" in said
+    assert "'opencode --port 4096'" in said  # what to do about it
+    configure()  # the fake model again: a run that reaches it clears the problem
+    assert CliRunner().invoke(main, ["extract", "--session", world["sid"]]).exit_code == 0
+    assert failures() == []

@@ -314,8 +314,13 @@ def test_install_says_automatic_extraction_is_on_and_how_to_turn_it_off(config_d
     report = install(config_dir)
     note = next(n for n in report.notes if "automatic memory extraction" in n)
     assert "is on" in note and "auto_extract = false" in note and "memory review" in note
+    # OpenCode 1.18.33's TUI listens on no port unless started with --port: extraction would ask nothing.
+    assert "'opencode --port 4096'" in note
     config = resolve_paths().config_file
     config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[extract]\nendpoint = "http://127.0.0.1:11434/v1"\nmodel = "m"\n', encoding="utf-8")
+    own = next(n for n in install(config_dir).notes if "automatic memory extraction" in n)
+    assert "is on" in own and "--port" not in own  # a model of one's own needs no OpenCode server
     config.write_text("[memory]\nauto_extract = false\n", encoding="utf-8")
     again = install(config_dir)
     assert any("automatic memory extraction is off" in n for n in again.notes)

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         extract_since,
     )
     from recollect.extract.settings import ExtractSettings, RunOptions
+    from recollect.extract.state import failing
     from recollect.extract.summaries import SummaryReport, read_summaries, summarize
     from recollect.extract.transcript import Transcript, build_transcript, is_worker_session
     from recollect.index.stats import count_turns
@@ -72,6 +73,7 @@ _LAZY = {
         ".run",
     ),
     **dict.fromkeys(("ExtractSettings", "RunOptions"), ".settings"),
+    "failing": ".state",
     **dict.fromkeys(("SummaryReport", "read_summaries", "summarize"), ".summaries"),
     **dict.fromkeys(("Transcript", "build_transcript", "is_worker_session"), ".transcript"),
     "count_turns": "recollect.index.stats",  # the listing's `turns`: one count for both
@@ -100,6 +102,7 @@ __all__ = [
     "count_turns",
     "extract_session",
     "extract_since",
+    "failing",
     "is_worker_session",
     "looks_like_rule",
     "open_backend",

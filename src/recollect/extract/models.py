@@ -57,6 +57,19 @@ class NoBackend(ModelError):
     """Nothing is configured to extract with; raised before any network call."""
 
 
+class Unreachable(ModelError):
+    """Nothing answered at the address: no server listens there, or the network failed."""
+
+
+# Seen with OpenCode 1.18.33: its TUI and `opencode run` hand plugins a serverUrl of http://localhost:4096 but
+# listen on no port unless started with --port, so a plain TUI's extraction reached nothing, every time.
+NOT_SERVING = (
+    "OpenCode answers over HTTP only as 'opencode serve' or when started with --port (for example "
+    "'opencode --port 4096'), which its TUI and 'opencode run' are not by default; start it so, or set "
+    "[extract] endpoint and model in the config file for an OpenAI-compatible server (docs/extract.md)"
+)
+
+
 @dataclass(frozen=True)
 class ModelChoice:
     provider: str
@@ -201,7 +214,7 @@ def _request(
         raise ModelError(f"{what}: HTTP {exc.code} from {_safe(url)}: {detail}") from None
     except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise ModelError(f"{what}: cannot reach {_safe(url)} ({reason})") from None
+        raise Unreachable(f"{what}: cannot reach {_safe(url)} ({reason})") from None
     try:
         return json.loads(text) if text.strip() else None
     except json.JSONDecodeError:
@@ -218,7 +231,7 @@ def _safe(url: str) -> str:
 
 
 class OpenCodeBackend:
-    """Extraction through the person's running OpenCode server (`opencode serve`, or the TUI's)."""
+    """Extraction through the person's running OpenCode server (`opencode serve`, or a TUI started with --port)."""
 
     def __init__(self, url: str, settings: ExtractSettings, worker_dir: Path, *, model: str = "") -> None:
         self.url = url.rstrip("/")
@@ -244,7 +257,10 @@ class OpenCodeBackend:
     def choose(self) -> ModelChoice:
         if self.choice is None:
             self.worker_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-            listing = self._api("GET", "/config/providers", what="listing OpenCode's models")
+            try:
+                listing = self._api("GET", "/config/providers", what="listing OpenCode's models")
+            except Unreachable as exc:
+                raise Unreachable(f"{exc}: {NOT_SERVING}") from None
             providers = listing.get("providers") if isinstance(listing, dict) else None
             if not isinstance(providers, list):
                 raise ModelError(f"{_safe(self.url)} does not look like an OpenCode server (no provider list)")

@@ -125,3 +125,23 @@ def read_log(paths: Paths) -> list[dict[str, Any]]:
             if isinstance(value, dict):
                 out.append(value)
     return out
+
+
+def failing(paths: Paths) -> str:
+    """What doctor says when extraction's newest word is a failure, else "": the newest `failed` record of
+    the log, unless a later run reached a model (a logged outcome, or a session marked in the state: a run
+    that proposed nothing logs nothing). With the plugin's automatic extraction nobody sees a failure
+    otherwise: it goes to the background log."""
+    records = read_log(paths)
+    failed = [r for r in records if r.get("event") == "failed" and isinstance(r.get("at"), str)]
+    if not failed:
+        return ""
+    last = failed[-1]
+    reached = [str(r.get("at", "")) for r in records if r.get("event") not in ("failed", "summary-failed")]
+    reached += [str(s.get("at", "")) for s in load_state(paths).sessions.values() if isinstance(s, dict)]
+    if max(reached, default="") >= last["at"]:
+        return ""
+    return (
+        f"the last memory extraction failed at {last['at']} (session {last.get('session', '?')}): "
+        f"{last.get('reason', 'no reason logged')}"
+    )

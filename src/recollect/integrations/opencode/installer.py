@@ -53,9 +53,11 @@ def _auto_extract_note(paths: Paths | None) -> str:
     """What the plugin will do with finished sessions, what it costs and how to stop it (seed 002)."""
     paths = paths or resolve_paths()
     try:
-        on = load_config(paths).section("memory").get("auto_extract", True) is not False
+        config = load_config(paths)
+        on = config.section("memory").get("auto_extract", True) is not False
+        own_model = bool(config.section("extract").get("endpoint"))
     except ConfigError:
-        on = True
+        on, own_model = True, False
     if not on:
         return (
             "automatic memory extraction is off ([memory] auto_extract = false in "
@@ -66,6 +68,12 @@ def _auto_extract_note(paths: Paths | None) -> str:
         "cheapest model with an 8k context proposes memories, which wait for you in 'recollect memory review' "
         f"(nothing is accepted without you). Turn it off with [memory] auto_extract = false in "
         f"{display(paths.config_file)}"
+        + (
+            ""
+            if own_model
+            else ". It asks OpenCode for that model, which OpenCode answers only when started with --port "
+            "('opencode --port 4096') or as 'opencode serve' (else set [extract] endpoint and model)"
+        )
     )
 
 

@@ -82,7 +82,12 @@ def test_review_flow(cli) -> None:
     pending = json.loads(cli("review", "--json").output)
     assert [p["id"] for p in pending] == ["rules/always-squash-merge"]
     assert pending[0]["effective_status"] == "proposed"
-    assert "rules/always-squash-merge" in cli("review").output
+    listed = cli("review")
+    assert "rules/always-squash-merge" in listed.stdout  # positive control: the proposal is listed
+    # ...and what to do with it, said once on stderr (the listing on stdout stays one row a proposal)
+    assert "recollect memory review accept rules/always-squash-merge" in listed.stderr
+    assert "recollect memory show rules/always-squash-merge" in listed.stderr and "--reason" in listed.stderr
+    assert "recollect memory review accept" not in listed.stdout
     cli("review", "edit", "rules/always-squash-merge", "--summary", "Squash merge feature branches")
     cli("review", "accept", "rules/always-squash-merge", "--note", "ok")
     assert cli("review").output.strip() == "nothing to review"

@@ -347,6 +347,12 @@ def review(ctx: click.Context, as_json: bool) -> None:
         return
     rows = [[e.memory.id, e.memory.scope, e.memory.author, e.memory.summary] for e in pending]
     _table(["id", "scope", "author", "summary"], rows, title="proposals")
+    first = pending[0].memory.id  # what to do next, with a real id (stderr: the listing stays a listing)
+    _say(
+        f"read one: recollect memory show {first}; decide: recollect memory review accept {first}, or "
+        f"recollect memory review reject {first} --reason WHY (or on the page: recollect ui)",
+        err=True,
+    )
 
 
 @_on_one_memory(

@@ -44,3 +44,21 @@ def test_the_undo_it_prints_names_the_config_dir_it_installed_into(
     monkeypatch.chdir(tmp_path)
     done = runner.invoke(main, ["install", "opencode", "--config-dir", "rel", "--no-npm"])
     assert f"--config-dir {tmp_path / 'rel'}" in done.stdout and default.is_dir(), done.stdout
+
+
+def test_without_opencode_on_path_it_says_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stand_in = bin_dir / "opencode"  # answers --version as the real one does
+    stand_in.write_text("#!/bin/sh\necho 1.18.33\n")
+    stand_in.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}/usr/bin{os.pathsep}/bin")
+    runner = CliRunner()
+    found = runner.invoke(main, ["install", "opencode", "--config-dir", str(tmp_path / "a"), "--no-npm"])
+    assert found.exit_code == 0, found.output
+    assert "Restart OpenCode to load it." in found.stdout and "no OpenCode on PATH" not in found.stdout  # control
+    stand_in.unlink()
+    missing = runner.invoke(main, ["install", "opencode", "--config-dir", str(tmp_path / "b"), "--no-npm"])
+    assert missing.exit_code == 0, missing.output
+    assert "note: no OpenCode on PATH answered 'opencode --version'" in missing.stdout
+    assert "npm install -g opencode-ai@1.18.33" in missing.stdout and "Restart OpenCode" not in missing.stdout

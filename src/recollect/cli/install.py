@@ -46,7 +46,7 @@ def _print(report: oc.Report, *, undo_hint: bool, config_dir: Path | None = None
         if config_dir is not None and config_dir.absolute() != oc.opencode_config_dir():
             where = f" --config-dir {shlex.quote(str(config_dir.absolute()))}"
         click.echo(f"Recorded in {report.manifest}; undo with: recollect uninstall opencode{where}")
-        click.echo("Restart OpenCode to load it.")
+        click.echo("Restart OpenCode to load it." if report.opencode_found else "OpenCode loads it when it starts.")
 
 
 PIPED_EVERY = 15.0  # seconds between two "still running" lines when stderr is no terminal

@@ -47,6 +47,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     manifest: str = ""
+    opencode_found: bool = True  # whether an `opencode` on PATH answered --version
 
     def to_dict(self) -> dict[str, Any]:
         return {

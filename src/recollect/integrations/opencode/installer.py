@@ -189,7 +189,9 @@ def install(
     if report.conflicts:
         return report  # nothing written: a half-install is worse than none
 
-    version = opencode_version or detect_opencode_version() or DEFAULT_OPENCODE_VERSION
+    found = opencode_version or detect_opencode_version()
+    report.opencode_found = bool(found)
+    version = found or DEFAULT_OPENCODE_VERSION
     npm_record = dict(record.get("npm") or {})
     needed, why = npm_plan(config_dir, version)
     if dry_run:
@@ -207,6 +209,12 @@ def install(
         write_atomic(path, text)
     _pre_install(config_dir, version, (npm, needed, why), report, npm_record, npm_progress)
     _check_runtime(python, paths, report)
+    if not found:
+        report.notes.append(
+            "no OpenCode on PATH answered 'opencode --version': install it (npm install -g "
+            f"opencode-ai@{DEFAULT_OPENCODE_VERSION}, the version recollect is checked against); it loads "
+            "recollect when it starts"
+        )
     manifest["installs"][str(config_dir)] = {
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "python": python,

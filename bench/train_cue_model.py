@@ -3,6 +3,7 @@ left out of training in turn, and write the shipped weights.
 
     .venv/bin/python bench/train_cue_model.py --claude-code tests/data/claude-code [--loso]
         [--fresh SET ...] [--write] [--threshold T ...] [--veto V ...] [--words-only] [--l2 L] [--steps N]
+        [--signal S]
 
 Training data (every file is a tuning set; held-out sets, bench/heldout.py, are refused):
 - bench/cue_corpus*.json 1 to 7 (both halves): cues are positives, ordinary messages negatives;
@@ -56,11 +57,12 @@ LOOPS = [
 OTHERS = ["cue_ordinary_past.json", "cue_probes.json"]
 POSITIVE = ("cue", "unknown")
 DIM = 1 << 15
-L2 = 1e-4  # per example, on the weights (not the bias)
+L2 = 1e-5  # per example, on the weights (not the bias)
 STEPS, RATE = 400, 0.05
-VETO = [0.1]  # the grammar's cue stands unless the model's probability is below this
-HYPER = {"l2": L2, "steps": STEPS}  # as --l2 and --steps set them
-THRESHOLD = 0.4
+VETO = [0.3]  # the grammar's cue stands unless the model's probability is below this
+SIGNAL = 0.3  # each grammar signal's feature value (an n-gram's is 1/sqrt(n)): it weighs less, words more
+HYPER = {"l2": L2, "steps": STEPS, "signal": SIGNAL}  # as --l2, --steps and --signal set them
+THRESHOLD = 0.5
 
 
 class Example:
@@ -71,7 +73,7 @@ class Example:
         self.vals: list[float] = []
 
     def featurize(self, grammar: bool) -> None:
-        self.idx, self.vals = cuemodel.features(self.text, self.signals if grammar else [], DIM)
+        self.idx, self.vals = cuemodel.features(self.text, self.signals if grammar else [], DIM, HYPER["signal"])
 
 
 def load(claude: Path | None) -> dict[str, list[Example]]:
@@ -233,6 +235,7 @@ def write(sets: dict[str, list[Example]], threshold: float, veto: float) -> None
         "trained_on": {name: len(ex) for name, ex in sets.items()},
         "steps": HYPER["steps"],
         "l2": HYPER["l2"],
+        "signal": HYPER["signal"],
         "sha256": hashlib.sha256(data.tobytes()).hexdigest(),
         "grammar_digest": grammar_digest(sets),
     }
@@ -293,11 +296,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--l2", type=float, default=L2, help="the weights' L2 penalty")
     ap.add_argument("--steps", type=int, default=STEPS, help="Adam steps")
+    ap.add_argument("--signal", type=float, default=SIGNAL, help="each grammar signal's feature value")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
         return child()
-    HYPER.update(l2=a.l2, steps=a.steps)
+    HYPER.update(l2=a.l2, steps=a.steps, signal=a.signal)
     cpu = time.process_time()
     sets = load(a.claude_code)
     if a.fresh is not None:

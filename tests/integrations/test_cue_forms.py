@@ -9,6 +9,8 @@ import pytest
 
 from recollect.integrations.cues import detect_cue, strip_cues
 
+from .cue_costs import read
+
 
 @pytest.mark.parametrize(
     ("cue", "text", "ordinary"),
@@ -124,9 +126,9 @@ def test_a_deliberation_told_in_chinese_is_what_the_request_builds_on() -> None:
 
 def test_what_a_deliberation_gave_asked_in_chinese_is_about_the_told_clause() -> None:
     # Chinese does not mark the tense of 结论是什么？: after what the speakers did, it asks what that gave
-    assert detect_cue("macOS 上 Rust 编译慢的问题咱们研究过，结论是什么？") == "咱们研究过"
-    assert detect_cue("macOS 上 Rust 编译慢的问题咱们研究过，现在结论是什么？") is None  # anchored in the present
-    assert detect_cue("macOS 上 Rust 编译慢的问题咱们研究过，帮我把 CI 缓存打开") is None  # the setting of a request
+    assert read("macOS 上 Rust 编译慢的问题咱们研究过，结论是什么？") == "咱们研究过"
+    assert read("macOS 上 Rust 编译慢的问题咱们研究过，现在结论是什么？") is None  # anchored in the present
+    assert read("macOS 上 Rust 编译慢的问题咱们研究过，帮我把 CI 缓存打开") is None  # the setting of a request
 
 
 def test_then_against_now_is_the_setting_of_a_present_request() -> None:
@@ -316,8 +318,8 @@ def test_what_the_speakers_found_or_decided_is_asked_after_le(cue: str, text: st
     ],
 )
 def test_more_sayings_and_times_of_then(cue: str, text: str, ordinary: str) -> None:
-    assert detect_cue(text) == cue
-    assert detect_cue(ordinary) is None
+    assert read(text) == cue
+    assert read(ordinary) is None
 
 
 @pytest.mark.parametrize(
@@ -363,8 +365,8 @@ def test_a_belief_or_a_comparison_about_what_was_done_then(cue: str, text: str, 
     ],
 )
 def test_chinese_twins_of_known_english_forms(cue: str, text: str, ordinary: str) -> None:
-    assert detect_cue(text) == cue
-    assert detect_cue(ordinary) is None
+    assert read(text) == cue
+    assert read(ordinary) is None
 
 
 @pytest.mark.parametrize(
@@ -380,8 +382,8 @@ def test_chinese_twins_of_known_english_forms(cue: str, text: str, ordinary: str
     ],
 )
 def test_the_last_time_of_data_a_first_message_and_git_history_are_at_hand(cue: str, ordinary: str) -> None:
-    assert detect_cue(cue) is not None
-    assert detect_cue(ordinary) is None
+    assert read(cue) is not None
+    assert read(ordinary) is None
 
 
 @pytest.mark.parametrize(
@@ -492,4 +494,4 @@ def test_a_comparison_with_doing_and_a_metric_of_then_asked_about(cue: str, text
     ],
 )
 def test_what_is_thought_said_or_talked_about_now_is_no_comparison_with_then(ordinary: str) -> None:
-    assert detect_cue(ordinary) is None
+    assert read(ordinary) is None

@@ -13,6 +13,8 @@ import pytest
 from recollect.integrations import cuemodel
 from recollect.integrations.cues import detect_cue, grammar_cue, strip_cues
 
+from . import cue_costs
+
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 # a cue of a tuning set the grammar misses and the model finds ("that time the probe kept failing, what did we
 # change?"): trained on, so it locks what the shipped weights do
@@ -116,3 +118,16 @@ def test_a_pasted_log_is_read_in_its_head_and_tail_only() -> None:
     assert len(cuemodel._read(log)) == cuemodel.HEAD_CHARS + 1 + cuemodel.TAIL_CHARS
     assert detect_cue(log) is None
     assert detect_cue(log + "what did we decide last time?") == "what did we decide"
+
+
+@pytest.mark.parametrize("text", sorted(cue_costs.VETOED))
+def test_a_unit_form_listed_as_vetoed_is_the_grammars_cue_and_the_models_veto(text: str) -> None:
+    # else take it off cue_costs: its tests read it with detect_cue again
+    assert grammar_cue(text) is not None
+    assert detect_cue(text) is None
+
+
+@pytest.mark.parametrize("text", sorted(cue_costs.FIRED))
+def test_a_unit_form_listed_as_fired_is_silent_by_the_grammar_and_fired_by_the_model(text: str) -> None:
+    assert grammar_cue(text) is None
+    assert detect_cue(text) is not None

@@ -5,13 +5,16 @@ it overfits them, and a fresh set shows forms it never met. The model reads what
 words around it, and says how likely the message asks about earlier work.
 
 `cues.detect_cue` asks it of every message, once the grammar has read it (`decide`): a cue the grammar finds
-stands unless the model is nearly sure the message is ordinary (its probability below the shipped veto); where
-the grammar finds none, the model's probability must reach the shipped threshold. The grammar's signals weigh
-most, so it mostly agrees with the grammar; where it does not, it was right more often on sets it had not seen
-(each set as it was when written, the grammar of then, the model trained on the sets before it: docs/loop.md,
-"Cue detection, twelfth session"). The weights are `recollect/data/cue_model.npy` (float16, one per hashed
-feature, the bias last) and `cue_model.json` (the dimension, the threshold, the veto, the recipe, a digest of
-what the grammar read in training); `bench/train_cue_model.py` rebuilds both from the tuning sets.
+stands unless the model finds the message likely ordinary (its probability below the shipped veto); where the
+grammar finds none, the model's probability must reach the shipped threshold. Each grammar signal is a feature
+of value 0.3 (the shipped `signal`), so the words weigh beside it: in training the grammar is right on nearly
+every message (it was written from those sets), and at 1.0 the model learnt to trust it as far as a fresh set
+does not bear out. Where the model and the grammar disagree, the model was right more often on sets it had not
+seen (each set as it was when written, the grammar of then, the model trained on the sets before it:
+docs/loop.md, "Cue detection, twelfth session" and "thirteenth session"). The weights are
+`recollect/data/cue_model.npy` (float16, one per hashed feature, the bias last) and `cue_model.json` (the
+dimension, the threshold, the veto, the signal value, the recipe, a digest of what the grammar read in
+training); `bench/train_cue_model.py` rebuilds both from the tuning sets.
 
 A message is read in its first HEAD_CHARS and last TAIL_CHARS characters only: a pasted log costs what a short
 message does. Features are hashed with CRC-32 (Python's own string hash changes from run to run).
@@ -30,7 +33,7 @@ from typing import Any
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 WEIGHTS, META = DATA / "cue_model.npy", DATA / "cue_model.json"
-RECIPE = "cue-logreg-v1"
+RECIPE = "cue-logreg-v2"
 HEAD_CHARS, TAIL_CHARS = 600, 300
 # a Latin word (with its apostrophe: "didn't"), one Han character, a question mark
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[\u4e00-\u9fff]|[?？]")
@@ -60,8 +63,9 @@ def grams(text: str) -> set[str]:
     return out
 
 
-def features(text: str, signals: Iterable[str], dim: int) -> tuple[list[int], list[float]]:
-    """(indices, values) of the message's features: its n-grams, each 1/sqrt(n), and each grammar signal 1."""
+def features(text: str, signals: Iterable[str], dim: int, signal: float) -> tuple[list[int], list[float]]:
+    """(indices, values) of the message's features: its n-grams, each 1/sqrt(n), and each grammar signal
+    `signal` (the shipped model's, in its meta file)."""
     words = grams(text)
     scale = 1.0 / math.sqrt(max(1, len(words)))
     index: dict[int, float] = {}
@@ -70,13 +74,14 @@ def features(text: str, signals: Iterable[str], dim: int) -> tuple[list[int], li
         index[h] = index.get(h, 0.0) + scale
     for s in set(signals):
         h = zlib.crc32(f"grammar:{s}".encode()) % dim
-        index[h] = index.get(h, 0.0) + 1.0
+        index[h] = index.get(h, 0.0) + signal
     return list(index), list(index.values())
 
 
 @functools.cache
-def _model() -> tuple[Any, float, float, int] | None:
-    """(weights, threshold, veto, dim) of the shipped model, read once; None when its files cannot be read."""
+def _model() -> tuple[Any, float, float, int, float] | None:
+    """(weights, threshold, veto, dim, the grammar signals' feature value) of the shipped model, read once; None
+    when its files cannot be read."""
     import numpy as np
 
     try:
@@ -86,7 +91,7 @@ def _model() -> tuple[Any, float, float, int] | None:
         return None
     if meta.get("recipe") != RECIPE or weights.shape != (meta["dim"] + 1,):
         return None
-    return weights, float(meta["threshold"]), float(meta["veto"]), int(meta["dim"])
+    return weights, float(meta["threshold"]), float(meta["veto"]), int(meta["dim"]), float(meta["signal"])
 
 
 def probability(text: str, signals: Iterable[str]) -> float | None:
@@ -94,8 +99,8 @@ def probability(text: str, signals: Iterable[str]) -> float | None:
     model = _model()
     if model is None:
         return None
-    weights, _, _, dim = model
-    idx, vals = features(text, signals, dim)
+    weights, _, _, dim, signal = model
+    idx, vals = features(text, signals, dim, signal)
     z = float(weights[-1]) + float(weights[idx] @ vals) if idx else float(weights[-1])
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 

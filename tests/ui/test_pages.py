@@ -214,3 +214,15 @@ def test_a_correction_is_shown_and_exact_turns_it_off(world: World) -> None:
     exact = urllib.parse.urlencode({"q": "staginng postgres", "exact": "1", "token": world.token})
     status, body = _request(world, "GET", f"/search?{exact}", headers={"Host": host})
     assert status == 200 and "also searched" not in body
+
+
+def test_a_cards_header_is_flush_with_its_text_not_padded_like_the_page_bar(world: World, browser: Any) -> None:
+    open_page(browser, world.url, "#q")  # the token, as the printed URL gives it
+    open_page(browser, world.base + "/memories", "article.memory > header")
+
+    def padding(selector: str) -> str:
+        return str(browser.execute_script(f"return getComputedStyle(document.querySelector('{selector}')).paddingLeft"))
+
+    assert padding("body > header") != "0px"  # positive control: the page's bar keeps its padding
+    assert padding("article.memory > header") == "0px"  # the bar's style no longer reaches a card's header
+    assert padding("article.memory > div.body") == "0px"  # ...so it lines up with the card's text

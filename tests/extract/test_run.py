@@ -330,15 +330,21 @@ def test_doctor_says_when_extraction_last_failed_until_a_run_reaches_a_model(
 ) -> None:
     def failures() -> list[str]:
         out = CliRunner().invoke(main, ["doctor", "--json"])
-        return [p for p in json.loads(out.stdout)["problems"] if p.startswith("the last memory extraction failed")]
+        return [p for p in json.loads(out.stdout)["problems"] if "the last memory extraction failed" in p]
 
+    assert CliRunner().invoke(main, ["install", "opencode", "--no-npm"]).exit_code == 0  # the plugin extracts
     assert failures() == []  # positive control: nothing has run yet
     # The plugin's extraction against an OpenCode TUI that listens on no port (1.18.33 without --port).
     configure(endpoint="", model="", opencode_url="http://127.0.0.1:9")
     assert CliRunner().invoke(main, ["extract", "--session", world["sid"]]).exit_code == 1
     (said,) = failures()
+    assert said.startswith("OpenCode: the last memory extraction failed at ")
     assert f"(session opencode::{world['sid']})" in said and "cannot reach http://127.0.0.1:9" in said
     assert "'opencode --port 4096'" in said  # what to do about it
+    assert CliRunner().invoke(main, ["uninstall", "opencode"]).exit_code == 0
+    assert failures() == []  # no plugin, no automatic extraction to worry about
+    assert CliRunner().invoke(main, ["install", "opencode", "--no-npm"]).exit_code == 0
+    assert len(failures()) == 1
     configure()  # the fake model again: a run that reaches it clears the problem
     assert CliRunner().invoke(main, ["extract", "--session", world["sid"]]).exit_code == 0
     assert failures() == []

@@ -90,11 +90,6 @@ def doctor(config: Config | None = None) -> Diagnosis:
     except Exception as exc:  # doctor must report, never crash
         diagnosis.semantic = {"status": "broken", "problems": [f"search by meaning cannot be checked: {exc}"]}
     diagnosis.problems.extend(diagnosis.semantic.get("problems", []))
-    if config.section("memory").get("auto_extract", True) is not False:  # the plugin's, off by [memory] auto_extract
-        from recollect.extract import failing
-
-        if failed := failing(config.paths):
-            diagnosis.problems.append(failed)
     return diagnosis
 
 

@@ -65,7 +65,25 @@ def checkup(paths: Paths | None = None, *, config_dir: Path | None = None) -> li
     own = opencode_config_dir()
     if config_dir is None and own not in dirs and _entry(choose_config_file(own))[0] is not None:
         dirs.append(own)  # our server named by hand, or installed before there was a manifest
-    return [_check(d) for d in dirs]
+    checks = [_check(d) for d in dirs]
+    if checks and (failed := _extraction_failing(paths)):
+        checks[0].problems.append(failed)
+    return checks
+
+
+def _extraction_failing(paths: Paths | None) -> str:
+    """The plugin's automatic extraction, when its last run failed (extract.failing): a failure that went to
+    the background log, which nobody reads. Not said once uninstalled, nor with [memory] auto_extract off."""
+    from recollect.config import ConfigError, load_config
+    from recollect.extract import failing
+
+    try:
+        config = load_config(paths)
+    except ConfigError:  # doctor says what is wrong with the file itself
+        return ""
+    if config.section("memory").get("auto_extract", True) is False:
+        return ""
+    return failing(config.paths)
 
 
 def _entry(config_file: Path) -> tuple[Any, str | None]:

@@ -343,7 +343,6 @@ def gemini_legacy_json(content: bytes) -> Callable[[Path], None]:
 
 # What a kind's reader does with damage that costs it nothing (see Case.expect).
 _HARMLESS = {
-    ("gemini", "whole file of garbage"),  # no session id in it: nothing to list it under
     ("claude-code", "JSON nested 900 deep (parses, then recursion)"),  # a tool result shape it ignores
     ("gemini", "JSON nested 900 deep (parses, then recursion)"),
     ("codex", "symlink loop among folders"),  # the walk never follows links

@@ -211,3 +211,24 @@ def test_a_stored_reason_never_quotes_a_secret() -> None:
     assert describe(ValueError("bad value: 42")) == "ValueError: bad value: 42"  # positive control
     reason = describe(ValueError(f"invalid literal for int(): {token!r}"))
     assert reason.startswith("ValueError: invalid literal") and token not in reason
+
+
+GARBAGE = b"\x89PNG\r\n\x1a\n\xff\xfe not a transcript at all\n" * 300
+
+
+@pytest.mark.parametrize("kind", ["claude-code", "codex", "gemini"])
+def test_a_store_of_nothing_but_garbage_is_never_a_silently_empty_index(kind: str, tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    spec = badinput.build_good(kind, root)
+    for sid in badinput.good_ids(kind):
+        badinput._PATHS[kind](root, sid).unlink()
+    conn = store.connect(tmp_path / "index.db")
+    empty = sync(conn, [spec]).sources[0]
+    # Positive control: a store folder with no transcript in it is empty, and there is nothing to say.
+    assert (empty.status, empty.sessions, counted(empty), empty.not_sessions) == ("ok", 0, 0, []), empty
+    badinput.with_file(kind, GARBAGE)(root)  # one transcript, named as the agent names them, all garbage
+    report = sync(conn, [spec]).sources[0]
+    assert report.status == "ok" and counted(report) + len(report.not_sessions) > 0, report  # said, not silent
+    if not report.sessions:  # nothing indexed: the file is named
+        said = " ".join([*report.bad, *report.problems, *report.not_sessions])
+        assert badinput._PATHS[kind](root, badinput._BAD_ID[kind]).name in said, report

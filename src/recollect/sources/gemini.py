@@ -38,6 +38,7 @@ from recollect.sources.jsonl import (
     files_from_input,
     head_session_id,
     list_dir,
+    read_head,
     read_jsonl,
     stat_mark,
 )
@@ -125,7 +126,9 @@ class GeminiSource(JsonlSource[Path, _Chat]):
             return
         if sid is None:
             if parent is None:
-                return  # the first line is not complete yet
+                if b"\n" in _head(path):  # a whole first record and no session id: never one of Gemini's
+                    problems.append(f"{path} holds no session id, so it is left out (not a Gemini CLI recording?)")
+                return  # else the first line is not complete yet
             sid = path.stem  # sub-agent files are named after their session id
         current = chats.get(sid)
         # A resumed legacy .json is rewritten as .jsonl under the same id: the .jsonl is the live one.
@@ -196,6 +199,14 @@ def _rewind(messages: dict[str, dict[str, Any]], target: str) -> None:
         return
     for key in keys[keys.index(target) :]:
         del messages[key]
+
+
+def _head(path: Path) -> bytes:
+    """The start of a recording, as the listing reads it for its session id; b"" when it cannot be read."""
+    try:
+        return read_head(path, 1 << 14)
+    except OSError:
+        return b""
 
 
 class _ProjectNames:

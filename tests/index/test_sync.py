@@ -358,3 +358,39 @@ def test_a_store_written_while_it_is_indexed_costs_nothing_and_the_next_sync_cat
     caught_up = sync(conn, spec(live)).sources[0]
     assert (caught_up.status, caught_up.added, caught_up.updated, caught_up.removed) == ("ok", 0, 2, 0), caught_up
     assert dump(conn) == dump(fresh)
+
+
+def test_a_store_locked_between_scan_and_read_is_reported_and_nothing_lost(
+    sample_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenCode takes its store's exclusive lock (a rollback journal's commit) after our scan listed a changed
+    session: the sync says the store is locked, keeps every session as indexed, and the next one reads it."""
+    from recollect.sources.opencode import OpenCodeSource
+
+    conn = store.connect(tmp_path / "index.db")
+    assert sync(conn, spec(sample_db)).sources[0].status == "ok"
+    before = dump(conn)
+    with sqlite3.connect(sample_db) as writer:  # a rename, as OpenCode records it
+        sid = writer.execute("SELECT id FROM session ORDER BY id LIMIT 1").fetchone()[0]
+        writer.execute("UPDATE session SET title = 'renamed while locked' WHERE id = ?", (sid,))
+        writer.execute("UPDATE event_sequence SET seq = seq + 1 WHERE aggregate_id = ?", (sid,))
+    holder = sqlite3.connect(sample_db, isolation_level=None)
+    scan = OpenCodeSource.scan
+
+    def scan_then_lock(self: OpenCodeSource):  # type: ignore[no-untyped-def]
+        found = scan(self)
+        holder.execute("BEGIN EXCLUSIVE")
+        return found
+
+    monkeypatch.setattr(OpenCodeSource, "scan", scan_then_lock)
+    try:
+        report = sync(conn, spec(sample_db)).sources[0]
+    finally:
+        holder.execute("ROLLBACK")
+    monkeypatch.setattr(OpenCodeSource, "scan", scan)
+    assert report.status == "locked" and "locked" in report.message, report
+    assert (report.added, report.updated, report.removed) == (0, 0, 0) and dump(conn) == before
+    again = sync(conn, spec(sample_db)).sources[0]
+    assert (again.status, again.updated) == ("ok", 1), again
+    titles = [r[0] for r in conn.execute("SELECT title FROM session WHERE native_id = ?", (sid,))]
+    assert titles == ["renamed while locked"]

@@ -207,6 +207,7 @@ def test_the_piece_table_gives_the_rows_of_pieces_txt(tmp_path: Path) -> None:
     assert isinstance(table, st.strtable.PrefixTable)
     assert [list(fresh.rows(w)) for w in words] == [list(from_list.rows(w)) for w in words]
     assert table._dict is None and table._lookups > 0  # bisection so far
+    table.dict_after = table._lookups  # the next distinct key makes it a dict: its rows must not change
     for text in _MIXED_TEXTS * 3 + [" ".join(words[i : i + 50]) + " x" for i in range(0, len(words), 50)]:
         fresh._tokens.clear(), fresh._words.clear(), from_list._tokens.clear(), from_list._words.clear()
         assert list(fresh.rows(text)) == list(from_list.rows(text))

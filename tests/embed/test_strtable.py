@@ -36,6 +36,21 @@ def test_a_small_table_answers_like_its_dict(tmp_path: Path) -> None:
     assert table.to_dict() == prefixes
 
 
+def test_a_key_asked_again_is_answered_from_what_was_kept(tmp_path: Path) -> None:
+    """Each distinct key is bisected once and its answer kept (absent ones too); past `dict_after` distinct
+    keys the whole table becomes a dict. The answers never change."""
+    prefixes = {"a": 0, "ab": 3, "b": 7, "中": 5}
+    path = tmp_path / "t.tokenizer"
+    strtable.write(path, prefixes, [])
+    table, _ = strtable.read(path)
+    asked = ["a", "ab", "zz", "a", "zz", "ab", "中", "a"]
+    assert [table.get(k, -1) for k in asked] == [prefixes.get(k, -1) for k in asked]
+    assert table._lookups == 4 and len(table._seen) == 4 and table._dict is None  # a, ab, zz, 中
+    table.dict_after = 4
+    assert table.get("b") == 7 and table._dict == prefixes and not table._seen  # the fifth distinct key
+    assert [table.get(k, -1) for k in asked] == [prefixes.get(k, -1) for k in asked]
+
+
 def test_a_truncated_or_foreign_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "t.tokenizer"
     strtable.write(path, {"a": 1, "b": 2}, ["x", "y"])

@@ -5,12 +5,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from recollect.index import store
+from recollect.index.sync import sync
 from recollect.sources.base import SourceSpec
 from recollect.sources.claude_code import ClaudeCodeSource
 from recollect.sources.codex import CodexSource
 from recollect.sources.gemini import GeminiSource
 
 ODD_VALUES = [None, 0, 1.5, True, "", [], [None], [1, "a"], {}, {"type": ["x"]}, {"text": 5}]
+# Numbers Python's json reads that are no time and no count (1e400, -1e400, NaN), and integers past 64 bits.
+ODD_VALUES += [float("inf"), float("-inf"), float("nan"), 10**30, -(10**30), 2**63, -1]
 
 
 def odd_variants(record: dict) -> list[dict]:
@@ -92,3 +98,13 @@ def test_gemini(tmp_path: Path):
     source = GeminiSource(SourceSpec(id="g", kind="gemini", path=tmp_path))
     (session,) = source.read_sessions(source.scan().stamps)
     assert [m.id for m in session.messages] == ["u2"]  # the rewind to an unknown id cleared the rest
+
+
+@pytest.mark.parametrize("kind", ["claude-code", "codex", "gemini"])
+def test_the_same_records_cost_themselves_in_the_index_too(kind: str, tmp_path: Path) -> None:
+    """Through the index (the guard that mends what a source returns, then the store): the session with
+    every odd record is stored, never skipped as bad."""
+    {"claude-code": test_claude_code, "codex": test_codex, "gemini": test_gemini}[kind](tmp_path)
+    conn = store.connect(tmp_path / "index.db")
+    report = sync(conn, [SourceSpec(id="x", kind=kind, path=tmp_path)]).sources[0]
+    assert (report.status, report.sessions, report.bad) == ("ok", 1, []), report

@@ -56,3 +56,21 @@ def test_health_lists_the_opencode_problems_doctor_lists(world: World, browser: 
         lambda: said[0] in [li.text for li in browser.find_elements(By.CSS_SELECTOR, "ul.problems li")],
         f"{said[0]!r} on the Health page",
     )
+
+
+def test_health_says_what_doctor_says_of_the_opencode_connection(world: World, browser: Any, tmp_path: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_page(browser, world.url, "#q")
+    open_page(browser, world.base + "/health", "#index-size")
+    config_dir = tmp_path / "opencode-config"
+    assert str(config_dir) not in browser.page_source  # positive control: nothing installed there yet
+    runner = CliRunner()
+    assert runner.invoke(main, ["install", "opencode", "--config-dir", str(config_dir), "--no-npm"]).exit_code == 0
+    doctor = runner.invoke(main, ["doctor"]).output
+    fine = [line.strip().removesuffix(": ok") for line in doctor.splitlines() if line.startswith("  ")]
+    assert f"opencode: {config_dir} [ok]" in doctor and len(fine) == 4, doctor
+    open_page(browser, world.base + "/health", "#opencode")
+    said = browser.find_element(By.CSS_SELECTOR, "#opencode").text
+    assert f"{config_dir}: connected" in said, said
+    assert all(f"{line}: ok" in said for line in fine), said  # each check doctor made, in its words

@@ -232,8 +232,12 @@ class Site:
         from recollect.integrations.opencode import checkup, problems_of
 
         diagnosis = history.doctor(self.config)
-        diagnosis.problems.extend(problems_of(checkup(self.config.paths)))  # what `recollect doctor` lists too
-        return self.render("health.html", d=diagnosis, meaning=diagnosis.semantic)
+        connected = checkup(self.config.paths)
+        diagnosis.problems.extend(problems_of(connected))  # what `recollect doctor` lists too
+        opencode_source = any(s["kind"] == "opencode" for s in diagnosis.sources)
+        return self.render(
+            "health.html", d=diagnosis, meaning=diagnosis.semantic, connected=connected, opencode=opencode_source
+        )
 
 
 def _guarded(site: Site, handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Any]:

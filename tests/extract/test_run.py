@@ -321,6 +321,7 @@ def test_cli_fails_fast_without_a_model(
     configure(endpoint="", model="")
     result = CliRunner().invoke(main, ["extract", "--session", world["sid"]])
     assert result.exit_code == 2 and "no model to extract with" in result.output
+    assert "'opencode --port 4096'" in result.output  # how to have one: a plain TUI serves no API
     unknown = CliRunner().invoke(main, ["extract", "--session", "ses_doesnotexist"], env={})
     assert unknown.exit_code == 2
 

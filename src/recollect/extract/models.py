@@ -388,7 +388,8 @@ def open_backend(settings: ExtractSettings, worker_dir: Path, *, opencode_url: s
         return openai
     if not url:
         raise NoBackend(
-            "no model to extract with: run OpenCode's server and pass its address (--opencode-url, "
+            "no model to extract with: run OpenCode's server ('opencode serve', or OpenCode started with "
+            "--port, e.g. 'opencode --port 4096') and pass its address (--opencode-url http://127.0.0.1:4096, "
             f"${OPENCODE_URL_ENV} or [extract] opencode_url), or set [extract] endpoint and model "
             "for an OpenAI-compatible server"
         )

@@ -12,6 +12,7 @@ from recollect.search.spans import (
     card_votes,
     coverage_exponent,
     covered_share,
+    first_cards,
     fusion_k,
     neighbours,
     opening_spans,
@@ -150,3 +151,11 @@ def test_a_restated_request_in_prose_is_not_discounted_by_the_share_its_card_hol
     assert _card_evidence(understand("upgrade tailscale box", now))
     with disabled("evidence"):
         assert not _card_evidence(question)
+
+
+def test_only_the_first_cards_vote_where_the_words_alone_rank() -> None:
+    votes = {1: 1.0, 2: 0.5, 3: 1.0}
+    ranks = {1: 1, 2: 10, 3: 28}  # session 3: a card whose title holds one common word of the query
+    assert first_cards(votes, ranks, 100) == votes  # positive control: a deep enough arm keeps every vote
+    assert first_cards(votes, ranks, 10) == {1: 1.0, 2: 0.5, 3: 0.0}  # the tenth still votes, the 28th not
+    assert first_cards({}, ranks, 10) == {}

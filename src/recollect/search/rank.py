@@ -39,6 +39,7 @@ from recollect.search.spans import (
     card_votes,
     coverage_exponent,
     covered_share,
+    first_cards,
     folded,
     fusion_k,
     neighbours,
@@ -49,6 +50,7 @@ from recollect.search.turns import PER_SESSION_CANDIDATES, TURN_CANDIDATES, answ
 
 CHUNK_CANDIDATES = 400
 CARD_CANDIDATES = 100
+CARD_DEPTH = 10  # with no arm by meaning, the card arm votes with its first this many (5 cost, 15 and 20 gain less)
 RRF_K = 40
 SEMANTIC_WEIGHT = 0.5  # weight of the static model's arm in the fusion (decided on the eval)
 SEMANTIC_WEIGHT_WITH_CARDS = 0.25  # ... beside the sharper session-card arm, which then carries the meaning
@@ -317,6 +319,8 @@ def _fuse(run: _Run) -> dict[int, float]:
     span = run.span
     run.k = k = fusion_k(run.counts.total, RRF_K) if stages.on("fusion_depth") else RRF_K
     card_weight = card_votes(run.conn, run.terms, run.card_rank, span, prose, _card_evidence(run.plan))
+    if stages.on("card_depth") and not run.card_meaning and not run.semantic:  # the words alone rank
+        card_weight = first_cards(card_weight, run.card_rank, CARD_DEPTH)
     fused = {
         sid: (1 / (k + run.chunk_rank[sid]) if sid in run.chunk_rank else 0.0)
         + (card_weight[sid] / (k + run.card_rank[sid]) if sid in run.card_rank else 0.0)

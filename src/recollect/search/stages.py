@@ -36,6 +36,8 @@ STAGES: dict[str, str] = {
     "long chats, where a question's words rarely stand together around the turn that answers, it weighs less",
     "fusion_depth": "in a small index, reciprocal-rank fusion's k shrinks with it (a quarter of its sessions), so "
     "an arm's ranks stay told apart",
+    "card_depth": "where no arm by meaning ranks (meaning off, a query of identifiers), only the card arm's first "
+    "10 cards vote",
     "novelty": "for a query of prose words, a session whose best turn repeats what a higher session already "
     "showed goes below the sessions that show something new",
     "turn_rerank": "re-ranking the turns of each top session so its first hit is the turn that answers",

@@ -17,6 +17,9 @@ VETOED = frozenset(
         "Last week you added a fixture for the fake S3. Run it on this branch too.",
         "As I said last week, keep the handler thin.",
         "Like I said last week, don't touch it.",
+        "last time: the job queue library",
+        "just now it failed like last time",
+        "帮我回忆一下扫描量的问题",
     }
 )
 # silent by the grammar, fired by the model
@@ -33,6 +36,7 @@ FIRED = frozenset(
         "跟我们做的不一样，再查查",
         "你说的是第二个方案吗？",
         "我们说的是同一个函数吧？",
+        "Did we break something?",
     }
 )
 

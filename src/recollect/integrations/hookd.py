@@ -209,7 +209,7 @@ def _warm(service: HookService) -> None:
     meaning check uses (search by meaning on), with one text embedded."""
     try:
         if service.settings.auto_recall and service.paths.data_dir.exists():
-            service.recall_block("", os.getcwd(), "last time: warm")
+            service.recall_block("", os.getcwd(), "last time: warm", cue="last time")  # a cue, whatever detection reads
             model = service.card_encoder()
             if model is not None:  # its first embedding loads it (~0.26 s CPU)
                 model.embed(["warm"])

@@ -169,8 +169,9 @@ def test_index_and_doctor_count_text_that_is_not_utf8(tmp_path: Path) -> None:
     case.build(tmp_path / "store")
     with sqlite3.connect(spec.path) as store_conn:  # the title changed: OpenCode would bump its sequence
         store_conn.execute("UPDATE event_sequence SET seq = seq + 1")
-    assert "1 malformed record skipped or mended" in run("index")
-    assert "1 malformed record skipped or mended" in run("doctor")
+    victim = badinput.oc_victim()
+    assert f"1 malformed record skipped or mended (in {victim})" in run("index")  # counted, and where it is
+    assert f"1 malformed record skipped or mended (in {victim})" in run("doctor")
     conn = store.connect(tmp_path / "index.db")
     sync(conn, [spec])
     assert conn.execute("SELECT count(*) FROM session WHERE title LIKE ?", ("caf\ufffd \ufffd\ufffd%",)).fetchone()[0]
@@ -232,3 +233,15 @@ def test_a_store_of_nothing_but_garbage_is_never_a_silently_empty_index(kind: st
     if not report.sessions:  # nothing indexed: the file is named
         said = " ".join([*report.bad, *report.problems, *report.not_sessions])
         assert badinput._PATHS[kind](root, badinput._BAD_ID[kind]).name in said, report
+
+
+def test_the_summary_says_where_the_malformed_records_are() -> None:
+    from recollect.index.sync import SyncReport
+
+    clean = SourceReport(id="cl", kind="claude-code", location="/x", sessions=2)
+    assert "malformed" not in SyncReport(sources=[clean]).summary()  # positive control: nothing to say
+    one = SourceReport(id="cl", kind="claude-code", location="/x", sessions=2, malformed=2, malformed_most="s1: 2")
+    spread = SourceReport(id="co", kind="codex", location="/y", sessions=3, malformed=3, malformed_most="s2: 2")
+    said = SyncReport(sources=[one, spread]).summary()
+    assert "2 malformed records skipped or mended (in s1)" in said
+    assert "3 malformed records skipped or mended (most in s2: 2)" in said

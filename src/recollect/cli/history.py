@@ -456,6 +456,7 @@ def doctor_cmd(as_json: bool) -> None:
                 )
                 if s.get("malformed"):
                     extra += f", {history.counted(s['malformed'], 'malformed record')} skipped or mended"
+                    extra += history.malformed_where(s["malformed"], s.get("malformed_most", ""))
                 if s.get("not_sessions"):
                     extra += f", {history.counted(s['not_sessions'], 'file')} left out as no session"
             click.echo(f"source {s['id']} ({s['kind']}, {flags}): {s['path']} [{state}{extra}]")

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from recollect.history.hides import HiddenInfo, hidden_sessions, hide_session, unhide_session
     from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
     from recollect.history.warm import WARM_UP_STEPS, load_ahead, warm_up
+    from recollect.index.queries import malformed_where
     from recollect.index.store import IndexUnavailable
     from recollect.search.budgets import DEFAULT_BUDGET, WHOLE_BUDGET
     from recollect.search.ceiling import Ceiling, ScopeCeilingError
@@ -77,6 +78,7 @@ _MODULES = {
     **dict.fromkeys(("SAVE_DIR", "SavedTranscript", "save_target", "save_transcript"), ".saving"),
     **dict.fromkeys(("WARM_UP_STEPS", "load_ahead", "warm_up"), ".warm"),
     "IndexUnavailable": "recollect.index.store",
+    "malformed_where": "recollect.index.queries",
     **dict.fromkeys(("Ceiling", "ScopeCeilingError"), "recollect.search.ceiling"),
     "ceiling_from_config": "recollect.search.ceiling:from_config",
     "ceiling_from_option": "recollect.search.ceiling:from_option",
@@ -153,6 +155,7 @@ __all__ = [
     "iso",
     "load_ahead",
     "make_cursor",
+    "malformed_where",
     "meaning_ahead",
     "narrowest_ceiling",
     "open_index",

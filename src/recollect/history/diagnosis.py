@@ -58,6 +58,7 @@ def doctor(config: Config | None = None) -> Diagnosis:
     bad: dict[tuple[str, bool], tuple[int, str]] = {}  # sessions a sync could not read or store, per source
     stored: dict[str, int] = {}  # sessions in the index, per source (a first index stopped midway has no record)
     empty: dict[str, int] = {}  # files a sync left out as no session, per source
+    most: dict[str, str] = {}  # the session holding most malformed records, per source
     if diagnosis.index_exists:
         try:
             with open_index(config, readonly=True) as conn:
@@ -65,6 +66,7 @@ def doctor(config: Config | None = None) -> Diagnosis:
                 recorded.update(queries.source_states(conn))
                 bad.update(queries.bad_sessions(conn, REFUSED))
                 empty.update(queries.not_sessions(conn))
+                most.update(queries.malformed_most(conn))
                 stored.update(conn.execute("SELECT source_id, count(*) FROM session GROUP BY source_id").fetchall())
             diagnosis.index_bytes = sum(  # the database, its WAL, and the vector matrices kept beside it
                 f.stat().st_size
@@ -80,7 +82,7 @@ def doctor(config: Config | None = None) -> Diagnosis:
             f"no session store found (looked for {_where_stores_are()}): run your agent once, set OPENCODE_DB, "
             f"or list a store under [[source]] in {diagnosis.config_file}"
         )
-    state = _IndexState(recorded, bad, stored, empty)
+    state = _IndexState(recorded, bad, stored, empty, most)
     for spec in specs:
         diagnosis.sources.append(_source_entry(spec, state, diagnosis.problems))
     try:
@@ -102,6 +104,7 @@ class _IndexState:
     bad: dict[tuple[str, bool], tuple[int, str]]
     stored: dict[str, int]
     empty: dict[str, int]
+    malformed: dict[str, str]  # the session holding most malformed records, per source ('id: n')
 
 
 def _source_entry(spec: SourceSpec, state: _IndexState, problems: list[str]) -> dict[str, Any]:
@@ -126,6 +129,8 @@ def _source_entry(spec: SourceSpec, state: _IndexState, problems: list[str]) -> 
         )
         if state.empty.get(spec.id):
             entry["not_sessions"] = state.empty[spec.id]
+        if malformed and state.malformed.get(spec.id):
+            entry["malformed_most"] = state.malformed[spec.id]
         if status not in ("ok", None):
             problems.append(f"{spec.id}: {message}")
             reported = True

@@ -91,6 +91,24 @@ def bad_sessions(conn: sqlite3.Connection, refused_prefix: str) -> dict[tuple[st
     return {(source_id, bool(refused)): (count, first) for source_id, refused, count, first in rows}
 
 
+def malformed_most(conn: sqlite3.Connection, source_id: str | None = None) -> dict[str, str]:
+    """Per source id (or for `source_id` alone): the session holding most malformed records, as 'id: n'."""
+    where = "" if source_id is None else "AND source_id = ? "
+    rows = conn.execute(
+        f"SELECT source_id, native_id, max(malformed) FROM session WHERE malformed > 0 {where}GROUP BY source_id",
+        () if source_id is None else (source_id,),
+    )
+    return {source: f"{native}: {count}" for source, native, count in rows}
+
+
+def malformed_where(total: int, most: str) -> str:
+    """Where `total` malformed records are, from `malformed_most`'s 'id: n': ' (in id)' or ' (most in id: n)'."""
+    if not most:
+        return ""
+    native, _, count = most.rpartition(": ")
+    return f" (in {native})" if count == str(total) else f" (most in {most})"
+
+
 def not_sessions(conn: sqlite3.Connection) -> dict[str, int]:
     """Per source id: what its store holds that is no session (sync's `empty: ` skips), left out of the index."""
     rows = conn.execute("SELECT source_id, count(*) FROM skipped WHERE reason LIKE 'empty: %' GROUP BY source_id")

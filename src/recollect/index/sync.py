@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from recollect.index import derivations, prepare, vectors
+from recollect.index import derivations, prepare, queries, vectors
 from recollect.index.batches import EMPTY, REFUSED, Plan
 from recollect.index.batches import store_batch as _store_batch  # a module global: tests wrap it
 from recollect.index.progress import Bar, Progress
@@ -52,6 +52,8 @@ class SourceReport:
     updated: int = 0
     removed: int = 0
     malformed: int = 0
+    # The session holding most of `malformed` and how many ("<id>: <n>"), so the count says where to look.
+    malformed_most: str = ""
     skipped_workers: int = 0
     # What the store holds that is no session (`Session.not_a_session`): "<id>: <why>", not counted in `sessions`.
     not_sessions: list[str] = field(default_factory=list)
@@ -103,6 +105,7 @@ class SyncReport:
             text = f"{s.id}: {counted(s.sessions, 'session')} ({changes})"
             if s.malformed:
                 text += f", {counted(s.malformed, 'malformed record')} skipped or mended"
+                text += queries.malformed_where(s.malformed, s.malformed_most)
             if s.not_sessions:
                 text += f", {counted(len(s.not_sessions), 'file')} left out as no session (first: {s.not_sessions[0]})"
             refused = [b for b in s.bad if b.partition(": ")[2].startswith(REFUSED)]
@@ -346,6 +349,7 @@ def _record_source(conn: sqlite3.Connection, source: Source, report: SourceRepor
         "SELECT count(*), coalesce(sum(malformed), 0) FROM session WHERE source_id = ?", (source.id,)
     ).fetchone()
     report.sessions, report.malformed = row[0], row[1]
+    report.malformed_most = queries.malformed_most(conn, source.id).get(source.id, "")
     report.bad = [
         f"{native}: {reason.removeprefix('bad: ')}"
         for native, reason in conn.execute(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -394,3 +395,36 @@ def test_a_store_locked_between_scan_and_read_is_reported_and_nothing_lost(
     assert (again.status, again.updated) == ("ok", 1), again
     titles = [r[0] for r in conn.execute("SELECT title FROM session WHERE native_id = ?", (sid,))]
     assert titles == ["renamed while locked"]
+
+
+def test_a_sync_that_finds_the_index_held_says_who_is_writing(sample_db: Path, tmp_path: Path) -> None:
+    """A new user runs `recollect index` right after OpenCode exits, while the plugin's sync of that session
+    holds the index: the summary names that process, not only 'another process'."""
+    path = tmp_path / "index.db"
+    first, second = store.connect(path), store.connect(path)
+    lease = store.Lease(first)
+    assert lease.acquire()
+    busy = sync(second, spec(sample_db))
+    assert busy.lease_busy  # control: a holder that says no role
+    assert busy.summary().startswith(f"another recollect process (pid {os.getpid()}) is writing"), busy.summary()
+    lease.release()
+    store.holder_role = "plugin"  # what the plugin's idle sync (integrations/idlework) sets at its start
+    try:
+        plugin = store.Lease(first)
+    finally:
+        store.holder_role = ""
+    assert plugin.acquire()
+    said = sync(second, spec(sample_db)).summary()
+    assert said.startswith(f"the OpenCode plugin's sync after a session (pid {os.getpid()}) is writing"), said
+    assert "wrote nothing" in said and "recollect index --wait" in said
+    plugin.release()
+    assert not sync(second, spec(sample_db)).lease_busy
+
+
+def test_the_plugins_idle_sync_takes_the_lease_as_the_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recollect.integrations import idlework
+
+    roles: list[str] = []
+    monkeypatch.setattr(idlework, "coalesced_sync", lambda data_dir, index: roles.append(store.holder_role) or 0)
+    monkeypatch.setattr(store, "holder_role", "")
+    assert idlework.main(["sync"]) == 0 and roles == ["plugin"]

@@ -146,6 +146,25 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     conn.execute("COMMIT")
 
 
+# Who takes the write lease in this process, written into its holder so that a sync that finds it held can say
+# who is writing (a process sets it once, at its start: the plugin's idle sync does); "" says only "recollect".
+HOLDER_ROLES = {"plugin": "the OpenCode plugin's sync after a session"}
+holder_role = ""
+
+
+def holder_says(holder: str | None) -> str:
+    """Who holds the lease, for a person: 'the OpenCode plugin's sync after a session (pid 41)'; none: another
+    process holds a write lock on the index without it (an older recollect, a sqlite3 shell)."""
+    if not holder:
+        return "another process"
+    parts = holder.split(":")
+    pid = f"pid {parts[1]}" if len(parts) > 1 and parts[1].isdigit() else ""
+    who = HOLDER_ROLES.get(parts[3], "") if len(parts) > 3 else ""
+    if who:
+        return f"{who} ({pid})" if pid else who
+    return f"another recollect process ({pid})" if pid else "another recollect process"
+
+
 def _holder_is_dead(holder: str) -> bool:
     host, _, rest = holder.partition(":")
     pid_text = rest.partition(":")[0]
@@ -168,7 +187,7 @@ class Lease:
         self.conn = conn
         self.name = name
         self.ttl_ms = ttl_ms
-        self.holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}:{holder_role}"
         self.held = False
 
     def acquire(self) -> bool:

@@ -24,7 +24,7 @@ from recollect.index.batches import store_batch as _store_batch  # a module glob
 from recollect.index.progress import Bar, Progress
 from recollect.index.rows import delete_sessions
 from recollect.index.rows import insert_session as insert_session  # where callers have imported it from
-from recollect.index.store import BUSY_TIMEOUT_MS, IndexUnavailable, Lease, now_ms, transaction
+from recollect.index.store import BUSY_TIMEOUT_MS, IndexUnavailable, Lease, holder_says, now_ms, transaction
 from recollect.model import ScanResult, Session, SessionStamp, SourceError
 from recollect.sources import Source, SourceSpec, open_source
 from recollect.text.plain import counted
@@ -68,6 +68,7 @@ class SyncReport:
     removed_sources: list[str] = field(default_factory=list)
     seconds: float = 0.0
     lease_busy: bool = False  # another process was syncing; nothing was written by this one
+    busy_with: str = ""  # who held the lease then (store.holder_says)
     semantic: vectors.BackfillReport | None = None  # None: semantic search off or unavailable
     cards: vectors.BackfillReport | None = None  # the card encoder's pass; None when it is off
     vectors_dropped: int = 0  # vectors of other models, or of text no longer indexed
@@ -93,8 +94,8 @@ class SyncReport:
     def summary(self) -> str:
         if self.lease_busy:
             return (
-                "another process is writing to the index, so this sync changed nothing; "
-                "'recollect index --wait' waits for it"
+                f"{self.busy_with or 'another process'} is writing to the index, so this run wrote "
+                "nothing: that one brings it up to date; 'recollect index --wait' waits for it, then syncs"
             )
         parts = []
         for s in self.sources:
@@ -422,6 +423,7 @@ def _sync(
     lease = Lease(conn)
     if not _acquire(lease, wait, locked_is_busy and not wait):
         report.lease_busy = True
+        report.busy_with = holder_says(lease.holder_info()[0])
         report.seconds = time.perf_counter() - started
         return report
     # A whole index prepares sessions and embeds them on other cores while it reads on (a search's

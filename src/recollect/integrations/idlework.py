@@ -118,8 +118,10 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m recollect.integrations.idlework sync", file=sys.stderr)
         return 2
     from recollect.config import resolve_paths
+    from recollect.index import store
 
     os.umask(0o077)
+    store.holder_role = "plugin"  # a sync that finds the index held says who is writing
     return coalesced_sync(resolve_paths().data_dir, _index)
 
 

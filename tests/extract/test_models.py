@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import threading
@@ -178,3 +179,46 @@ def test_a_proxy_from_the_environment_never_sees_a_loopback_conversation(
     monkeypatch.delenv("NO_PROXY", raising=False)
     backend = OpenAIBackend(recorder, ExtractSettings(), model="m")
     assert backend.complete("sys", "prompt", purpose="t") == '{"memories": []}'
+
+
+class _FakeOpenCode(BaseHTTPRequestHandler):
+    seen: ClassVar[list[dict[str, Any]]] = []
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        self.seen.append({"path": self.path, "auth": self.headers.get("authorization")})
+        self.send_response(401 if "providers" in self.path else 200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+def test_credentials_in_the_address_are_sent_as_basic_auth_and_never_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The OpenCode plugin hands its loopback bridge over as http://recollect:SECRET@127.0.0.1:PORT.
+    _FakeOpenCode.seen = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeOpenCode)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    monkeypatch.setenv("OPENCODE_SERVER_PASSWORD", "not-this-one")
+    try:
+        plain = OpenCodeBackend(f"http://127.0.0.1:{port}", ExtractSettings(timeout=5), tmp_path / "w")
+        with pytest.raises(ModelError):
+            plain.choose()
+        secret = "s3cr3t" * 8
+        bridged = OpenCodeBackend(
+            f"http://recollect:{secret}@127.0.0.1:{port}", ExtractSettings(timeout=5), tmp_path / "w"
+        )
+        with pytest.raises(ModelError) as caught:
+            bridged.choose()
+    finally:
+        server.shutdown()
+        server.server_close()
+    first, second = _FakeOpenCode.seen
+    assert first["auth"] == "Basic " + base64.b64encode(b"opencode:not-this-one").decode()  # control: the variable's
+    assert second["auth"] == "Basic " + base64.b64encode(f"recollect:{secret}".encode()).decode()
+    assert second["path"].startswith("/config/providers?directory=")
+    assert bridged.url == f"http://127.0.0.1:{port}" and secret not in str(caught.value)
+    assert f"HTTP 401 from http://127.0.0.1:{port}/config/providers" in str(caught.value)

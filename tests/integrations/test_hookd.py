@@ -417,3 +417,65 @@ def test_bytes_that_are_not_utf8_are_one_unreadable_line(isolated_home: Path) ->
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+class DrainService(IdleService):
+    """`IdleService` plus the extractions a `drain` waits for (`bridged.wait`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drained: list[float] = []
+        self.bridged = self
+
+    def wait(self, timeout: float, wanted: Any) -> int:
+        self.drained.append(timeout)
+        return 0
+
+
+def _serve_drain(extractable: set[str]) -> tuple[Any, DrainService, list[dict[str, Any]], float]:
+    import io
+
+    from recollect.integrations import hookd
+
+    service, out = DrainService(), io.StringIO()
+    server = hookd.Server(service, out, idle_delay=60.0)  # type: ignore[arg-type]  # duck-typed service
+    server.asked = []
+
+    def may_extract(session: str, typed: int) -> bool:
+        server.asked.append((session, typed))
+        return session in extractable and typed >= 1
+
+    server.may_extract = may_extract  # type: ignore[method-assign]
+    requests = [
+        {"id": 1, "op": "message", "session": "s1", "text": "hi"},
+        {"id": 2, "op": "idle", "session": "s1"},
+        {"id": 3, "op": "drain", "timeout_ms": 5000},
+    ]
+    started = time.monotonic()
+    server.serve(io.StringIO("".join(json.dumps(r) + "\n" for r in requests)))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not any(line.startswith('{"id": 3') for line in out.getvalue().splitlines()):
+        time.sleep(0.05)
+    return server, service, [json.loads(line) for line in out.getvalue().splitlines()], started
+
+
+def test_a_drain_runs_the_idle_work_now_and_answers_once_the_extractions_ended() -> None:
+    # `opencode run` disposes its plugins right after its one idle: an extraction through the
+    # plugin's bridge must run while OpenCode waits, not once it is gone.
+    server, service, answers, started = _serve_drain({"s1"})
+    drained = [a for a in answers if a.get("id") == 3]
+    assert drained and drained[0]["ok"] is True and drained[0]["running"] == 0
+    assert [s for s, _ in service.ran] == ["s1"] and service.ran[0][1] - started < 30  # now, not after 60 s
+    (timeout,) = service.drained
+    assert 0 < timeout <= 5
+    assert ("s1", 1) in server.asked  # its one message counted as the turn the index may not hold yet
+    server.idle.close()
+    assert len(service.ran) == 1
+
+
+def test_a_drain_with_nothing_to_extract_leaves_the_idle_work_for_after_opencode_exits() -> None:
+    server, service, answers, _ = _serve_drain(set())
+    assert [a.get("running") for a in answers if a.get("id") == 3] == [0]  # answered
+    assert service.ran == []  # the sync still waits for stdin to close (OpenCode gone)
+    server.idle.close()
+    assert [s for s, _ in service.ran] == ["s1"]

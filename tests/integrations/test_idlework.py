@@ -141,3 +141,31 @@ def test_the_idle_sync_waits_for_a_lease_another_process_holds(sample_db: Path, 
     conn.close()
     assert count > 0, "the idle sync's request was lost while another process held the lease"
     assert not (resolve_paths().data_dir / "idle-sync.wanted").exists()
+
+
+def test_the_bridged_extractions_are_waited_for_and_a_thread_of_a_session_too_short_is_not() -> None:
+    import threading
+
+    from recollect.integrations.idlework import Bridged
+
+    bridged = Bridged()
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
+    release = threading.Event()
+    short = threading.Thread(target=release.wait, args=(30,))
+    short.start()
+    bridged.add("ses_long", proc, "http://recollect:s@127.0.0.1:1")
+    bridged.add("ses_short", short, "http://recollect:s@127.0.0.1:1")
+    plain = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    bridged.add("ses_plain", plain, "")
+    started = time.monotonic()
+    try:
+        assert bridged.wait(10, lambda session: session == "ses_long") == 0
+        took = time.monotonic() - started
+        assert proc.poll() == 0  # positive control: the extraction's process was waited for, to its end
+        assert took < 5  # neither the unwanted thread nor the process given no address held the wait
+        assert bridged.wait(0.2, lambda session: True) == 1  # wanted, the thread still running is counted
+    finally:
+        release.set()
+        short.join()
+        plain.kill()
+        plain.wait()

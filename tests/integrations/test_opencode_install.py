@@ -314,8 +314,8 @@ def test_install_says_automatic_extraction_is_on_and_how_to_turn_it_off(config_d
     report = install(config_dir)
     note = next(n for n in report.notes if "automatic memory extraction" in n)
     assert "is on" in note and "auto_extract = false" in note and "memory review" in note
-    # OpenCode 1.18.33's TUI listens on no port unless started with --port: extraction would ask nothing.
-    assert "'opencode --port 4096'" in note
+    # OpenCode 1.18.33's TUI listens on no port unless started with --port: the plugin's bridge reaches it.
+    assert "loopback bridge the plugin opens" in note and "'opencode --port 4096'" not in note
     config = resolve_paths().config_file
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text('[extract]\nendpoint = "http://127.0.0.1:11434/v1"\nmodel = "m"\n', encoding="utf-8")

@@ -62,11 +62,18 @@ class Unreachable(ModelError):
 
 
 # Seen with OpenCode 1.18.33: its TUI and `opencode run` hand plugins a serverUrl of http://localhost:4096 but
-# listen on no port unless started with --port, so a plain TUI's extraction reached nothing, every time.
+# listen on no port unless started with --port. The plugin hands the extraction a loopback bridge of its own
+# to that OpenCode instead (opencode_plugin.js), so this is an address given by hand, or an older plugin's.
 NOT_SERVING = (
-    "OpenCode answers over HTTP only as 'opencode serve' or when started with --port (for example "
-    "'opencode --port 4096'), which its TUI and 'opencode run' are not by default; start it so, or set "
-    "[extract] endpoint and model in the config file for an OpenAI-compatible server (docs/extract.md)"
+    "OpenCode answers at an address of its own only as 'opencode serve' or when started with --port (for "
+    "example 'opencode --port 4096'); the recollect plugin reaches a plain TUI or 'opencode run' through a "
+    "bridge of its own (an older plugin did not: run 'recollect install opencode' again); or set [extract] "
+    "endpoint and model in the config file for an OpenAI-compatible server (docs/extract.md)"
+)
+# The plugin's bridge lives as long as the OpenCode process it belongs to.
+BRIDGE_GONE = (
+    "the OpenCode process that ran the session has exited, and with it the recollect plugin's bridge to it "
+    "(OpenCode waits at exit up to 60 s for an extraction); its turns wait for the next extraction"
 )
 
 
@@ -231,10 +238,19 @@ def _safe(url: str) -> str:
 
 
 class OpenCodeBackend:
-    """Extraction through the person's running OpenCode server (`opencode serve`, or a TUI started with --port)."""
+    """Extraction through the person's running OpenCode: the plugin's bridge to the OpenCode process it runs
+    in, or an OpenCode server's own address (`opencode serve`, or a TUI started with --port)."""
 
     def __init__(self, url: str, settings: ExtractSettings, worker_dir: Path, *, model: str = "") -> None:
-        self.url = url.rstrip("/")
+        # Credentials in the address (http://user:secret@host:port, as the OpenCode plugin hands over
+        # its loopback bridge) are sent as basic auth and kept out of the URL, so out of every message.
+        parts = urllib.parse.urlsplit(url.rstrip("/"))
+        self._userinfo = (
+            (urllib.parse.unquote(parts.username or ""), urllib.parse.unquote(parts.password or ""))
+            if parts.username is not None or parts.password is not None
+            else None
+        )
+        self.url = _safe(url).rstrip("/") if self._userinfo else url.rstrip("/")
         self.settings = settings
         self.worker_dir = worker_dir
         self.configured = model or settings.model
@@ -242,10 +258,14 @@ class OpenCodeBackend:
         self.label = self.configured or "opencode (model not chosen yet)"
 
     def _headers(self) -> dict[str, str]:
-        password = os.environ.get(self.settings.opencode_password_env) if self.settings.opencode_password_env else None
-        if not password:
-            return {}
-        user = os.environ.get("OPENCODE_SERVER_USERNAME", "opencode")
+        if self._userinfo is not None:
+            user, password = self._userinfo
+        else:
+            variable = self.settings.opencode_password_env
+            password = (os.environ.get(variable) or "") if variable else ""
+            if not password:
+                return {}
+            user = os.environ.get("OPENCODE_SERVER_USERNAME", "opencode")
         token = base64.b64encode(f"{user}:{password}".encode()).decode()
         return {"authorization": f"Basic {token}"}
 
@@ -260,7 +280,7 @@ class OpenCodeBackend:
             try:
                 listing = self._api("GET", "/config/providers", what="listing OpenCode's models")
             except Unreachable as exc:
-                raise Unreachable(f"{exc}: {NOT_SERVING}") from None
+                raise Unreachable(f"{exc}: {BRIDGE_GONE if self._userinfo else NOT_SERVING}") from None
             providers = listing.get("providers") if isinstance(listing, dict) else None
             if not isinstance(providers, list):
                 raise ModelError(f"{_safe(self.url)} does not look like an OpenCode server (no provider list)")

@@ -7,12 +7,15 @@ may wait, so it is paid once. The protocol is newline-delimited JSON over stdin/
     -> {"id": 1, "op": "message", "session": "ses_…", "directory": "/proj", "text": "…"}
     <- {"id": 1, "ok": true, "inject": "<recollect-memory>…", "recall": "", "cue": null, "ms": 3.1}
 
-Ops: `ping`, `message`, `system`, `compact`, `idle` (see `hooks.HookService`). The first line
+Ops: `ping`, `message`, `system`, `compact`, `idle` (see `hooks.HookService`), `drain`. The first line
 written is `{"hello": {...}}` once the imports are done: the plugin's signal that answers will
 now be fast. `idle` is answered at once (`{"deferred": true}`) and its work (a `recollect index`,
 maybe an extraction) starts `IDLE_DELAY` s later, or as soon as stdin closes: `opencode run` fires
 its one `session.idle` just before it exits, and a sync started then would compete with OpenCode
 for the CPU while it shuts down; once OpenCode is gone the sync costs it nothing.
+`drain` (the plugin's `dispose`, as OpenCode exits) is answered once the extractions that reach a
+model through this OpenCode (the plugin's bridge) ended, or `timeout_ms` passed: at once when no
+session may be extracted, else after running the pending idle work now, not at exit.
 Any failure becomes `{"id": n, "ok": false, "error": "…"}` and a line in the log; the loop never
 dies on a bad request. It ends when stdin closes (OpenCode went away), on SIGTERM, SIGHUP or SIGINT,
 or when its parent process is gone, between two requests, and exits once that idle work started.
@@ -81,6 +84,7 @@ class Server:
         self.ready_at = time.monotonic()  # hello is sent right after this
         self.closed = threading.Event()  # set when stdin closed
         self.idle = DeferredIdle(self._run_idle, idle_delay)
+        self.typed: dict[str, int] = {}  # `message` requests per session (what a drain may extract)
 
     def send(self, data: dict[str, Any]) -> None:
         line = json.dumps(data, ensure_ascii=False) + "\n"
@@ -107,6 +111,37 @@ class Server:
         except Exception as exc:  # off every request path: report it, never end the helper
             self.service.log(f"idle failed: {type(exc).__name__}: {exc}\n{traceback.format_exc()}")
 
+    def may_extract(self, session: str, typed: int) -> bool:
+        """Whether an idle of `session` may start an extraction (`typed`: its messages seen here)."""
+        from recollect.config import load_config
+        from recollect.integrations import idlework
+
+        if not self.service.settings.auto_extract:
+            return False
+        return idlework.may_extract(load_config(self.service.paths), session, typed)
+
+    def _drain(self, request: dict[str, Any]) -> None:
+        started = time.monotonic()
+        limit = request.get("timeout_ms")
+        timeout = min(max(float(limit) / 1000, 0.0), 600.0) if isinstance(limit, int | float) else 60.0
+        typed = dict(self.typed)
+        try:
+            if any(self.may_extract(s, typed.get(s, 0)) for s in self.idle.pending()):
+                self.idle.flush(timeout)
+            left = max(timeout - (time.monotonic() - started), 0.0)
+            running = self.service.bridged.wait(left, lambda s: self.may_extract(s, typed.get(s, 0)))
+            reply: dict[str, Any] = {"id": request.get("id"), "ok": True, "running": running}
+        except Exception as exc:  # off the request loop: report it, and let OpenCode go
+            self.service.log(f"drain failed: {type(exc).__name__}: {exc}\n{traceback.format_exc()}")
+            reply = {"id": request.get("id"), "ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        waited = time.monotonic() - started
+        if waited >= 0.5:
+            self.service.log(
+                f"drain: OpenCode waited {waited:.1f} s for extraction, {reply.get('running')} still running"
+            )
+        reply["ms"] = round(waited * 1000, 2)
+        self.send(reply)
+
     def serve(self, lines: Iterable[str]) -> None:
         for raw in lines:
             self.last_request = time.monotonic()
@@ -127,7 +162,12 @@ class Server:
                 waited = (time.monotonic() - self.ready_at) * 1000
                 self.service.log(f"first request ({request.get('op')}) {waited:.0f} ms after hello")
             self.requested.set()
-            if request.get("op") == "idle":
+            if request.get("op") == "message":
+                session = _str(request, "session")
+                self.typed[session] = self.typed.get(session, 0) + 1
+            if request.get("op") == "drain":
+                threading.Thread(target=self._drain, args=(request,), name="recollect-drain", daemon=True).start()
+            elif request.get("op") == "idle":
                 self.idled.set()
                 self.idle.add(request)
                 self.send({"id": request.get("id"), "ok": True, "deferred": True, "ms": 0.0})
@@ -146,6 +186,7 @@ class DeferredIdle:
         self._pending: dict[str, dict[str, Any]] = {}
         self._due: float | None = None
         self._closed = False
+        self._running = False
         self._cond = threading.Condition()
         self._thread = threading.Thread(target=self._loop, name="recollect-idle", daemon=True)
         self._thread.start()
@@ -156,13 +197,26 @@ class DeferredIdle:
             self._pending[_str(request, "session")] = request
             if self._due is None:
                 self._due = time.monotonic() + self._delay
-            self._cond.notify()
+            self._cond.notify_all()
+
+    def pending(self) -> list[str]:
+        """The sessions whose idle work waits."""
+        with self._cond:
+            return list(self._pending)
+
+    def flush(self, timeout: float) -> None:
+        """Run what is pending now, not when due, and wait (up to `timeout` s) until it ran."""
+        with self._cond:
+            if self._pending:
+                self._due = time.monotonic()
+                self._cond.notify_all()
+            self._cond.wait_for(lambda: not self._pending and not self._running, timeout)
 
     def close(self, timeout: float = 30.0) -> None:
         """Run what is pending now (OpenCode went away) and wait for it, up to `timeout` s."""
         with self._cond:
             self._closed = True
-            self._cond.notify()
+            self._cond.notify_all()
         self._thread.join(timeout)
 
     def _loop(self) -> None:
@@ -172,8 +226,12 @@ class DeferredIdle:
                     self._cond.wait(None if self._due is None else max(self._due - time.monotonic(), 0.0))
                 batch, self._pending, self._due = list(self._pending.values()), {}, None
                 closed = self._closed
+                self._running = bool(batch)
             for request in batch:
                 self._run(request)
+            with self._cond:
+                self._running = False
+                self._cond.notify_all()  # a `flush` waits for this
             if closed:
                 return
 

@@ -166,6 +166,7 @@ class HookService:
         self._last_extract: dict[str, float] = {}
         self._extract_available: bool | None = None
         self._deferred: list[threading.Thread] = []  # extractions waiting for a sync (`finish` joins them)
+        self.bridged = idlework.Bridged()  # extractions given OpenCode's address: it must live (hookd's drain)
         self.spawned: list[list[str]] = []  # every command line started (tests read it)
         self._executor: ThreadPoolExecutor | None = None
         # Auto-recall's app and its index connection, kept across messages (opening one and its term
@@ -558,6 +559,7 @@ class HookService:
         )
         thread.start()
         self._deferred.append(thread)
+        self.bridged.add(session, thread, server_url)
         return True
 
     def _extract_after(self, sync: subprocess.Popen[bytes], session: str, directory: str, server_url: str) -> None:
@@ -578,7 +580,7 @@ class HookService:
             return False
         # The extractor can ask this very OpenCode server for a model (extract/settings.py).
         env = {EXTRACT_URL_ENV: server_url} if server_url.startswith(("http://", "https://")) else None
-        self._spawn(["extract", "--session", session], cwd=directory, env=env)
+        self.bridged.add(session, self._spawn(["extract", "--session", session], cwd=directory, env=env), server_url)
         return True
 
     def finish(self, timeout: float) -> None:

@@ -9,9 +9,12 @@ plain SQLite: importing the history or extract packages here would cost more tha
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +30,54 @@ def min_turns(config: Config | None) -> int | None:
     """`[extract] min_turns`, or None when it is not a number (the extractor reports that itself)."""
     value = config.section("extract").get("min_turns", EXTRACT_MIN_TURNS) if config else EXTRACT_MIN_TURNS
     return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def may_extract(config: Config, session: str, typed: int) -> bool:
+    """Whether an idle of `session` may start an extraction: the turns the index holds plus the
+    `typed` messages the helper saw reach min_turns (at least as many as the extractor will count:
+    what the index already holds of those messages is counted twice)."""
+    needed = min_turns(config)
+    if not session or needed is None:
+        return bool(session)
+    return (session_turns(config.index_path, session) or 0) + typed >= needed
+
+
+class Bridged:
+    """The extractions given an address (the OpenCode plugin's bridge), by session: a thread waiting
+    for the idle sync to start one, or the `recollect extract` process. They fail once that OpenCode
+    exits, so its plugin waits for them at exit (`wait`)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._work: list[tuple[str, threading.Thread | subprocess.Popen[bytes]]] = []
+
+    def add(self, session: str, work: threading.Thread | subprocess.Popen[bytes], address: str) -> None:
+        """Keep `work` for `session` if it was given an `address` (else it needs no OpenCode alive)."""
+        if not address:
+            return
+        with self._lock:
+            self._work = [(s, w) for s, w in self._work if _running(w)] + [(session, work)]
+
+    def wait(self, timeout: float, wanted: Callable[[str], bool]) -> int:
+        """Wait up to `timeout` s for the threads of `wanted` sessions (another only waits for the sync
+        to find too few turns), then for every process; how many still run."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            threads = [(s, w) for s, w in self._work if isinstance(w, threading.Thread)]
+        for session, thread in threads:
+            if thread.is_alive() and wanted(session):
+                thread.join(max(deadline - time.monotonic(), 0.0))
+        with self._lock:  # the threads joined may have started their processes
+            work = list(self._work)
+        for _, proc in work:
+            if isinstance(proc, subprocess.Popen):
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(max(deadline - time.monotonic(), 0.0))
+        return sum(_running(w) for s, w in work if isinstance(w, subprocess.Popen) or wanted(s))
+
+
+def _running(work: threading.Thread | subprocess.Popen[bytes]) -> bool:
+    return work.is_alive() if isinstance(work, threading.Thread) else work.poll() is None
 
 
 def session_turns(index_path: Path, session: str) -> int | None:

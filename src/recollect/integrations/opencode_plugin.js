@@ -9,10 +9,13 @@
 // (`python -m recollect.integrations.hookd`, newline-delimited JSON over stdin/stdout), started on
 // first need and shared by every project in this OpenCode process, and puts the answers back.
 // A failure or a timeout is written to the log and the turn goes on without us.
+// The extraction (Python) reaches OpenCode's own server through a loopback bridge this file serves
+// (see "the bridge" below): OpenCode listens on no port unless started with --port.
 // Log: $RECOLLECT_HOME/log or $XDG_DATA_HOME/recollect/log, file opencode-plugin.log.
 // Off switch: RECOLLECT_OPENCODE_PLUGIN=0 in OpenCode's environment; per piece: [opencode] in
 // recollect's config.toml (see docs/opencode.md).
 import { spawn } from "node:child_process"
+import { randomBytes, timingSafeEqual } from "node:crypto"
 import { appendFileSync, mkdirSync } from "node:fs"
 import { homedir } from "node:os"
 import { dirname, join } from "node:path"
@@ -25,6 +28,7 @@ const DISABLED = ["0", "off", "false", "no"].includes(String(process.env.RECOLLE
 const STARTUP_MS = 5000 // first answer: Python start + imports
 const RESPAWN_MS = 30000 // after the helper died, wait this long before starting another
 const COMPACT_MS = 5000
+const DRAIN_MS = 60000 // at exit, the longest OpenCode is kept for an extraction that needs the bridge
 const CACHE_SESSIONS = 64
 const STDERR_FLUSH_MS = 1000
 const STDERR_MAX = 16000 // characters per flush; the rest is counted, not kept
@@ -213,6 +217,103 @@ async function call(op, payload, timeoutMs) {
   return answer
 }
 
+// --- the bridge to OpenCode's own server -------------------------------------------------------
+
+// The extraction asks OpenCode for a model over HTTP, from Python. OpenCode 1.18.33 hands plugins a
+// serverUrl of http://localhost:4096, but its TUI and `opencode run` listen on no port unless started
+// with --port; `input.client` reaches the server all the same, through a fetch that calls the
+// server's handler in-process. The bridge puts that fetch on a loopback port for the helper's
+// extraction: 127.0.0.1 only, a port of the system's choosing, a fresh secret per OpenCode process
+// required on every request (basic auth, handed to the extraction in its environment, never logged),
+// only the requests the extraction makes (extract/models.py: list models and config, a worker
+// session's create, prompt, abort and delete), and no keeping OpenCode alive for its sake.
+const BRIDGE_USER = "recollect"
+const BRIDGE_ROUTES = [
+  ["GET", /^\/config(\/providers)?$/],
+  ["POST", /^\/session$/],
+  ["POST", /^\/session\/[A-Za-z0-9_-]+\/(message|abort)$/],
+  ["DELETE", /^\/session\/[A-Za-z0-9_-]+$/],
+]
+const bridge = { inner: null, server: null, url: "", failed: false }
+
+// The SDK client's own settings: `fetch` (OpenCode's in-process one when it listens on no port),
+// `baseUrl`, and `headers` (its server password's basic auth, if one is set).
+function innerClient(client) {
+  try {
+    const config = client?._client?.getConfig?.()
+    return typeof config?.fetch === "function" ? config : null
+  } catch {
+    return null
+  }
+}
+
+function headerOf(headers, name) {
+  if (!headers) return ""
+  if (typeof headers.get === "function") return headers.get(name) || ""
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name)
+  return key ? String(headers[key]) : ""
+}
+
+function sameSecret(given, expected) {
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+// The bridge's address with its secret (http://recollect:SECRET@127.0.0.1:PORT), or "" when it
+// cannot run (no in-process fetch, not Bun): then the extraction is given serverUrl, as before.
+function bridgeUrl() {
+  if (bridge.url || bridge.failed) return bridge.url
+  const inner = bridge.inner
+  if (!inner || typeof globalThis.Bun?.serve !== "function") {
+    bridge.failed = true
+    log("extraction bridge not started: no in-process OpenCode client here; the extraction gets serverUrl")
+    return ""
+  }
+  // Without a port OpenCode's client fetches in-process (any address will do); listening, it is the
+  // plain fetch of the server's own address (1.18.33 chooses when the instance starts).
+  const base = String(inner.baseUrl || "http://localhost:4096")
+  const secret = randomBytes(32).toString("hex")
+  const expected = `Basic ${Buffer.from(`${BRIDGE_USER}:${secret}`).toString("base64")}`
+  let host = ""
+  const forward = async (req) => {
+    if (req.headers.get("host") !== host || !sameSecret(req.headers.get("authorization") || "", expected)) {
+      return new Response("unauthorized\n", { status: 401, headers: { "www-authenticate": "Basic" } })
+    }
+    const url = new URL(req.url)
+    if (!BRIDGE_ROUTES.some(([method, path]) => method === req.method && path.test(url.pathname))) {
+      return new Response("not found\n", { status: 404 })
+    }
+    const headers = new Headers()
+    const type = req.headers.get("content-type")
+    if (type) headers.set("content-type", type)
+    const auth = headerOf(inner.headers, "authorization") // OpenCode's own server password, if set
+    if (auth) headers.set("authorization", auth)
+    const body = req.method === "GET" || req.method === "DELETE" ? undefined : await req.arrayBuffer()
+    try {
+      return await inner.fetch(
+        new Request(new URL(`${url.pathname}${url.search}`, base), { method: req.method, headers, body }),
+      )
+    } catch (e) {
+      log(`extraction bridge: ${req.method} ${url.pathname} failed: ${e?.message ?? e}`)
+      return new Response("bridge error\n", { status: 502 })
+    }
+  }
+  try {
+    // idleTimeout 0: a model's answer may take longer than Bun's default 10 s without a byte.
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: forward })
+    server.unref?.()
+    host = `127.0.0.1:${server.port}`
+    bridge.server = server
+    bridge.url = `http://${BRIDGE_USER}:${secret}@${host}`
+    log(`extraction bridge on http://${host}`)
+  } catch (e) {
+    bridge.failed = true
+    log(`extraction bridge not started: ${e?.message ?? e}; the extraction gets serverUrl`)
+  }
+  return bridge.url
+}
+
 // --- per-session cache of the current message's injection --------------------------------------
 
 // The transforms run for every LLM call of a turn (steps, title, compaction): they reuse the blocks
@@ -245,6 +346,7 @@ export const RecollectPlugin = async (input) => {
   startHelper()
   const directory = input?.directory || input?.worktree || process.cwd()
   const serverUrl = input?.serverUrl ? String(input.serverUrl) : ""
+  bridge.inner ??= innerClient(input?.client) // any instance's will do: the fetch is the process's server
   return {
     event: async ({ event }) => {
       const type = event?.type || ""
@@ -253,10 +355,17 @@ export const RecollectPlugin = async (input) => {
       const sessionID = event.properties?.sessionID
       if (type === "session.idle" && sessionID) {
         // Fire and forget: the helper starts detached, debounced work.
-        void call("idle", { session: sessionID, directory, server_url: serverUrl }, COMPACT_MS)
+        void call("idle", { session: sessionID, directory, server_url: bridgeUrl() || serverUrl }, COMPACT_MS)
       } else if (type === "session.deleted") {
         cache.delete(event.properties?.info?.id ?? sessionID)
       }
+    },
+
+    // At exit (`opencode run` right after its one idle, a TUI when quit): an extraction that this
+    // OpenCode's bridge serves ends with it, so wait for the ones the helper started or will start
+    // now, up to DRAIN_MS; the helper answers at once when none is coming (too few turns, none on).
+    dispose: async () => {
+      if (bridge.server && helper.proc) await call("drain", { timeout_ms: DRAIN_MS }, DRAIN_MS + 2000)
     },
 
     "chat.message": async (inp, out) => {

@@ -71,8 +71,8 @@ def _auto_extract_note(paths: Paths | None) -> str:
         + (
             ""
             if own_model
-            else ". It asks OpenCode for that model, which OpenCode answers only when started with --port "
-            "('opencode --port 4096') or as 'opencode serve' (else set [extract] endpoint and model)"
+            else ". It asks the OpenCode the session ran in for that model, through a loopback bridge the plugin "
+            "opens (no --port needed; else set [extract] endpoint and model)"
         )
     )
 

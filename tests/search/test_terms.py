@@ -105,3 +105,20 @@ def test_a_pasted_test_ids_bare_name_covers_only_where_it_stands_apart() -> None
     # Negative: the same name typed alone is a word like any other, and a substring of the listing counts.
     alone = plan_terms(conn, understand("test_compute_payout_expired"))
     assert alone.apart == frozenset() and alone.covered(listing) == alone.total_weight
+
+
+def test_two_rare_words_of_the_language_make_no_pasted_line_when_the_words_alone_search() -> None:
+    rows = [f"filler{i % 7} security audit mac" if i % 20 == 0 else f"filler{i % 7}" for i in range(4000)]
+    rows[0] += " installs thorough"
+    conn = _index(rows)
+    query = understand("thorough security audit of my mac installs")
+    # Positive control: two near-unique tokens pin a pasted line, and the merely uncommon words leave the match.
+    pasted = set(plan_terms(conn, query).match)
+    assert {"thorough", "installs"} <= pasted and not {"security", "audit", "mac"} & pasted
+    # With no arm by meaning beside the words, two rare words of the language are no such tokens: all stay.
+    alone = plan_terms(conn, query, words_alone=True)
+    assert {"thorough", "installs", "security", "audit", "mac"} <= set(alone.match)
+    ids = understand("0x7f3a9c 0x7f3a9d security audit mac")  # a line's ids are no words of the language
+    rows[1] += " 0x7f3a9c 0x7f3a9d"
+    conn = _index(rows)
+    assert "security" not in plan_terms(conn, ids, words_alone=True).match

@@ -132,7 +132,9 @@ def search(
     if not run.plan.terms and embedder is None:
         run.coverage.hint = "the query has no searchable words; use a word, an identifier, a path or an error message"
         return run.result([])
-    run.terms = plan_terms(conn, run.plan, correct=not exact and stages.on("correction"), prune=stages.on("pruning"))
+    alone = embedder is None and card_encoder is None  # no arm by meaning: the words alone find the sessions
+    correct = not exact and stages.on("correction")
+    run.terms = plan_terms(conn, run.plan, correct=correct, prune=stages.on("pruning"), words_alone=alone)
     run.phrase = phrase_of(query, exact)
     if exact:  # the words as typed are held or the hit is not one: nothing enters by meaning
         embedder = card_encoder = ahead = None

@@ -17,7 +17,8 @@ STAGES: dict[str, str] = {
     "with meaning off, one the words rank among the first five keeps the coverage of the best same-script session",
     "uncovered": "where no session's words cover the whole query, the card's meaning stands in for what they left out",
     "card_bm25": "BM25 over session cards (title, first request, inventories)",
-    "pruning": "leaving very common words out of the match when rarer ones exist",
+    "pruning": "leaving very common words out of the match when rarer ones exist (and, for a pasted line, all but "
+    "its near-unique tokens; with the words alone, two rare words of the language do not make one)",
     "framing": "question words weighted by what they tell (index statistics), time words as a time preference",
     "coverage": "weighting a session by the share of the query's terms it covers",
     "priors": "same directory / project and recency priors",

@@ -408,11 +408,11 @@ def test_a_sync_that_finds_the_index_held_says_who_is_writing(sample_db: Path, t
     assert busy.lease_busy  # control: a holder that says no role
     assert busy.summary().startswith(f"another recollect process (pid {os.getpid()}) is writing"), busy.summary()
     lease.release()
-    store.holder_role = "plugin"  # what the plugin's idle sync (integrations/idlework) sets at its start
+    store.take_leases_as("plugin")  # what the plugin's idle sync (integrations/idlework) says at its start
     try:
         plugin = store.Lease(first)
     finally:
-        store.holder_role = ""
+        store.take_leases_as("")
     assert plugin.acquire()
     said = sync(second, spec(sample_db)).summary()
     assert said.startswith(f"the OpenCode plugin's sync after a session (pid {os.getpid()}) is writing"), said

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from recollect.history.saving import SAVE_DIR, SavedTranscript, save_target, save_transcript
     from recollect.history.warm import WARM_UP_STEPS, load_ahead, warm_up
     from recollect.index.queries import malformed_where
-    from recollect.index.store import IndexUnavailable
+    from recollect.index.store import IndexUnavailable, take_leases_as
     from recollect.search.budgets import DEFAULT_BUDGET, WHOLE_BUDGET
     from recollect.search.ceiling import Ceiling, ScopeCeilingError
     from recollect.search.ceiling import from_config as ceiling_from_config
@@ -78,6 +78,7 @@ _MODULES = {
     **dict.fromkeys(("SAVE_DIR", "SavedTranscript", "save_target", "save_transcript"), ".saving"),
     **dict.fromkeys(("WARM_UP_STEPS", "load_ahead", "warm_up"), ".warm"),
     "IndexUnavailable": "recollect.index.store",
+    "take_leases_as": "recollect.index.store",
     "malformed_where": "recollect.index.queries",
     **dict.fromkeys(("Ceiling", "ScopeCeilingError"), "recollect.search.ceiling"),
     "ceiling_from_config": "recollect.search.ceiling:from_config",
@@ -176,6 +177,7 @@ __all__ = [
     "snippet",
     "static_similarity",
     "store",
+    "take_leases_as",
     "unhide_session",
     "warm_up",
 ]

@@ -152,6 +152,12 @@ HOLDER_ROLES = {"plugin": "the OpenCode plugin's sync after a session"}
 holder_role = ""
 
 
+def take_leases_as(role: str) -> None:
+    """This process's syncs take the write lease as `role` (a key of HOLDER_ROLES)."""
+    global holder_role
+    holder_role = role
+
+
 def holder_says(holder: str | None) -> str:
     """Who holds the lease, for a person: 'the OpenCode plugin's sync after a session (pid 41)'; none: another
     process holds a write lock on the index without it (an older recollect, a sqlite3 shell)."""

@@ -168,11 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     if args != ["sync"]:
         print("usage: python -m recollect.integrations.idlework sync", file=sys.stderr)
         return 2
+    from recollect import history
     from recollect.config import resolve_paths
-    from recollect.index import store
 
     os.umask(0o077)
-    store.holder_role = "plugin"  # a sync that finds the index held says who is writing
+    history.take_leases_as("plugin")  # a sync that finds the index held says who is writing
     return coalesced_sync(resolve_paths().data_dir, _index)
 
 

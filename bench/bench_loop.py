@@ -20,6 +20,8 @@ One world, in order (data: bench/loop_world.json, bench/loop_messages.json):
    ``task`` tool, the ``recall`` agent our installer wrote searches and answers from our output, and
    the main agent relays that answer word for word (as models often do: it is our text, in the
    parent's reply);
+   With ``--quote-search``, then per recall run a session whose main agent calls
+   ``recollect_history_search`` itself and writes out its reply word for word;
 5. **growth**: one session of 20 cue turns;
 6. **later searches**: ``recollect index``, then per topic the model calls
    ``recollect_history_search`` (limit 5) for the topic and for its answer word, and per memory for
@@ -250,6 +252,7 @@ class LoopBench:
         self.turns: list[Turn] = []
         self.searches: list[dict[str, Any]] = []
         self.recall_parents: list[str] = []
+        self.quoters: list[str] = []  # sessions whose main agent quoted our search reply (--quote-search)
         self.twin = twin  # a world without recollect that gets the same live and growth messages
 
     # ---- plumbing ----------------------------------------------------------------------------
@@ -435,6 +438,22 @@ class LoopBench:
             expect=self.answering.get(run["topic"]),
         )
         self.recall_parents.append(sid)
+        return turn
+
+    def quote_search(self, run: dict[str, Any], i: int = 0) -> Turn:
+        """The main agent calls `recollect_history_search` itself (the MCP instructions invite it) and
+        writes out its reply word for word: our text, stored as the session's own (--quote-search)."""
+        sid = self.new_session(run["project"])
+        text = run["user"].replace("@recall", "").strip()
+        rules: list[Rule] = [
+            {
+                "offers": ["recollect_history_search"],
+                "tools": [{"name": "recollect_history_search", "args": {"query": run["query"]}}],
+                "text": "From an earlier session:\n{last_tool_output}",
+            }
+        ]
+        turn = self.say(sid, text, rules, phase="quote", key=f"quote{i}", project=run["project"])
+        self.quoters.append(sid)
         return turn
 
     # ---- 5. growth ---------------------------------------------------------------------------------
@@ -672,6 +691,7 @@ def score(bench: LoopBench, without: Sequence[Turn] = ()) -> tuple[list[Figure],
     kinds = {
         "recall subagent": sum(1 for sid in echo if sid in caused),
         "recall parent (relayed)": sum(1 for sid in echo if sid in bench.recall_parents),
+        "quoted our search (--quote-search)": sum(1 for sid in echo if sid in bench.quoters),
         "memory writer": sum(1 for sid in echo if sid in bench.memory_sessions.values()),
     }
     kinds["other (our blocks/outputs)"] = len(echo) - sum(kinds.values())
@@ -878,6 +898,12 @@ def main(argv: list[str] | None = None) -> int:
         "cache (e.g. ~/.cache/recollect, made by any earlier `recollect index` with meaning on)",
     )
     ap.add_argument(
+        "--quote-search",
+        action="store_true",
+        help="after the recall subagent, per recall run a session whose main agent calls recollect_history_search "
+        "itself and quotes the reply (an echo the later searches must not find)",
+    )
+    ap.add_argument(
         "--final",
         action="store_true",
         help="the one final measurement of the held-out set (bench/heldout.py), refused without this",
@@ -926,6 +952,9 @@ def main(argv: list[str] | None = None) -> int:
             phase("recall subagent")
             for i, run in enumerate(world_data["recall_runs"][: 1 if a.quick else None]):
                 bench.recall_run(run, i)
+            if a.quote_search:
+                for i, run in enumerate(world_data["recall_runs"][: 1 if a.quick else None]):
+                    bench.quote_search(run, i)
             phase(f"growth: {GROWTH_TURNS} cue turns")
             bench.growth(growth_msgs)
             phase("later searches")

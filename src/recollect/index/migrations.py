@@ -11,7 +11,7 @@ from collections.abc import Callable
 from recollect.index import fts
 from recollect.text.tokenize import FTS_TOKENIZE
 
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -288,6 +288,21 @@ def _m015_derived(conn: sqlite3.Connection) -> None:
     )
 
 
+def _m016_own_tool_relays(conn: sqlite3.Connection) -> None:
+    """The relay rule reads our own tools' answers too (text/relays.py version 3): what the agent restated
+    of a `history_search` it called itself is no longer indexed. Those sessions were never tagged (the rule
+    read only the recall agent's answers), so the version alone re-reads none of them. The index holds no
+    row of our tool calls (chunks drop them), but their messages are counted: a session with more messages
+    that call a tool (`tool_messages`) than messages whose tool calls were indexed called one of ours, the
+    recall agent, a memory file's tool, or lost tool rows to the chunk cap. Those untagged are tagged with
+    the rule's version before, so the next sync re-reads them (index/derivations.py), not the rest."""
+    conn.execute(
+        "UPDATE session SET derived = 'relays:2' WHERE derived = '' AND tool_messages > "
+        "(SELECT count(DISTINCT c.message_id) FROM chunk c WHERE c.sid = session.sid "
+        "AND c.class IN ('tool_input', 'tool_output', 'tool_error'))"
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_vectors", _m002_vectors),
@@ -304,6 +319,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("013_recall_relays", _m013_recall_relays),
     ("014_command_templates", _m014_command_templates),
     ("015_derived", _m015_derived),
+    ("016_own_tool_relays", _m016_own_tool_relays),
 ]
 
 

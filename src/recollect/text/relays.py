@@ -18,6 +18,10 @@ kept; so does a short one that only shares scattered words with a long answer ("
 worker." after an answer that runs no broker and names the worker). Never a phrase list, never the
 session's title.
 
+The same holds when the agent calls one of our own tools itself (`recollect_history_search`,
+`history_read`, `memory_recall`: `markers.is_our_tool`): the chunks drop the tool's output already, and
+the sentences after it that restate that output are relayed sentences as above.
+
 The indexer leaves both out of chunks, cards, inventories and vectors; reads, deep search and
 extraction show or use a short marker instead (`RECALL_ANSWER_OMITTED`, `RELAYED_OMITTED`).
 """
@@ -28,7 +32,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from recollect.text.markers import is_recall_tool_call
+from recollect.text.markers import is_our_tool, is_recall_tool_call
 from recollect.text.sentences import sentences
 from recollect.text.tokenize import keys_of, words
 
@@ -36,7 +40,7 @@ if TYPE_CHECKING:
     from recollect.model import Message, Part, Session
 
 # Raise when what this rule hides changes: the next sync re-reads the sessions it shaped (index/derivations.py).
-RULE_VERSION = 2  # 2: a relay holds a phrase of the answer (542f390)
+RULE_VERSION = 3  # 2: a relay holds a phrase of the answer (542f390); 3: our own tools' answers relay too
 # A sentence is a relay when at least this share of its distinct tokens are the answer's tokens: a
 # restatement keeps most of the answer's words (a paraphrase changes a few); a sentence of the
 # parent's own (what it did next) brings words of its own.
@@ -44,19 +48,22 @@ RELAY_SHARE = 0.6
 # A shorter sentence is too short to tell ("Done.", "Let me check."): any long answer holds its words.
 RELAY_MIN_TOKENS = 3
 RECALL_ANSWER_OMITTED = "[the recall agent's answer omitted: recollect's own text; ask @recall again to see it]"
-RELAYED_OMITTED = "[the recall agent's answer, relayed here, omitted]"
+RELAYED_OMITTED = "[recollect's own answer (the recall agent's or a recollect tool's), restated here, omitted]"
 
 
 @dataclass
 class Relays:
-    """The recall calls of a session, and its text parts that relayed their answers: what is left of
-    each without the relayed sentences ("" when the whole part relays). Keyed by (message id, part id)."""
+    """The recall calls of a session, the calls of our own tools, and its text parts that relayed their
+    answers: what is left of each without the relayed sentences ("" when the whole part relays). Keyed by
+    (message id, part id)."""
 
     calls: set[tuple[str, str]] = field(default_factory=set)
+    own_calls: set[tuple[str, str]] = field(default_factory=set)  # our MCP tools, called by this session's agent
     trimmed: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.calls)
+        """Whether the rule read the session: it called the recall agent or one of our tools."""
+        return bool(self.calls or self.own_calls)
 
     def is_call(self, message: Message, part: Part) -> bool:
         return (message.id, part.id) in self.calls
@@ -131,7 +138,8 @@ def without_relayed(text: str, answer: Answer) -> str | None:
 def relays(session: Session) -> Relays:
     """The recall calls of `session` and the parent text after them that relays their answers.
 
-    Cheap for the sessions that never called the recall agent: one pass over the parts, no tokenizing."""
+    Cheap for the sessions that never called the recall agent or our tools: one pass over the parts, no
+    tokenizing."""
     found = Relays()
     answer = Answer()
     for message in session.messages:
@@ -143,6 +151,11 @@ def relays(session: Session) -> Relays:
             if part.kind == "tool":
                 if is_recall_tool_call(part.tool, part.tool_input):
                     found.calls.add((message.id, part.id))
+                    answer.add(part.tool_output or "")
+                elif is_our_tool(part.tool):
+                    # The agent called our tool itself (history_search, history_read, memory_recall): what
+                    # it restates of the answer is ours as much as the recall agent's answer is.
+                    found.own_calls.add((message.id, part.id))
                     answer.add(part.tool_output or "")
                 continue
             # Only what the model wrote after an answer arrived can relay it; a person's words are theirs.

@@ -122,3 +122,11 @@ def test_two_rare_words_of_the_language_make_no_pasted_line_when_the_words_alone
     rows[1] += " 0x7f3a9c 0x7f3a9d"
     conn = _index(rows)
     assert "security" not in plan_terms(conn, ids, words_alone=True).match
+
+
+def test_the_plural_of_a_word_the_language_knows_is_no_typo() -> None:
+    conn = _index(["the routes of the gateway", "a worker that never stops", "watch the logs"])
+    # Positive control: a word ending in s whose singular the language does not know either is corrected.
+    assert plan_terms(conn, understand("gatewais")).corrections == {"gatewais": "gateway"}
+    # "routines" is not a whole word of the vocabulary, but "routine" is: absent here, not a typo of "routes".
+    assert plan_terms(conn, understand("the worker leaks routines")).corrections == {}

@@ -55,6 +55,12 @@ def _language_pieces() -> PrefixTable | None:
         return None
 
 
+def _a_word(word: str) -> bool:
+    """Whether the language knows `word`, or its singular: the vocabulary holds "routine" whole but not
+    "routines", which was corrected to "routes"."""
+    return language_knows(word) or (word.endswith("s") and language_knows(word[:-1]))
+
+
 def language_knows(word: str) -> bool:
     """Whether the multilingual encoder knows `word` whole, as a word of two characters or more (False if
     the model files are missing)."""
@@ -164,7 +170,7 @@ def plan_terms(
     known = {v for w in plan.words if any(df[x] > 0 for x in w.variants) for v in w.variants}
     unknown = [t for t in terms if correct and df[t] == 0 and t not in derived and t not in known]
     if unknown and any(not w.part for w in plan.words if w.variants[0] in unknown):
-        known |= {w.variants[0] for w in plan.words if not w.part and language_knows(w.variants[0])}
+        known |= {w.variants[0] for w in plan.words if not w.part and _a_word(w.variants[0])}
     for term in terms:
         if correct and df[term] == 0 and term not in derived and term not in known:
             fixed = correct_typo(conn, term)

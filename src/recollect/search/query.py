@@ -12,6 +12,10 @@ a time it points at, and the parts of a pasted test id.
   not the thing searched for. They stay in the query at a small weight (`FRAMING_WEIGHT` of their idf),
   are not used to pick the match terms, and the content words carry the rank. No phrase list: the
   position in the question decides, and the weight comes from the index's idf like any other word's.
+* **About the person.** "When are my guitar lessons?", "which plot did we get at the allotment?": a
+  question with the person as its subject (I, my, we, our …; 我, 我们, 咱们) that does not speak to the
+  assistant (you, your; 你, 您) and does not ask what to do ("should I", "could we", "can I"; 我应该, 我可以)
+  asks for a fact the person stated (`QueryPlan.about_the_person`; stage `speaker` in search/rank.py).
 * **Time.** "yesterday", "last week", "last month", "three weeks ago", "in March", "上个月", "上周":
   when a span of the query is plainly a time expression it becomes a time preference (a window in
   milliseconds; sessions updated inside it are preferred, not required) and leaves the terms; a
@@ -45,6 +49,12 @@ SUBJECTS = frozenset({"we"})  # "where we changed", "did we decide": the verb sa
 PERFECT = frozenset({"have", "has"})  # "what have we booked": read as "what we've booked", the verb is what was done
 DETERMINERS = frozenset({"the", "which", "that", "what", "this", "a", "our", "my"})
 UNIT_NOUNS = frozenset({"session", "sessions", "conversation", "conversations", "chat", "chats"})
+FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
+SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves"})
+MODALS = frozenset({"should", "could", "can", "would", "shall"})  # before the person: "should I", "can we"
+FIRST_PERSON_ZH = ("我", "咱")  # 我, 我们, 咱们
+SECOND_PERSON_ZH = ("你", "您")
+MODALS_ZH = ("应该", "该", "可以", "能")  # after the person: 我应该, 我们可以
 
 _MONTHS = {
     m: i + 1
@@ -101,6 +111,7 @@ class QueryPlan:
     words: list[Word] = field(default_factory=list)
     window: tuple[int, int] | None = None  # a preferred time span (ms), when the query names one
     time_words: list[str] = field(default_factory=list)
+    about_the_person: bool = False  # a question of the person's own facts (the module's "About the person")
 
     @property
     def terms(self) -> list[str]:
@@ -183,8 +194,27 @@ def _without_params(text: str) -> str:
     return NODE_ID.sub(cut, text)
 
 
-def understand(text: str, now_ms: int | None = None, *, framing: bool = True, test_ids: bool = True) -> QueryPlan:
-    """Split `text` into words, mark the words that frame a question, and pull out a time preference."""
+def _about_the_person(raw: list[str], lowered: list[str]) -> bool:
+    """Whether the person is the question's subject, the question is not put to the assistant, and it does not
+    ask what to do: read from the words as split (a contraction by its first part: "i'm", "you're", "we've";
+    "US" in capitals is the country), and for Chinese from the pronouns' characters."""
+    words = [w.replace("\u2019", "'").split("'")[0] for w in lowered]
+    person = [w in FIRST_PERSON and raw[i].strip(".,;:!?()\"'") != "US" for i, w in enumerate(words)]
+    if any(w in SECOND_PERSON for w in words) or any(c in text for text in raw for c in SECOND_PERSON_ZH):
+        return False
+    if any(w in MODALS and i + 1 < len(words) and person[i + 1] for i, w in enumerate(words)):
+        return False  # "what should I bring", "what could we cook": advice asked for, not a fact told
+    zh = "".join(raw)
+    if any(p + m in zh or p + "们" + m in zh for p in FIRST_PERSON_ZH for m in MODALS_ZH):
+        return False
+    return any(person) or any(p in zh for p in FIRST_PERSON_ZH)
+
+
+def understand(
+    text: str, now_ms: int | None = None, *, framing: bool = True, test_ids: bool = True, person: bool = True
+) -> QueryPlan:
+    """Split `text` into words, mark the words that frame a question, and pull out a time preference; with
+    `person`, read whether it asks about the person (an exact search is the words as typed: not read)."""
     now_ms = now_ms or int(time.time() * 1000)
     searched, window, time_words = extract_time(text, now_ms) if framing else (text, None, [])
     plan = QueryPlan(text, searched, window=window, time_words=time_words)
@@ -192,6 +222,7 @@ def understand(text: str, now_ms: int | None = None, *, framing: bool = True, te
         plan.words += _test_names(searched)
     raw = [w for w in re.split(r"\s+", _without_params(searched) if test_ids else searched) if w]
     lowered = [re.sub(r"^\W+|\W+$", "", w).lower() for w in raw]
+    plan.about_the_person = person and _about_the_person(raw, lowered)
     for i, word in enumerate(raw):
         tokens = tokenize(word)
         if not tokens:

@@ -44,6 +44,7 @@ from recollect.search.spans import (
     fusion_k,
     neighbours,
     opening_spans,
+    person_first,
 )
 from recollect.search.terms import TermPlan, plan_terms
 from recollect.search.turns import PER_SESSION_CANDIDATES, TURN_CANDIDATES, answer_kind, replies_to, rerank_turns
@@ -164,7 +165,7 @@ def _start(
     filters = (filters or Filters()).resolve(conn)
     now_ms = now_ms or int(time.time() * 1000)
     reading = not exact and stages.on("framing")
-    plan = understand(query, now_ms, framing=reading, test_ids=stages.on("test_id"))
+    plan = understand(query, now_ms, framing=reading, test_ids=stages.on("test_id"), person=not exact)
     coverage = Coverage(scope=filters.scope, sources=_sources(conn))
     counts = session_counts(conn, filters)
     coverage.sessions_indexed, coverage.sessions_in_scope = counts.visible, counts.in_scope
@@ -204,6 +205,7 @@ def _lexical(run: _Run) -> None:
     )
     if run.phrase:
         chunk_rows = chunks_holding(run.conn, run.phrase, chunk_rows)
+    chunk_rows = person_first(run.conn, chunk_rows, stages.on("speaker") and run.plan.about_the_person)
     for cid, sid, klass, _ in chunk_rows:  # per session: the rank of its best chunk, its chunks in rank order
         if sid not in run.chunk_rank:
             run.chunk_rank[sid] = len(run.chunk_rank) + 1

@@ -13,13 +13,16 @@ turns on a long-session chat haystack (bench/eval/longchat.py, docs/eval.md), so
 * `coverage_exponent`: how hard coverage weighs, by how much of the shortlisted sessions their
   openings speak for: among long chats it weighs less, for every session of the query alike;
 * `neighbours`: the turns right before and after a chunk, so coverage can be read where the words
-  meet (the question and its answer), not only over chunks far apart.
+  meet (the question and its answer), not only over chunks far apart;
+* `person_first`: for a question about the person, a long session's assistant turns count less in the
+  chunk arm than the person's own (stage `speaker`).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from recollect.index.queries import rows_for_ids
 from recollect.search.terms import TermPlan
@@ -27,6 +30,7 @@ from recollect.search.terms import TermPlan
 OPENING_TURNS = 6  # requests of the person that a session's opening still speaks for
 COVERAGE_CHUNKS = 3  # a session's best matching chunks read for its coverage (beside its card)
 FUSION_DEPTH = 0.25  # reciprocal-rank fusion's k is at most this share of the index's sessions
+SPEAKER_WEIGHT = 0.3  # stage speaker: a long session's assistant turn's BM25 score, for a question about the person
 CARD_FIELDS = ("title", "first_human", "identifiers", "files", "errors", "last_outcome", "decisions", "summary")
 
 
@@ -88,6 +92,23 @@ def opening_spans(conn: sqlite3.Connection, sids: Iterable[int], restated: TermP
         held = restated.covered(folded(f"{title or ''} {head or ''}")) / restated.total_weight
         spans[sid] = max(spans[sid], held)
     return spans
+
+
+def person_first(conn: sqlite3.Connection, chunk_rows: list[Any], about_the_person: bool) -> list[Any]:
+    """The chunk arm's rows (id, sid, class, BM25 score), for a question about the person (stage `speaker`,
+    query.QueryPlan.about_the_person) reordered: in a long session (its opening speaks for less than all of
+    it) an assistant turn's score counts SPEAKER_WEIGHT. "When are my guitar lessons?" is answered by what
+    the person said; in a long chat the assistant's turns talk of the topic in general and hold the
+    question's words as often (docs/eval.md, thirteenth session). Any other question: the rows as they are."""
+    if not about_the_person:
+        return chunk_rows
+    span = opening_spans(conn, {row[1] for row in chunk_rows})
+
+    def score(row: Any) -> float:
+        long_session = span.get(row[1], 1.0) < 1.0
+        return float(row[3]) * (SPEAKER_WEIGHT if row[2] == "assistant_text" and long_session else 1.0)
+
+    return sorted(chunk_rows, key=score)  # BM25 scores are negative, best first; stable for equal scores
 
 
 def neighbours(conn: sqlite3.Connection, chunk_ids: Iterable[int]) -> dict[int, list[str]]:

@@ -35,6 +35,8 @@ STAGES: dict[str, str] = {
     "words the card holds",
     "coverage_span": "coverage weighs by how much of the shortlisted sessions their openings speak for: among "
     "long chats, where a question's words rarely stand together around the turn that answers, it weighs less",
+    "speaker": "a question about the person (first person, not put to the assistant, not asking what to do): in a "
+    "long session (more than 6 requests) the assistant's turns rank below the person's own in the chunk arm",
     "fusion_depth": "in a small index, reciprocal-rank fusion's k shrinks with it (a quarter of its sessions), so "
     "an arm's ranks stay told apart",
     "card_depth": "where no arm by meaning ranks (meaning off, a query of identifiers), only the card arm's first "

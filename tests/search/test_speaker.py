@@ -34,14 +34,18 @@ def _chat(requests: int, turns: list[tuple[str, str]]) -> list[tuple[str, object
     return ordinary[:2] + subject + ordinary[2:]
 
 
-def _world(root: Path, monkeypatch: pytest.MonkeyPatch, requests: int) -> None:
+def _world(root: Path, monkeypatch: pytest.MonkeyPatch, requests: int, agent_work: bool = False) -> None:
     claude, project = root / "claude", root / "home-life"
     project.mkdir(parents=True)
+    work: list[tuple[str, object]] = [  # the assistant looks something up: agent work, not a chat
+        ("assistant", [{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "cal"}}]),
+        ("user", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "December 2026"}]),
+    ]
     write_transcript(claude, ADVICE, project, _chat(requests, [
         ("user", "I want to learn an instrument, where do I start?"),
         ("assistant", "Guitar lessons are a good start: most guitar lessons are weekly, and group guitar lessons "
                       "cost less than guitar lessons alone."),
-    ]))  # fmt: skip
+    ]) + (work if agent_work else []))  # fmt: skip
     write_transcript(claude, FACT, project, _chat(requests, [
         ("user", "By the way my guitar lessons are on Thursday evenings now. How do I keep my nails short?"),
         ("assistant", "File them straight across every few days."),
@@ -87,6 +91,16 @@ def test_a_long_chat_answers_a_question_about_the_person_by_the_persons_turn(
 
 def test_a_short_session_is_untouched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _world(tmp_path, monkeypatch, 3)  # three requests: its opening speaks for all of it
+    with stages.disabled("speaker"):
+        control = _first(QUESTION)
+    assert control == (ADVICE, "assistant")
+    assert _first(QUESTION) == control
+
+
+def test_agent_work_is_untouched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a session that called tools the assistant's turns state the fix or the decision that "how did we fix
+    X" asks for: the stage reads chats only."""
+    _world(tmp_path, monkeypatch, OPENING_TURNS + 2, agent_work=True)
     with stages.disabled("speaker"):
         control = _first(QUESTION)
     assert control == (ADVICE, "assistant")

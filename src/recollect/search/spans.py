@@ -96,17 +96,22 @@ def opening_spans(conn: sqlite3.Connection, sids: Iterable[int], restated: TermP
 
 def person_first(conn: sqlite3.Connection, chunk_rows: list[Any], about_the_person: bool) -> list[Any]:
     """The chunk arm's rows (id, sid, class, BM25 score), for a question about the person (stage `speaker`,
-    query.QueryPlan.about_the_person) reordered: in a long session (its opening speaks for less than all of
-    it) an assistant turn's score counts SPEAKER_WEIGHT. "When are my guitar lessons?" is answered by what
-    the person said; in a long chat the assistant's turns talk of the topic in general and hold the
+    query.QueryPlan.about_the_person) reordered: in a long chat (its opening speaks for less than all of it,
+    and it called no tool) an assistant turn's score counts SPEAKER_WEIGHT. "When are my guitar lessons?" is
+    answered by what the person said; in a long chat the assistant's turns talk of the topic in general and hold the
     question's words as often (docs/eval.md, thirteenth session). Any other question: the rows as they are."""
     if not about_the_person:
         return chunk_rows
-    span = opening_spans(conn, {row[1] for row in chunk_rows})
+    sids = list(dict.fromkeys(row[1] for row in chunk_rows))
+    span = opening_spans(conn, sids)
+    # A chat only: in agent work (a session that called tools) the assistant's turns state the fix and the
+    # decision that "how did we fix X" asks for, and the person's turns the problem.
+    chat = "SELECT sid FROM session WHERE sid IN ({marks}) AND tools = ''"
+    chats = {sid for (sid,) in rows_for_ids(conn, chat, sids)}
 
     def score(row: Any) -> float:
-        long_session = span.get(row[1], 1.0) < 1.0
-        return float(row[3]) * (SPEAKER_WEIGHT if row[2] == "assistant_text" and long_session else 1.0)
+        long_chat = span.get(row[1], 1.0) < 1.0 and row[1] in chats
+        return float(row[3]) * (SPEAKER_WEIGHT if row[2] == "assistant_text" and long_chat else 1.0)
 
     return sorted(chunk_rows, key=score)  # BM25 scores are negative, best first; stable for equal scores
 

@@ -165,6 +165,7 @@ def find(
     session answered. `encoder` gives the card encoder (or None), asked only when meaning is. `units`:
     `message_units(text)`, when the caller has it already."""
     units = message_units(text) if units is None else units
+    topic = message_topic(text)  # what meaning reads, and the passage check (strip_cues: the grammar again)
     model: list[Any] = []
 
     def card_model() -> Any:
@@ -180,7 +181,7 @@ def find(
 
     def meaning() -> Meaning | None:
         if not view:
-            view.append(meaning_of(conn, text, filters.resolve(conn), card_model))
+            view.append(meaning_of(conn, text, topic, filters.resolve(conn), card_model))
         return view[0]
 
     winner = next((e for e in kept if e.answered), None)
@@ -200,7 +201,7 @@ def find(
     if any(e.answered for e in kept):
         kept = [e for e in kept if e.answered]
     classes = sorted(ANSWER_CLASSES | QUESTION_CLASSES)  # the first that answered said something near the topic
-    if kept and kept[0].answered and not near_passage(conn, card_model(), message_topic(text), kept[0].sid, classes):
+    if kept and kept[0].answered and not near_passage(conn, card_model(), topic, kept[0].sid, classes):
         return []
     return [show(e) for e in kept[:limit]]
 
@@ -228,9 +229,11 @@ class Meaning:
         return math.sqrt(sum((c - mean) ** 2 for c in behind) / len(behind))
 
 
-def meaning_of(conn: sqlite3.Connection, text: str, filters: Filters, card_model: Callable[[], Any]) -> Meaning | None:
-    """The sessions within `filters` whose card vectors are nearest `text`'s topic, and what the PROPOSE
-    nearest hold; None without card vectors or an encoder."""
+def meaning_of(
+    conn: sqlite3.Connection, text: str, topic: str, filters: Filters, card_model: Callable[[], Any]
+) -> Meaning | None:
+    """The sessions within `filters` whose card vectors are nearest `text`'s `topic` (`message_topic`), and what
+    the PROPOSE nearest hold; None without card vectors or an encoder."""
     from recollect.history import predicate
 
     model = card_model()
@@ -238,7 +241,6 @@ def meaning_of(conn: sqlite3.Connection, text: str, filters: Filters, card_model
         return None
     session_where, session_params = predicate(filters, chunk_alias=None)
     scope = [r[0] for r in conn.execute(f"SELECT s.sid FROM session s WHERE {session_where}", session_params)]
-    topic = message_topic(text)
     cosine = card_meaning(conn, model, topic, scope) if scope and topic else None
     if not cosine:
         return None if not scope or not topic else Meaning({}, [], {}, {}, topic, model)
